@@ -1,0 +1,105 @@
+"""The `Heedful` facade: the one object the CLI, the hooks and the service use.
+
+    with Heedful.open("/tmp/h") as hf:
+        hf.memory.add("alice", "I moved to Lisbon last month")
+        hf.memory.recall("alice", "where does alice live?")
+
+Heavy parts (the embedder, the model) load on first use, so a hook that only reads rules
+never imports onnxruntime.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import TYPE_CHECKING, Self
+
+from heedful.config import Settings, load_settings
+from heedful.errors import StoreError
+
+if TYPE_CHECKING:
+    from heedful.embed import Embedder
+    from heedful.llm import Model
+    from heedful.memory.service import MemoryService
+    from heedful.rules.service import RuleService
+    from heedful.store import SQLiteStore
+
+EMBEDDER_META_KEY = "embedder"
+DIMENSION_META_KEY = "embedding_dim"
+
+
+class Heedful:
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    @classmethod
+    def open(cls, home: Path | str | None = None, **overrides: str) -> Self:
+        """Open the heedful home (default `$HEEDFUL_HOME` or `~/.heedful`).
+
+        `overrides` set dotted settings for this process only, e.g. `embedder="hashing"`.
+        """
+        settings = load_settings(home)
+        for key, value in overrides.items():
+            section = getattr(settings, key)
+            section.name = value
+        hf = cls(settings)
+        _ = hf.store  # open (and migrate) now so that errors surface at open
+        return hf
+
+    @cached_property
+    def store(self) -> SQLiteStore:
+        from heedful.store import SQLiteStore
+
+        if self.settings.store.url != "sqlite":
+            raise StoreError(f"unsupported store {self.settings.store.url!r}; only 'sqlite' is available")
+        return SQLiteStore(self.settings.db_path, self.settings.store.busy_timeout_ms)
+
+    @cached_property
+    def embedder(self) -> Embedder:
+        from heedful.embed import load_embedder
+
+        embedder = load_embedder(self.settings.embedder.name, self.settings.embedder.batch_size)
+        self._check_dimension(embedder)
+        return embedder
+
+    def _check_dimension(self, embedder: Embedder) -> None:
+        stored_dim = self.store.get_meta(DIMENSION_META_KEY)
+        stored_name = self.store.get_meta(EMBEDDER_META_KEY)
+        if stored_dim is None:
+            self.store.set_meta(DIMENSION_META_KEY, str(embedder.dim))
+            self.store.set_meta(EMBEDDER_META_KEY, embedder.name)
+            return
+        if int(stored_dim) != embedder.dim or stored_name != embedder.name:
+            raise StoreError(
+                f"the database at {self.settings.db_path} holds {stored_dim}-dimensional vectors from "
+                f"{stored_name!r}, but the configured embedder {embedder.name!r} makes {embedder.dim}; "
+                "configure the original embedder or use a new HEEDFUL_HOME"
+            )
+
+    @cached_property
+    def model(self) -> Model:
+        from heedful.llm import load_model
+
+        return load_model(self.settings.model.name)
+
+    @cached_property
+    def memory(self) -> MemoryService:
+        from heedful.memory.service import MemoryService
+
+        return MemoryService(self)
+
+    @cached_property
+    def rules(self) -> RuleService:
+        from heedful.rules.service import RuleService
+
+        return RuleService(self)
+
+    def close(self) -> None:
+        if "store" in self.__dict__:
+            self.store.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()

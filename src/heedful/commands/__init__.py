@@ -1,0 +1,1 @@
+"""The CLI's command groups; `heedful.cli` assembles them."""

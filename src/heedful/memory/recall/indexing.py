@@ -1,0 +1,58 @@
+"""What the write path stores for recall: the entities, places and excerpt text of a message.
+
+Pure functions; recall's query analysis uses the same ones so that both sides agree.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CAPITALISED = re.compile(r"\b([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+_PLACE = re.compile(r"\b(?:in|at|to|from|near|visit(?:ed|ing)?)\s+((?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
+_NOT_NAMES = frozenset(
+    """i i'm i've i'll i'd a an the and but or so if when what where who why how yes no hey hi hello
+    thanks thank oh wow well okay ok my your our their his her its this that these those it we you they
+    he she me us them is are was were be been do does did have has had can could will would should
+    may might must just also really very too not please sure great good nice awesome cool right
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july
+    august september october november december today yesterday tomorrow""".split()
+)
+
+
+def normalize_entity(name: str) -> str:
+    return " ".join(name.lower().replace("’", "'").split()).removesuffix("'s")
+
+
+def extract_entities(text: str, speaker: str | None = None) -> list[str]:
+    """Names mentioned in `text` (capitalised runs that are not common words), plus the speaker."""
+    found: list[str] = []
+    if speaker:
+        found.append(normalize_entity(speaker))
+    for match in _CAPITALISED.finditer(text):
+        words = [w for w in match.group(1).split() if w.lower().strip("'’") not in _NOT_NAMES]
+        if not words:
+            continue
+        name = normalize_entity(" ".join(words))
+        if len(name) > 1 and name not in found:
+            found.append(name)
+    return found
+
+
+def extract_places(text: str) -> list[str]:
+    places = []
+    for match in _PLACE.finditer(text):
+        place = normalize_entity(match.group(1).removeprefix("the "))
+        if place and place not in _NOT_NAMES and place not in places:
+            places.append(place)
+    return places
+
+
+def excerpt_statement(text: str, speaker: str | None) -> str:
+    """The stored text of a raw excerpt: the speaker's name keeps 'who said it' searchable."""
+    return f"{speaker}: {text}" if speaker else text
+
+
+def excerpt_embedding_text(text: str, speaker: str | None, previous: str | None) -> str:
+    """What the excerpt's vector is made from: the turn with the one before it as context."""
+    current = excerpt_statement(text, speaker)
+    return f"{previous}\n{current}" if previous else current

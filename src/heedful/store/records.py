@@ -1,0 +1,94 @@
+"""Plain rows passed between the store and the layers above it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+import numpy as np
+
+FactKind = Literal["fact", "commitment", "tombstone", "summary", "profile", "excerpt"]
+Perspective = Literal["user_belief", "objective", "assistant_said"]
+Role = Literal["user", "assistant"]
+
+
+@dataclass(slots=True)
+class MessageRecord:
+    id: str
+    user_id: str
+    session_id: str
+    role: Role
+    text: str
+    created_at: str
+    ingested_at: str
+    speaker: str | None = None
+    extracted_at: str | None = None
+
+
+@dataclass(slots=True)
+class FactRecord:
+    id: str
+    user_id: str
+    kind: FactKind
+    statement: str
+    norm_key: str
+    perspective: Perspective
+    confidence: float
+    valid_from: str
+    ingested_at: str
+    predicate: str | None = None
+    entity: str | None = None
+    object: str | None = None
+    source_message_ids: list[str] = field(default_factory=list)
+    session_id: str | None = None
+    event_at: str | None = None
+    place: str | None = None
+    background: bool = False
+    related_id: str | None = None
+    valid_to: str | None = None
+    superseded_by: str | None = None
+    expired_at: str | None = None
+    expired_reason: str | None = None
+    entities: list[str] = field(default_factory=list)
+    embedding: np.ndarray | None = None
+
+    def state_at(self, moment: str | None = None) -> Literal["current", "superseded", "forgotten"]:
+        """The fact's state now (or as of `moment`, on both time axes)."""
+        if self.expired_at is not None and (moment is None or self.expired_at <= moment):
+            return "forgotten"
+        if self.valid_to is not None and (moment is None or self.valid_to <= moment):
+            return "superseded"
+        return "current"
+
+
+@dataclass(slots=True)
+class OpRecord:
+    """One change to the record: `before`/`after` hold only the mutable fields that changed."""
+
+    id: str
+    user_id: str
+    group_id: str
+    op: str
+    fact_id: str
+    before: dict[str, str | None]
+    after: dict[str, str | None]
+    reason: str | None
+    created_at: str
+    undone_by: str | None = None
+
+
+@dataclass(slots=True)
+class JobRecord:
+    id: str
+    user_id: str
+    kind: str
+    payload: dict[str, object]
+    state: Literal["pending", "running", "done", "failed"]
+    attempts: int
+    max_attempts: int
+    lease_owner: str | None = None
+    lease_expires_at: str | None = None
+    last_error: str | None = None
+    result: dict[str, object] | None = None
+    created_at: str = ""
+    updated_at: str = ""

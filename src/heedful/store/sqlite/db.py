@@ -1,0 +1,129 @@
+"""The SQLite connection: WAL, foreign keys, migrations, and one transaction per write."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib import resources
+from pathlib import Path
+
+from heedful.errors import StoreError
+
+_MIGRATIONS_PACKAGE = "heedful.store.sqlite.migrations"
+
+
+def _migrations() -> list[tuple[int, str, str]]:
+    """(version, name, sql) for every migration file, in order."""
+    found = []
+    for entry in resources.files(_MIGRATIONS_PACKAGE).iterdir():
+        if entry.name.endswith(".sql"):
+            version = int(entry.name.split("_", 1)[0])
+            found.append((version, entry.name, entry.read_text(encoding="utf-8")))
+    return sorted(found)
+
+
+class Database:
+    """One connection to one database file. Not shared across processes; each opens its own."""
+
+    def __init__(self, path: Path, busy_timeout_ms: int = 5000) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.conn = sqlite3.connect(
+                str(path), isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000
+            )
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database at {path}: {exc}") from exc
+        self.conn.row_factory = sqlite3.Row
+        self._lock = threading.RLock()
+        self._depth = 0
+        self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        self.conn.execute("PRAGMA journal_mode = WAL")
+        self.conn.execute("PRAGMA synchronous = NORMAL")
+        self._migrate()
+
+    def _migrate(self) -> None:
+        migrations = _migrations()
+        with self.transaction():
+            self.conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+                " applied_at TEXT NOT NULL DEFAULT CURRENT_TIMESTAMP)"
+            )
+            applied = {row[0] for row in self.conn.execute("SELECT version FROM schema_version")}
+            newest_known = migrations[-1][0] if migrations else -1
+            if applied and max(applied) > newest_known:
+                raise StoreError(
+                    f"the database at {self.path} was written by a newer heedful "
+                    f"(schema {max(applied)} > {newest_known}); upgrade heedful to open it"
+                )
+            for version, name, sql in migrations:
+                if version in applied:
+                    continue
+                for statement in _split_sql(sql):
+                    self.conn.execute(statement)
+                self.conn.execute("INSERT INTO schema_version (version, name) VALUES (?, ?)", (version, name))
+
+    @property
+    def schema_version(self) -> int:
+        row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        return int(row[0])
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """A write transaction (BEGIN IMMEDIATE); nested calls join the outer one."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield self.conn
+                finally:
+                    self._depth -= 1
+                return
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                raise StoreError(f"the database at {self.path} is busy: {exc}") from exc
+            self._depth = 1
+            try:
+                yield self.conn
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            else:
+                self.conn.execute("COMMIT")
+            finally:
+                self._depth = 0
+
+    def get_meta(self, key: str) -> str | None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements; sqlite3.complete_statement keeps triggers whole."""
+    statements: list[str] = []
+    buffer = ""
+    for line in script.splitlines(keepends=True):
+        if not buffer and line.strip().startswith("--"):
+            continue
+        buffer += line
+        if sqlite3.complete_statement(buffer):
+            if buffer.strip():
+                statements.append(buffer.strip())
+            buffer = ""
+    if buffer.strip():
+        statements.append(buffer.strip())
+    return statements

@@ -1,0 +1,119 @@
+"""Read queries behind recall's routes. Each one is scoped to a single user."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from heedful.store.sqlite.db import Database
+
+# Kinds that recall may return; tombstones and the profile are read by the harness directly.
+RECALLABLE_KINDS = ("fact", "commitment", "excerpt", "summary")
+
+
+class SQLiteSearch:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        # user_id -> (version, ids, matrix). A version is the user's newest fact rowid plus the count.
+        self._vector_cache: dict[str, tuple[tuple[int, int], list[str], np.ndarray]] = {}
+
+    def _vector_version(self, user_id: str) -> tuple[int, int]:
+        row = self.db.conn.execute(
+            "SELECT COALESCE(MAX(rowid), 0), COUNT(*) FROM facts WHERE user_id = ?", (user_id,)
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    def vectors(self, user_id: str) -> tuple[list[str], np.ndarray]:
+        """Every recallable row's id and embedding for one user (exact scan; cached per version)."""
+        version = self._vector_version(user_id)
+        cached = self._vector_cache.get(user_id)
+        if cached is not None and cached[0] == version:
+            return cached[1], cached[2]
+        rows = self.db.conn.execute(
+            f"SELECT id, embedding FROM facts WHERE user_id = ? AND embedding IS NOT NULL"
+            f" AND kind IN ({','.join('?' * len(RECALLABLE_KINDS))}) ORDER BY rowid",
+            (user_id, *RECALLABLE_KINDS),
+        ).fetchall()
+        ids = [row[0] for row in rows]
+        matrix = (
+            np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
+            if rows
+            else np.zeros((0, 0), dtype=np.float32)
+        )
+        self._vector_cache[user_id] = (version, ids, matrix)
+        return ids, matrix
+
+    def keyword(self, user_id: str, match_expression: str, limit: int) -> list[tuple[str, float]]:
+        """FTS5 BM25 over statements; lower bm25() is better, so the score is its negation."""
+        if not match_expression:
+            return []
+        rows = self.db.conn.execute(
+            "SELECT f.id, bm25(facts_fts) AS rank FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid"
+            f" WHERE facts_fts MATCH ? AND f.user_id = ? AND f.kind IN ({','.join('?' * len(RECALLABLE_KINDS))})"
+            " ORDER BY rank LIMIT ?",
+            (match_expression, user_id, *RECALLABLE_KINDS, limit),
+        ).fetchall()
+        return [(row[0], -float(row[1])) for row in rows]
+
+    def entity_facts(self, user_id: str, entities: Sequence[str]) -> dict[str, list[str]]:
+        """fact id -> the query entities it mentions."""
+        if not entities:
+            return {}
+        rows = self.db.conn.execute(
+            f"SELECT fact_id, entity FROM fact_entities WHERE user_id = ? AND entity IN"
+            f" ({','.join('?' * len(entities))})",
+            (user_id, *entities),
+        ).fetchall()
+        found: dict[str, list[str]] = {}
+        for fact_id, entity in rows:
+            found.setdefault(fact_id, []).append(entity)
+        return found
+
+    def co_entities(self, user_id: str, entities: Sequence[str], limit: int = 20) -> list[str]:
+        """Entities that share facts with the given ones (one hop in the entity graph)."""
+        if not entities:
+            return []
+        marks = ",".join("?" * len(entities))
+        rows = self.db.conn.execute(
+            f"SELECT b.entity, COUNT(*) AS n FROM fact_entities a JOIN fact_entities b"
+            f" ON a.fact_id = b.fact_id AND b.user_id = a.user_id"
+            f" WHERE a.user_id = ? AND a.entity IN ({marks}) AND b.entity NOT IN ({marks})"
+            f" GROUP BY b.entity ORDER BY n DESC LIMIT ?",
+            (user_id, *entities, *entities, limit),
+        ).fetchall()
+        return [row[0] for row in rows]
+
+    def known_entities(self, user_id: str) -> list[str]:
+        rows = self.db.conn.execute(
+            "SELECT DISTINCT entity FROM fact_entities WHERE user_id = ?", (user_id,)
+        ).fetchall()
+        return [row[0] for row in rows]
+
+    def in_window(self, user_id: str, start: str, end: str, limit: int) -> list[str]:
+        """Facts whose event time or recorded time falls in [start, end)."""
+        rows = self.db.conn.execute(
+            f"SELECT id FROM facts WHERE user_id = ? AND kind IN ({','.join('?' * len(RECALLABLE_KINDS))})"
+            " AND ((event_at >= ? AND event_at < ?) OR (valid_from >= ? AND valid_from < ?))"
+            " ORDER BY rowid DESC LIMIT ?",
+            (user_id, *RECALLABLE_KINDS, start, end, start, end, limit),
+        ).fetchall()
+        return [row[0] for row in rows]
+
+    def at_place(self, user_id: str, places: Sequence[str], limit: int) -> list[str]:
+        if not places:
+            return []
+        clauses = " OR ".join("lower(place) = ?" for _ in places)
+        rows = self.db.conn.execute(
+            f"SELECT id FROM facts WHERE user_id = ? AND ({clauses}) ORDER BY rowid DESC LIMIT ?",
+            (user_id, *[p.lower() for p in places], limit),
+        ).fetchall()
+        return [row[0] for row in rows]
+
+    def recent(self, user_id: str, limit: int) -> list[str]:
+        rows = self.db.conn.execute(
+            f"SELECT id FROM facts WHERE user_id = ? AND kind IN ({','.join('?' * len(RECALLABLE_KINDS))})"
+            " ORDER BY valid_from DESC, rowid DESC LIMIT ?",
+            (user_id, *RECALLABLE_KINDS, limit),
+        ).fetchall()
+        return [row[0] for row in rows]

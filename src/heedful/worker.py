@@ -57,9 +57,7 @@ class _Heartbeat:
 
     def __init__(self, hf: Heedful, job_id: str, owner: str, lease_seconds: float) -> None:
         self._stop = threading.Event()
-        self._thread = threading.Thread(
-            target=self._run, args=(hf, job_id, owner, lease_seconds), daemon=True
-        )
+        self._thread = threading.Thread(target=self._run, args=(hf, job_id, owner, lease_seconds), daemon=True)
 
     def _run(self, hf: Heedful, job_id: str, owner: str, lease_seconds: float) -> None:
         from heedful.store import SQLiteStore

@@ -6,6 +6,7 @@ For tests and for machines that cannot run the ONNX model: it captures word over
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 
 import numpy as np
@@ -21,7 +22,7 @@ class HashingEmbedder:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
             words = [w.lower() for w in _WORD.findall(text)]
-            features = words + [f"{a} {b}" for a, b in zip(words, words[1:], strict=False)]
+            features = words + [f"{a} {b}" for a, b in itertools.pairwise(words)]
             for feature in features:
                 digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
                 index = int.from_bytes(digest[:4], "little") % self.dim

@@ -57,9 +57,7 @@ class MiniLMEmbedder:
         options = onnxruntime.SessionOptions()
         if threads:
             options.intra_op_num_threads = threads
-        self._session: Any = onnxruntime.InferenceSession(
-            str(path), options, providers=["CPUExecutionProvider"]
-        )
+        self._session: Any = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
         tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
         # The shipped tokenizer pads every input to 128 tokens; pad per batch instead.
         tokenizer.no_padding()

@@ -22,6 +22,7 @@ class MessageRecord:
     created_at: str
     ingested_at: str
     speaker: str | None = None
+    background: bool = False
     extracted_at: str | None = None
 
 

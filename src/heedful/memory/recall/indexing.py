@@ -8,15 +8,24 @@ from __future__ import annotations
 import re
 
 _CAPITALISED = re.compile(r"\b([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
-_PLACE = re.compile(r"\b(?:in|at|to|from|near|visit(?:ed|ing)?)\s+((?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
-_NOT_NAMES = frozenset(
-    """i i'm i've i'll i'd a an the and but or so if when what where who why how yes no hey hi hello
+_PLACE = re.compile(
+    r"\b(?:in|at|to|from|near|visit(?:ed|ing)?)\s+((?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"
+)
+# Capitalised only because they open a sentence (or are days and months): not names.
+_COMMON_TEXT = """
+    i i'm i've i'll i'd a an the and but or so if when what where who why how yes no hey hi hello
     thanks thank oh wow well okay ok my your our their his her its this that these those it we you they
     he she me us them is are was were be been do does did have has had can could will would should
     may might must just also really very too not please sure great good nice awesome cool right
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july
-    august september october november december today yesterday tomorrow""".split()
-)
+    august september october november december today yesterday tomorrow
+    yeah yep yup nope hmm haha lol omg congrats congratulations glad sorry sounds hope love loved
+    definitely absolutely totally exactly wait look see hey there here after before then now once
+    sometimes maybe perhaps anyway plus also because since although though while as at in on of for
+    with by from to about into over all any some every each both many much more most other such
+    what's that's it's there's here's let's don't didn't can't won't isn't wasn't
+    """
+_NOT_NAMES = frozenset(_COMMON_TEXT.split())
 
 
 def normalize_entity(name: str) -> str:

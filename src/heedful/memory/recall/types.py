@@ -49,15 +49,23 @@ class RecallResult:
     used_tokens: int
     route_ms: dict[str, float] = field(default_factory=dict)
     timed_out: list[str] = field(default_factory=list)
+    # Routes that raised an error (logged); like timed-out routes, the others still answered.
+    failed: list[str] = field(default_factory=list)
+    # How the query was read: terms, entities, places, enumeration and the time window it names.
+    analysis: dict[str, object] = field(default_factory=dict)
 
     def to_json(self, explain: bool = False) -> dict[str, object]:
-        return {
+        data: dict[str, object] = {
             "query": self.query,
             "as_of": self.as_of,
             "enumeration": self.enumeration,
             "budget_tokens": self.budget_tokens,
             "used_tokens": self.used_tokens,
             "timed_out": self.timed_out,
+            "failed": self.failed,
             "route_ms": self.route_ms,
             "items": [item.to_json(explain) for item in self.items],
         }
+        if explain:
+            data["analysis"] = self.analysis
+        return data

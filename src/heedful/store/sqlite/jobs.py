@@ -60,9 +60,7 @@ class SQLiteJobQueue:
         """Take the oldest pending job, or a running one whose lease expired."""
         stamp = now()
         expires = to_text(stamp + timedelta(seconds=lease_seconds))
-        sql = (
-            "SELECT * FROM jobs WHERE (state = 'pending' OR (state = 'running' AND lease_expires_at < ?))"
-        )
+        sql = "SELECT * FROM jobs WHERE (state = 'pending' OR (state = 'running' AND lease_expires_at < ?))"
         params: list[object] = [to_text(stamp)]
         if kinds:
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"

@@ -58,6 +58,7 @@ def _message_from_row(row: sqlite3.Row) -> MessageRecord:
         created_at=row["created_at"],
         ingested_at=row["ingested_at"],
         speaker=row["speaker"],
+        background=bool(row["background"]),
         extracted_at=row["extracted_at"],
     )
 
@@ -69,9 +70,7 @@ class SQLiteMemoryRepo:
     # -- users ---------------------------------------------------------------------------------
     def ensure_user(self, user_id: str) -> None:
         with self.db.transaction() as conn:
-            conn.execute(
-                "INSERT OR IGNORE INTO users (user_id, created_at) VALUES (?, ?)", (user_id, now_text())
-            )
+            conn.execute("INSERT OR IGNORE INTO users (user_id, created_at) VALUES (?, ?)", (user_id, now_text()))
 
     def user_exists(self, user_id: str) -> bool:
         row = self.db.conn.execute("SELECT 1 FROM users WHERE user_id = ?", (user_id,)).fetchone()
@@ -82,10 +81,20 @@ class SQLiteMemoryRepo:
         with self.db.transaction() as conn:
             conn.executemany(
                 "INSERT INTO messages (id, user_id, session_id, role, speaker, text, created_at, ingested_at,"
-                " extracted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " background, extracted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (m.id, m.user_id, m.session_id, m.role, m.speaker, m.text, m.created_at, m.ingested_at,
-                     m.extracted_at)
+                    (
+                        m.id,
+                        m.user_id,
+                        m.session_id,
+                        m.role,
+                        m.speaker,
+                        m.text,
+                        m.created_at,
+                        m.ingested_at,
+                        int(m.background),
+                        m.extracted_at,
+                    )
                     for m in messages
                 ],
             )
@@ -135,11 +144,29 @@ class SQLiteMemoryRepo:
                     f"INSERT INTO facts ({_FACT_COLUMNS}, embedding) VALUES"
                     " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
-                        fact.id, fact.user_id, fact.kind, fact.statement, fact.norm_key, fact.predicate,
-                        fact.entity, fact.object, fact.perspective, fact.confidence,
-                        json.dumps(fact.source_message_ids), fact.session_id, fact.event_at, fact.place,
-                        int(fact.background), fact.related_id, fact.valid_from, fact.valid_to,
-                        fact.superseded_by, fact.ingested_at, fact.expired_at, fact.expired_reason, blob,
+                        fact.id,
+                        fact.user_id,
+                        fact.kind,
+                        fact.statement,
+                        fact.norm_key,
+                        fact.predicate,
+                        fact.entity,
+                        fact.object,
+                        fact.perspective,
+                        fact.confidence,
+                        json.dumps(fact.source_message_ids),
+                        fact.session_id,
+                        fact.event_at,
+                        fact.place,
+                        int(fact.background),
+                        fact.related_id,
+                        fact.valid_from,
+                        fact.valid_to,
+                        fact.superseded_by,
+                        fact.ingested_at,
+                        fact.expired_at,
+                        fact.expired_reason,
+                        blob,
                     ),
                 )
                 conn.executemany(
@@ -214,8 +241,17 @@ class SQLiteMemoryRepo:
                 "INSERT INTO fact_ops (id, user_id, group_id, op, fact_id, before, after, reason, created_at)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (o.id, o.user_id, o.group_id, o.op, o.fact_id, json.dumps(o.before), json.dumps(o.after),
-                     o.reason, o.created_at)
+                    (
+                        o.id,
+                        o.user_id,
+                        o.group_id,
+                        o.op,
+                        o.fact_id,
+                        json.dumps(o.before),
+                        json.dumps(o.after),
+                        o.reason,
+                        o.created_at,
+                    )
                     for o in ops
                 ],
             )
@@ -232,9 +268,16 @@ class SQLiteMemoryRepo:
         rows = self.db.conn.execute(sql + " ORDER BY seq", params).fetchall()
         return [
             OpRecord(
-                id=r["id"], user_id=r["user_id"], group_id=r["group_id"], op=r["op"], fact_id=r["fact_id"],
-                before=json.loads(r["before"]), after=json.loads(r["after"]), reason=r["reason"],
-                created_at=r["created_at"], undone_by=r["undone_by"],
+                id=r["id"],
+                user_id=r["user_id"],
+                group_id=r["group_id"],
+                op=r["op"],
+                fact_id=r["fact_id"],
+                before=json.loads(r["before"]),
+                after=json.loads(r["after"]),
+                reason=r["reason"],
+                created_at=r["created_at"],
+                undone_by=r["undone_by"],
             )
             for r in rows
         ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -12,11 +13,30 @@ from heedful.store.sqlite.db import Database
 RECALLABLE_KINDS = ("fact", "commitment", "excerpt", "summary")
 
 
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateRow:
+    """What recall needs to filter and order a candidate, without its embedding."""
+
+    id: str
+    kind: str
+    statement: str
+    session_id: str | None
+    event_at: str | None
+    valid_from: str
+    valid_to: str | None
+    ingested_at: str
+    expired_at: str | None
+
+
 class SQLiteSearch:
     def __init__(self, db: Database) -> None:
         self.db = db
         # user_id -> (version, ids, matrix). A version is the user's newest fact rowid plus the count.
         self._vector_cache: dict[str, tuple[tuple[int, int], list[str], np.ndarray]] = {}
+        self._row_index: dict[str, tuple[tuple[int, int], dict[str, int]]] = {}
+        self._entity_cache: dict[str, tuple[tuple[int, int], frozenset[str]]] = {}
 
     def _vector_version(self, user_id: str) -> tuple[int, int]:
         row = self.db.conn.execute(
@@ -44,13 +64,76 @@ class SQLiteSearch:
         self._vector_cache[user_id] = (version, ids, matrix)
         return ids, matrix
 
+    def vector_search(self, user_id: str, query: np.ndarray, limit: int) -> list[tuple[str, float]]:
+        """The `limit` rows most similar (cosine) to `query`, best first."""
+        ids, matrix = self.vectors(user_id)
+        if not ids or matrix.shape[1] != query.shape[-1]:
+            return []
+        scores = matrix @ query.astype(np.float32).reshape(-1)
+        if limit < len(ids):
+            top = np.argpartition(-scores, limit)[:limit]
+            top = top[np.argsort(-scores[top], kind="stable")]
+        else:
+            top = np.argsort(-scores, kind="stable")
+        return [(ids[i], float(scores[i])) for i in top]
+
+    def vectors_for(self, user_id: str, fact_ids: Sequence[str]) -> dict[str, np.ndarray]:
+        """Cached embeddings of the given recallable rows (rows without one are left out)."""
+        ids, matrix = self.vectors(user_id)
+        version = self._vector_version(user_id)
+        cached = self._row_index.get(user_id)
+        if cached is None or cached[0] != version:
+            cached = (version, {fact_id: row for row, fact_id in enumerate(ids)})
+            self._row_index[user_id] = cached
+        index = cached[1]
+        return {fact_id: matrix[index[fact_id]] for fact_id in fact_ids if fact_id in index}
+
+    def candidates(self, user_id: str, fact_ids: Sequence[str]) -> dict[str, CandidateRow]:
+        """The state and text of the given facts (one user's only)."""
+        found: dict[str, CandidateRow] = {}
+        unique = list(dict.fromkeys(fact_ids))
+        for start in range(0, len(unique), 500):
+            chunk = unique[start : start + 500]
+            rows = self.db.conn.execute(
+                "SELECT id, kind, statement, session_id, event_at, valid_from, valid_to, ingested_at,"
+                f" expired_at FROM facts WHERE user_id = ? AND id IN ({','.join('?' * len(chunk))})",
+                (user_id, *chunk),
+            ).fetchall()
+            for row in rows:
+                found[row[0]] = CandidateRow(*row)
+        return found
+
+    def tombstones(self, user_id: str) -> list[tuple[str, str, np.ndarray | None]]:
+        """Active requests to forget: (id, what to forget, embedding) of current, unexpired tombstones."""
+        rows = self.db.conn.execute(
+            "SELECT id, COALESCE(object, statement), embedding FROM facts"
+            " WHERE user_id = ? AND kind = 'tombstone'"
+            " AND valid_to IS NULL AND expired_at IS NULL ORDER BY rowid",
+            (user_id,),
+        ).fetchall()
+        return [
+            (row[0], row[1], None if row[2] is None else np.frombuffer(row[2], dtype=np.float32))
+            for row in rows
+        ]
+
+    def entity_set(self, user_id: str) -> frozenset[str]:
+        """Every entity one user's facts name (cached until the user's facts change)."""
+        version = self._vector_version(user_id)
+        cached = self._entity_cache.get(user_id)
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        names = frozenset(self.known_entities(user_id))
+        self._entity_cache[user_id] = (version, names)
+        return names
+
     def keyword(self, user_id: str, match_expression: str, limit: int) -> list[tuple[str, float]]:
         """FTS5 BM25 over statements; lower bm25() is better, so the score is its negation."""
         if not match_expression:
             return []
         rows = self.db.conn.execute(
             "SELECT f.id, bm25(facts_fts) AS rank FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid"
-            f" WHERE facts_fts MATCH ? AND f.user_id = ? AND f.kind IN ({','.join('?' * len(RECALLABLE_KINDS))})"
+            " WHERE facts_fts MATCH ? AND f.user_id = ?"
+            f" AND f.kind IN ({','.join('?' * len(RECALLABLE_KINDS))})"
             " ORDER BY rank LIMIT ?",
             (match_expression, user_id, *RECALLABLE_KINDS, limit),
         ).fetchall()

@@ -14,6 +14,7 @@ CREATE TABLE messages (
     text         TEXT NOT NULL,
     created_at   TEXT NOT NULL,
     ingested_at  TEXT NOT NULL,
+    background   INTEGER NOT NULL DEFAULT 0,
     extracted_at TEXT
 );
 CREATE INDEX messages_buffer ON messages (user_id, extracted_at, seq);

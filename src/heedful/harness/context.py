@@ -1,0 +1,117 @@
+"""Building the context an answering model reads from one user's memory (harness v1).
+
+Order, as in the paper: the memory-use policy, the user's requests to forget, the profile,
+the recalled facts (superseded ones marked as no longer true), then a few session summaries
+and raw excerpts. For multiple-choice questions, evidence is recalled once per option.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from heedful.harness.options import option_queries
+from heedful.harness.policy import MEMORY_USE_POLICY_V1
+
+if TYPE_CHECKING:
+    from heedful.api import Heedful
+    from heedful.memory.recall.types import RecallItem
+
+
+@dataclass(slots=True)
+class MemoryContext:
+    harness: str
+    question: str
+    text: str
+    forgotten: list[str]
+    profile: str | None
+    facts: list[dict[str, object]]
+    summaries: list[str]
+    excerpts: list[str]
+    options: list[dict[str, object]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "harness": self.harness,
+            "question": self.question,
+            "text": self.text,
+            "forgotten": self.forgotten,
+            "profile": self.profile,
+            "facts": self.facts,
+            "summaries": self.summaries,
+            "excerpts": self.excerpts,
+            "options": self.options,
+        }
+
+
+def render_item(item: RecallItem) -> str:
+    date = (item.event_at or item.valid_from)[:10]
+    if item.state == "superseded":
+        until = (item.valid_to or "")[:10]
+        return f"- [NO LONGER TRUE since {until}] {item.text} (said {date})"
+    return f"- {item.text} (said {date})"
+
+
+class HarnessV1:
+    name = "v1"
+    max_summaries = 3
+    max_excerpts = 6
+    per_option_limit = 5
+
+    def build(
+        self,
+        hf: Heedful,
+        user_id: str,
+        question: str,
+        options: list[str] | None = None,
+        as_of: str | None = None,
+    ) -> MemoryContext:
+        memory = hf.memory
+        user_id = memory.require_user(user_id)
+        tombstones = hf.store.memory.list_facts(user_id, kinds=["tombstone"], current_only=True)
+        forgotten = [t.object or t.statement for t in tombstones]
+        profile_row = memory.profile(user_id)
+        profile = profile_row.statement if profile_row else None
+        result = memory.recall(user_id, question, as_of=as_of)
+        facts = [i for i in result.items if i.kind in ("fact", "commitment")]
+        summaries = [i for i in result.items if i.kind == "summary"][: self.max_summaries]
+        excerpts = [i for i in result.items if i.kind == "excerpt"][: self.max_excerpts]
+        option_blocks: list[dict[str, object]] = []
+        if options:
+            for label, (option, query) in enumerate(zip(options, option_queries(question, options), strict=True)):
+                found = memory.recall(user_id, query, limit=self.per_option_limit, as_of=as_of).items
+                option_blocks.append(
+                    {
+                        "option": option,
+                        "label": chr(65 + label),
+                        "query": query,
+                        "evidence": [render_item(i) for i in found],
+                    }
+                )
+        sections = [MEMORY_USE_POLICY_V1]
+        if forgotten:
+            sections.append(
+                "The user asked to forget (never use or mention):\n" + "\n".join(f"- {t}" for t in forgotten)
+            )
+        if profile:
+            sections.append("Profile (current facts):\n" + profile)
+        if facts:
+            sections.append("Recalled facts:\n" + "\n".join(render_item(i) for i in facts))
+        if summaries:
+            sections.append("Session summaries:\n" + "\n".join(render_item(i) for i in summaries))
+        if excerpts:
+            sections.append("Raw excerpts from past conversations:\n" + "\n".join(render_item(i) for i in excerpts))
+        for block in option_blocks:
+            evidence = block["evidence"] or ["- (nothing found)"]
+            sections.append(f"Evidence for option ({block['label']}) {block['option']}:\n" + "\n".join(evidence))  # type: ignore[arg-type]
+        return MemoryContext(
+            harness=self.name,
+            question=question,
+            text="\n\n".join(sections),
+            forgotten=forgotten,
+            profile=profile,
+            facts=[i.to_json() for i in facts],
+            summaries=[i.text for i in summaries],
+            excerpts=[i.text for i in excerpts],
+            options=option_blocks,
+        )

@@ -1,0 +1,181 @@
+"""Dream: per user, flush the buffer, summarise each session, rebuild the profile.
+
+It adds rows and closes the validity of the profile and summaries it replaces; it never
+deletes. What the user asked to forget stays out: expired excerpts and facts are skipped, and
+a sentence that matches an active tombstone is left out of every summary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel
+
+from heedful.ids import new_id
+from heedful.llm.protocol import ChatMessage, run_step
+from heedful.memory.events import OpLog
+from heedful.memory.normalize import norm_key, trigram_overlap
+from heedful.store.records import FactRecord
+from heedful.timeutil import now_text
+
+if TYPE_CHECKING:
+    from heedful.api import Heedful
+
+SUMMARY_SENTENCES = 4
+_WORD = re.compile(r"\w+")
+_FILLER = re.compile(r"(?i)^(hi|hey|hello|thanks|thank you|ok|okay|cool|great|nice|bye|sure|yes|no)\b[\s!.,]*$")
+
+
+class SessionText(BaseModel):
+    session_id: str
+    lines: list[str]
+    tombstones: list[str]
+
+
+class Summary(BaseModel):
+    text: str
+
+
+def summarize_offline(context: SessionText) -> Summary:
+    """Extractive: the most informative lines, in their original order."""
+    candidates = []
+    for position, line in enumerate(context.lines):
+        body = line.split(": ", 1)[-1]
+        if _FILLER.match(body) or len(_WORD.findall(body)) < 4:
+            continue
+        if any(trigram_overlap(t, line) >= 0.6 for t in context.tombstones):
+            continue
+        words = _WORD.findall(body)
+        informative = len({w.lower() for w in words if len(w) > 3}) + 3 * sum(w[0].isupper() for w in words[1:])
+        candidates.append((informative, position, line))
+    best = sorted(candidates, key=lambda c: -c[0])[:SUMMARY_SENTENCES]
+    chosen = [line for _, _, line in sorted(best, key=lambda c: c[1])]
+    return Summary(text=" ".join(chosen))
+
+
+class SummarizeStep:
+    name = "memory.summarize"
+    response_model = Summary
+
+    def messages(self, context: SessionText) -> list[ChatMessage]:
+        forbidden = "\n".join(f"- {t}" for t in context.tombstones) or "(none)"
+        return [
+            ChatMessage(
+                role="system",
+                content="Summarise this conversation session in at most four sentences, in its language. "
+                "Never mention anything the user asked to forget:\n" + forbidden,
+            ),
+            ChatMessage(role="user", content="\n".join(context.lines)),
+        ]
+
+    def offline(self, context: SessionText) -> Summary:
+        return summarize_offline(context)
+
+
+def build_profile(facts: list[FactRecord]) -> str:
+    """The user's current facts, grouped: the user's own first, then other people's, kept apart."""
+    own: dict[str, list[str]] = defaultdict(list)
+    others: dict[str, list[str]] = defaultdict(list)
+    for fact in facts:
+        if fact.kind != "fact" or fact.state_at() != "current":
+            continue
+        target = own if (fact.entity or "user") == "user" else others
+        key = fact.predicate or "about" if target is own else (fact.entity or "someone")
+        value = fact.object or fact.statement if target is own else fact.statement
+        if value not in target[key]:
+            target[key].append(value)
+    lines = [f"{predicate.replace('_', ' ')}: {', '.join(values)}" for predicate, values in own.items()]
+    if others:
+        lines.append("Other people (their preferences are not the user's):")
+        lines.extend(f"- {who}: {'; '.join(values)}" for who, values in others.items())
+    return "\n".join(lines)
+
+
+def dream(hf: Heedful, user_id: str) -> dict[str, object]:
+    """Run the whole pass for one user; returns counts."""
+    memory = hf.store.memory
+    flushed = hf.memory.flush(user_id)
+    tombstones = [f.object or f.statement for f in memory.list_facts(user_id, kinds=["tombstone"], current_only=True)]
+    existing = {f.session_id: f for f in memory.list_facts(user_id, kinds=["summary"], current_only=True)}
+    excerpts = memory.list_facts(user_id, kinds=["excerpt"], current_only=True)
+    by_session: dict[str, list[FactRecord]] = defaultdict(list)
+    for excerpt in excerpts:
+        by_session[excerpt.session_id or "default"].append(excerpt)
+    stamp = now_text()
+    oplog = OpLog(user_id)
+    new_rows: list[FactRecord] = []
+    closed: list[tuple[FactRecord, str]] = []
+    for session_id, rows in by_session.items():
+        previous = existing.get(session_id)
+        if previous is not None and previous.ingested_at >= max(r.ingested_at for r in rows):
+            continue  # nothing new in this session since its summary
+        summary = run_step(
+            hf.model,
+            SummarizeStep(),
+            SessionText(session_id=session_id, lines=[r.statement for r in rows], tombstones=tombstones),
+        )
+        if not summary.text.strip():
+            continue
+        row = _derived(
+            user_id,
+            "summary",
+            summary.text,
+            stamp,
+            [m for r in rows for m in r.source_message_ids],
+            session_id,
+            valid_from=max(r.valid_from for r in rows),
+        )
+        new_rows.append(row)
+        if previous is not None:
+            closed.append((previous, row.id))
+    profile_text = build_profile(memory.list_facts(user_id, kinds=["fact"], current_only=True))
+    old_profiles = memory.list_facts(user_id, kinds=["profile"], current_only=True)
+    if profile_text and (not old_profiles or old_profiles[-1].statement != profile_text):
+        profile = _derived(user_id, "profile", profile_text, stamp, [], None, valid_from=stamp)
+        new_rows.append(profile)
+        closed.extend((old, profile.id) for old in old_profiles)
+    if new_rows:
+        vectors = hf.embedder.embed([r.statement for r in new_rows])
+        for row, vector in zip(new_rows, vectors, strict=True):
+            row.embedding = vector
+    with hf.store.transaction():
+        memory.insert_facts(new_rows)
+        for row in new_rows:
+            oplog.add("add", row.id, reason=f"dream {row.kind}")
+        for old, replacement in closed:
+            change: dict[str, str | None] = {"valid_to": stamp, "superseded_by": replacement}
+            memory.set_fact_state(user_id, old.id, change)
+            oplog.add("supersede", old.id, {"valid_to": None, "superseded_by": None}, change, "dream rebuilt it")
+        memory.record_ops(oplog.ops)
+    return {
+        "user_id": user_id,
+        "flushed_events": len(flushed),
+        "summaries": sum(r.kind == "summary" for r in new_rows),
+        "profile_rebuilt": any(r.kind == "profile" for r in new_rows),
+    }
+
+
+def _derived(
+    user_id: str,
+    kind: str,
+    text: str,
+    stamp: str,
+    sources: list[str],
+    session_id: str | None,
+    valid_from: str,
+) -> FactRecord:
+    return FactRecord(
+        id=new_id("s" if kind == "summary" else "p"),
+        user_id=user_id,
+        kind=kind,  # type: ignore[arg-type]
+        statement=text,
+        norm_key=norm_key(text)[:500],
+        perspective="objective",
+        confidence=1.0,
+        valid_from=valid_from,
+        ingested_at=stamp,
+        source_message_ids=sources,
+        session_id=session_id,
+    )

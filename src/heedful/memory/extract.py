@@ -1,0 +1,269 @@
+"""Extraction: new messages -> candidate facts, commitments and requests to forget.
+
+The offline path reads the user's own sentences with patterns: preferences, attributes,
+plans, relationships (a preference stated about another person is kept with that person as
+the entity), commitments and requests to forget. With a model, the same `Step` asks it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from heedful.llm.prompts.extract_facts import (
+    Candidate,
+    Extraction,
+    ExtractionContext,
+    SourceMessage,
+    build_messages,
+)
+from heedful.llm.protocol import ChatMessage
+
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+")
+_RELATIONS = (
+    "sister|brother|wife|husband|partner|girlfriend|boyfriend|mom|mother|mum|dad|father|son|daughter"
+    "|friend|best friend|colleague|coworker|boss|manager|roommate|neighbor|neighbour|cousin|aunt|uncle"
+    "|grandma|grandmother|grandpa|grandfather|kid|child|teacher|doctor|therapist"
+)
+_LIKE = r"(?:really |absolutely |also |still )?(?:love|loves|like|likes|enjoy|enjoys|adore|adores|prefer|prefers)"
+_DISLIKE = (
+    r"(?:really )?(?:hate|hates|dislike|dislikes|can't stand|cannot stand|can’t stand"
+    r"|don't like|doesn't like|do not like|does not like|don’t like|doesn’t like)"
+)
+_FORGET = re.compile(
+    r"(?i)^(?:please\s+|can you\s+|could you\s+|i want you to\s+)?(?:forget|stop remembering|don't remember"
+    r"|do not remember|erase|delete|remove)\s+(?:that\s+|about\s+|what i (?:said|told you) about\s+"
+    r"|everything about\s+|the fact that\s+)?(.+)$"
+)
+_SINGLE_VALUED = {"name", "lives_in", "works_at", "occupation", "age", "diet", "relationship_status"}
+
+
+_TRAILING_TIME = re.compile(
+    r"(?i)\s+(?:now|anymore|any more|these days|actually|too|as well|recently|lately|today|yesterday"
+    r"|tomorrow|last (?:week|month|year|night)|next (?:week|month|year)|this (?:week|month|year)"
+    r"|(?:a|one|two|three|a few|\d+) (?:days?|weeks?|months?|years?) ago|in \d{4})$"
+)
+
+
+def _clean(value: str) -> str:
+    value = re.sub(r"\s+", " ", value).strip(" .,!?;:\"'")
+    while (trimmed := _TRAILING_TIME.sub("", value)) != value:
+        value = trimmed
+    return value
+
+
+class _Sentence:
+    def __init__(self, text: str, message: SourceMessage) -> None:
+        self.text = text
+        self.message = message
+
+    def candidate(self, kind: str, statement: str, entity: str = "user", **fields: object) -> Candidate:
+        predicate = fields.get("predicate")
+        return Candidate(
+            kind=kind,  # type: ignore[arg-type]
+            statement=statement,
+            entity=entity,
+            single_valued=predicate in _SINGLE_VALUED,
+            source_message_ids=[self.message.id],
+            perspective="assistant_said" if self.message.role == "assistant" else "user_belief",
+            **fields,  # type: ignore[arg-type]
+        )
+
+
+Pattern = tuple[re.Pattern[str], Callable[[_Sentence, re.Match[str]], Candidate]]
+
+
+def _about_user(predicate: str, template: str, *, negated: bool = False, place: bool = False) -> Callable:
+    def build(sentence: _Sentence, match: re.Match[str]) -> Candidate:
+        value = _clean(match.group("x"))
+        return sentence.candidate(
+            "fact",
+            template.format(x=value),
+            predicate=predicate,
+            object=value,
+            negated=negated,
+            place=value if place else None,
+            replaces=_clean(match.group("old")) if "old" in match.groupdict() and match.group("old") else None,
+        )
+
+    return build
+
+
+def _about_other(sentence: _Sentence, match: re.Match[str]) -> Candidate:
+    who = _clean(match.group("who")).lower()
+    name = match.group("name")
+    entity = _clean(name) if name else who
+    verb = match.group("verb").lower()
+    value = _clean(match.group("x"))
+    if re.match(_DISLIKE, verb):
+        predicate = "dislikes"
+    elif re.match(_LIKE, verb):
+        predicate = "likes"
+    elif verb.startswith("live"):
+        predicate = "lives_in"
+    elif verb.startswith("work"):
+        predicate = "works_at"
+    else:
+        predicate = "is"
+    label = f"The user's {who}" + (f" {name}" if name else "")
+    return sentence.candidate(
+        "fact",
+        f"{label} {verb} {value}",
+        entity=entity,
+        predicate=predicate,
+        object=value,
+    )
+
+
+def _commitment(sentence: _Sentence, match: re.Match[str]) -> Candidate:
+    task = _clean(match.group("x"))
+    if sentence.message.role == "assistant":
+        return sentence.candidate(
+            "commitment", f"The assistant will remind the user to {task}", predicate="reminder", object=task
+        )
+    return sentence.candidate("commitment", f"Remind the user to {task}", predicate="reminder", object=task)
+
+
+_PATTERNS: list[Pattern] = [
+    (re.compile(r"(?i)\bmy name is (?P<x>[\w' -]{1,40})"), _about_user("name", "The user's name is {x}")),
+    (re.compile(r"(?i)\b(?:call me|i go by) (?P<x>[\w'-]{1,30})"), _about_user("name", "The user's name is {x}")),
+    (
+        re.compile(r"(?i)\bi(?:'m| am) (?P<x>\d{1,3}) (?:years old|yo)\b"),
+        _about_user("age", "The user is {x} years old"),
+    ),
+    (
+        re.compile(r"(?i)\bi (?:now )?(?:live|am living|'m living) in (?P<x>[^,.;!?]+)"),
+        _about_user("lives_in", "The user lives in {x}", place=True),
+    ),
+    (
+        re.compile(r"(?i)\bi (?:just |recently )?moved (?:from (?P<old>[^,.;!?]+?) )?to (?P<x>[^,.;!?]+)"),
+        _about_user("lives_in", "The user lives in {x}", place=True),
+    ),
+    (
+        re.compile(r"(?i)\bi (?:now )?work (?:at|for) (?P<x>[^,.;!?]+)"),
+        _about_user("works_at", "The user works at {x}"),
+    ),
+    (
+        re.compile(r"(?i)\bi(?:'m| am)? (?:now )?work(?:ing)? as (?:an? )?(?P<x>[^,.;!?]+)"),
+        _about_user("occupation", "The user works as {x}"),
+    ),
+    (
+        re.compile(r"(?i)\bi(?:'m| am) (?:now )?(?:a |an )?(?P<x>vegetarian|vegan|pescatarian|keto)\b"),
+        _about_user("diet", "The user is {x}"),
+    ),
+    (
+        re.compile(r"(?i)\bi(?:'m| am) allergic to (?P<x>[^,.;!?]+)"),
+        _about_user("allergic_to", "The user is allergic to {x}"),
+    ),
+    (re.compile(r"(?i)\bmy fav(?:o|ou)rite (?P<what>[\w ]{1,30}?) is (?P<x>[^,.;!?]+)"), None),  # built below
+    (
+        re.compile(
+            r"(?i)\bi (?:no longer|don't|do not|don’t) (?:really )?(?:like|love|enjoy) (?P<x>[^,.;!?]+?)"
+            r"(?: anymore| any more)\b"
+        ),
+        _about_user("likes", "The user no longer likes {x}", negated=True),
+    ),
+    (
+        re.compile(r"(?i)\bi (?:no longer|stopped) (?:like|liking|love|loving|enjoy|enjoying) (?P<x>[^,.;!?]+)"),
+        _about_user("likes", "The user no longer likes {x}", negated=True),
+    ),
+    (
+        re.compile(r"(?i)\bi (?:switched|moved|changed) from (?P<old>[^,.;!?]+?) to (?P<x>[^,.;!?]+)"),
+        _about_user("uses", "The user uses {x}"),
+    ),
+    (re.compile(rf"(?i)\bi (?:now )?{_DISLIKE} (?P<x>[^,.;!?]+)"), _about_user("dislikes", "The user dislikes {x}")),
+    (
+        re.compile(
+            rf"(?i)\bi (?:now )?{_LIKE} (?P<x>[^,.;!?]+?)"
+            r"(?: (?:over|instead of|rather than|to) (?P<old>[^,.;!?]+))?[.!]*$"
+        ),
+        _about_user("likes", "The user likes {x}"),
+    ),
+    (
+        re.compile(r"(?i)\bi(?:'m| am) (?:going|planning|about|hoping) to (?P<x>[^,.;!?]+)"),
+        _about_user("plans", "The user plans to {x}"),
+    ),
+    (re.compile(r"(?i)\bi (?:plan|intend|want) to (?P<x>[^,.;!?]+)"), _about_user("plans", "The user plans to {x}")),
+    (
+        re.compile(r"(?i)\bi (?:have|own|got) (?P<x>(?:a|an|two|three|\d+) [^,.;!?]+)"),
+        _about_user("has", "The user has {x}"),
+    ),
+    (
+        re.compile(
+            rf"(?i)\bmy (?P<who>{_RELATIONS})(?: (?P<name>[A-Z][a-z]+))?"
+            rf" (?P<verb>{_LIKE}|{_DISLIKE}|lives in|works at|is)"
+            r" (?P<x>[^,.;!?]+)"
+        ),
+        _about_other,
+    ),
+    (re.compile(r"(?i)\b(?:remind me to|i need to remember to|don't let me forget to) (?P<x>[^.;!?]+)"), _commitment),
+    (re.compile(r"(?i)\bi(?:'ll| will) remind you to (?P<x>[^.;!?]+)"), _commitment),
+]
+
+
+def _favorite(sentence: _Sentence, match: re.Match[str]) -> Candidate:
+    what = _clean(match.group("what")).lower()
+    value = _clean(match.group("x"))
+    predicate = "favorite_" + re.sub(r"\W+", "_", what)
+    candidate = sentence.candidate("fact", f"The user's favorite {what} is {value}", predicate=predicate, object=value)
+    candidate.single_valued = True
+    return candidate
+
+
+def _forget(sentence: _Sentence) -> Candidate | None:
+    match = _FORGET.match(sentence.text.strip())
+    if match is None or sentence.message.role != "user":
+        return None
+    target = _clean(match.group(1))
+    target = re.sub(r"(?i)^(?:i told you |i said |that )", "", target)
+    if not target:
+        return None
+    return sentence.candidate("forget", f"The user asked to forget: {target}", predicate="forget", object=target)
+
+
+def extract_offline(context: ExtractionContext) -> Extraction:
+    candidates: list[Candidate] = []
+    for message in context.messages:
+        for raw in _SENTENCE.split(message.text):
+            text = raw.strip()
+            if len(text) < 4 or text.endswith("?"):
+                continue
+            sentence = _Sentence(text, message)
+            forget = _forget(sentence)
+            if forget is not None:
+                candidates.append(forget)
+                continue
+            if message.role == "assistant":
+                # Only commitments come from the assistant's words; its claims about the user do not.
+                patterns = [p for p in _PATTERNS if p[1] is _commitment]
+            else:
+                patterns = _PATTERNS
+            for clause in re.split(r"(?i),?\s+(?:and|but)\s+(?=i\b|my\b)", text):
+                for pattern, build in patterns:
+                    match = pattern.search(clause)
+                    if match is None:
+                        continue
+                    made = _favorite(sentence, match) if build is None else build(sentence, match)
+                    if made.object and len(made.object) <= 200 and not _duplicate(candidates, made):
+                        made.event_at = message.at
+                        candidates.append(made)
+                    break  # patterns run from most to least specific: one reading per clause
+    return Extraction(candidates=candidates)
+
+
+def _duplicate(existing: list[Candidate], candidate: Candidate) -> bool:
+    return any(
+        c.entity == candidate.entity and c.predicate == candidate.predicate and c.object == candidate.object
+        for c in existing
+    )
+
+
+class ExtractStep:
+    name = "memory.extract"
+    response_model = Extraction
+
+    def messages(self, context: ExtractionContext) -> list[ChatMessage]:
+        return build_messages(context)
+
+    def offline(self, context: ExtractionContext) -> Extraction:
+        return extract_offline(context)

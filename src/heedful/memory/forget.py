@@ -1,0 +1,119 @@
+"""Forgetting: expire what matches a request, and leave a tombstone every layer honours.
+
+A stored item matches when its cosine similarity to the request is at least 0.68 or at least
+60% of the request's trigrams occur in it. At most six facts expire per request, and never
+background the user entered deliberately. Raw excerpts that match are expired as well, so the
+words the user asked to forget cannot come back through the raw-history fallback.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from heedful.errors import InputError
+from heedful.ids import new_id
+from heedful.memory.events import MemoryEvent, OpLog
+from heedful.memory.normalize import norm_key, trigram_overlap
+from heedful.store.records import FactRecord
+from heedful.timeutil import now_text
+
+if TYPE_CHECKING:
+    from heedful.api import Heedful
+
+COSINE_THRESHOLD = 0.68
+TRIGRAM_THRESHOLD = 0.6
+MAX_FACTS_PER_REQUEST = 6
+MAX_EXCERPTS_PER_REQUEST = 20
+_REQUEST_PREFIX = re.compile(
+    r"(?i)^\s*(?:please\s+)?(?:forget|stop remembering|don't remember|do not remember|erase|delete)\s+"
+    r"(?:that\s+|about\s+|what i (?:said|told you) about\s+|the fact that\s+)?"
+)
+
+
+def request_target(text: str) -> str:
+    """'Please forget that I take sertraline' -> 'I take sertraline'."""
+    return _REQUEST_PREFIX.sub("", text).strip(" .!")
+
+
+def match_score(target: str, target_vector: np.ndarray, fact: FactRecord) -> float:
+    """How strongly a stored item matches a forget request; 0 when below both thresholds."""
+    cosine = float(fact.embedding @ target_vector) if fact.embedding is not None else 0.0
+    overlap = trigram_overlap(target, fact.statement)
+    if cosine >= COSINE_THRESHOLD or overlap >= TRIGRAM_THRESHOLD:
+        return max(cosine, overlap)
+    return 0.0
+
+
+def apply_forget(
+    hf: Heedful,
+    user_id: str,
+    request: str,
+    *,
+    source_message_ids: list[str] | None = None,
+    oplog: OpLog,
+) -> list[MemoryEvent]:
+    target = request_target(request)
+    if not target:
+        raise InputError("the request to forget names nothing to forget")
+    store = hf.store
+    vector = hf.embedder.embed([target])[0]
+    stamp = now_text()
+    reason = f"forgotten at the user's request: {target}"
+    items = store.memory.list_facts(
+        user_id, kinds=["fact", "commitment", "excerpt", "summary"], current_only=True, with_embeddings=True
+    )
+    scored = [(match_score(target, vector, f), f) for f in items if not f.background]
+    scored = sorted((pair for pair in scored if pair[0] > 0), key=lambda pair: -pair[0])
+    facts = [f for _, f in scored if f.kind in ("fact", "commitment")][:MAX_FACTS_PER_REQUEST]
+    others = [f for _, f in scored if f.kind in ("excerpt", "summary")][:MAX_EXCERPTS_PER_REQUEST]
+    tombstone = FactRecord(
+        id=new_id("t"),
+        user_id=user_id,
+        kind="tombstone",
+        statement=f"The user asked to forget: {target}",
+        norm_key=norm_key(target),
+        perspective="user_belief",
+        confidence=1.0,
+        valid_from=stamp,
+        ingested_at=stamp,
+        predicate="forget",
+        entity="user",
+        object=target,
+        source_message_ids=source_message_ids or [],
+        embedding=vector,
+    )
+    events: list[MemoryEvent] = []
+    with store.transaction():
+        store.memory.ensure_user(user_id)
+        store.memory.insert_facts([tombstone])
+        oplog.add("add", tombstone.id, reason="request to forget")
+        for fact in facts + others:
+            change: dict[str, str | None] = {"expired_at": stamp, "expired_reason": reason}
+            store.memory.set_fact_state(user_id, fact.id, change)
+            oplog.add("forget", fact.id, {"expired_at": None, "expired_reason": None}, change, reason)
+            if fact.kind != "excerpt":
+                events.append(MemoryEvent("retract", fact.id, fact.statement, reason, fact.kind, [tombstone.id]))
+    events.insert(
+        0,
+        MemoryEvent(
+            "add",
+            tombstone.id,
+            tombstone.statement,
+            f"request to forget; {len(facts)} fact(s) and {len(others)} excerpt(s) expired",
+            "tombstone",
+            [f.id for f in facts + others],
+        ),
+    )
+    return events
+
+
+def forget(hf: Heedful, user_id: str, request: str) -> list[MemoryEvent]:
+    """A direct request to forget (CLI, API): its own change group, undoable."""
+    oplog = OpLog(user_id)
+    with hf.store.transaction():
+        events = apply_forget(hf, user_id, request, oplog=oplog)
+        hf.store.memory.record_ops(oplog.ops)
+    return events

@@ -1,0 +1,256 @@
+"""Recall: six routes in parallel, weighted RRF with content gating, a token budget, explain.
+
+    recaller = Recaller(store, lambda: embedder)
+    result = recaller.recall("alice", "where did I go last May?", as_of="2024-06-01T00:00:00Z")
+
+Content routes (vector, keyword, entity) decide what can come back; time, place and recency only
+raise what they found (unless none found anything), and recency alone never admits an item. Each
+route runs under a timeout in a thread pool; a route that times out (or fails) is reported and
+the others still answer. Items are filtered before fusion: only rows known and valid at `as_of`
+(both axes), never forgotten ones (expired, or matching an active request to forget) unless
+`include_forgotten`; superseded items come back marked `superseded`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor, wait
+from typing import TYPE_CHECKING
+
+from heedful.errors import InputError
+from heedful.memory.recall import entity, keyword, place, recency, vector
+from heedful.memory.recall import time as time_route
+from heedful.memory.recall.budget import (
+    DEFAULT_BUDGET_TOKENS,
+    DEFAULT_MAX_ITEMS,
+    ENUMERATION_FACTOR,
+    estimate_tokens,
+    pack,
+)
+from heedful.memory.recall.fusion import RRF_K, Fused, fuse
+from heedful.memory.recall.query import QueryAnalysis, analyze
+from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
+from heedful.memory.recall.tombstones import forgotten_by_tombstone
+from heedful.memory.recall.types import RecallItem, RecallResult, RouteHit, State
+from heedful.timeutil import from_text, now, parse_user_time, to_text
+
+if TYPE_CHECKING:
+    from heedful.embed import Embedder
+    from heedful.store.sqlite import SQLiteStore
+    from heedful.store.sqlite.search import CandidateRow
+
+log = logging.getLogger(__name__)
+
+ROUTES: dict[str, RouteFn] = {
+    "vector": vector.run,
+    "keyword": keyword.run,
+    "entity": entity.run,
+    "time": time_route.run,
+    "place": place.run,
+    "recency": recency.run,
+}
+# Tuned on LoCoMo conversations 0-4 (see docs/recall.md): keyword search over raw turns is the
+# strongest single route there, dense search adds what the words miss, entities and time raise.
+DEFAULT_WEIGHTS: dict[str, float] = {
+    "vector": 0.8,
+    "keyword": 1.0,
+    "entity": 0.3,
+    "time": 0.5,
+    "place": 0.3,
+    "recency": 0.1,
+}
+TIED_ROUTES = frozenset({"entity", "time", "place"})
+RECALLABLE_KINDS = frozenset({"fact", "commitment", "excerpt", "summary"})
+DEFAULT_ROUTE_TIMEOUT = 2.5
+MIN_DEPTH = 200
+
+
+def state_of(row: CandidateRow, moment: str | None) -> State:
+    """The row's state now, or as of `moment` on both axes (same rule as FactRecord.state_at)."""
+    if row.expired_at is not None and (moment is None or row.expired_at <= moment):
+        return "forgotten"
+    if row.valid_to is not None and (moment is None or row.valid_to <= moment):
+        return "superseded"
+    return "current"
+
+
+class Recaller:
+    def __init__(
+        self,
+        store: SQLiteStore,
+        embedder_provider: Callable[[], Embedder],
+        *,
+        route_timeout: float = DEFAULT_ROUTE_TIMEOUT,
+        weights: Mapping[str, float] | None = None,
+        max_workers: int = len(ROUTES),
+    ) -> None:
+        self.store = store
+        self._embedder_provider = embedder_provider
+        self.route_timeout = route_timeout
+        self.weights = {**DEFAULT_WEIGHTS, **(weights or {})}
+        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="recall")
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def analyze(self, user_id: str, query: str, as_of: str | None = None) -> QueryAnalysis:
+        reference = from_text(as_of) if as_of else now()
+        return analyze(query, reference, self.store.search.entity_set(user_id))
+
+    def recall(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        limit: int | None = None,
+        budget_tokens: int | None = None,
+        as_of: str | None = None,
+        include_forgotten: bool = False,
+        route_timeout: float | None = None,
+    ) -> RecallResult:
+        if not query or not query.strip():
+            raise InputError("the recall query is empty")
+        if limit is not None and limit < 1:
+            raise InputError("the recall limit must be at least 1")
+        if budget_tokens is not None and budget_tokens < 1:
+            raise InputError("the token budget must be at least 1")
+        moment = to_text(parse_user_time(as_of)) if as_of else None
+        analysis = self.analyze(user_id, query, moment)
+        widen = ENUMERATION_FACTOR if analysis.enumeration else 1
+        max_items = limit if limit is not None else DEFAULT_MAX_ITEMS * widen
+        budget = budget_tokens if budget_tokens is not None else DEFAULT_BUDGET_TOKENS * widen
+        depth = max(MIN_DEPTH, 3 * max_items)
+
+        rankings, route_ms, timed_out, failed = self._run_routes(
+            user_id, analysis, depth, self.route_timeout if route_timeout is None else route_timeout
+        )
+        rows = self.store.search.candidates(user_id, [i for r in rankings.values() for i, _ in r])
+        states = self._admissible(user_id, rows, moment, include_forgotten)
+        filtered = {
+            route: [(item_id, score) for item_id, score in ranking if item_id in states]
+            for route, ranking in rankings.items()
+        }
+        fused = fuse(filtered, self.weights, k=RRF_K, tied=TIED_ROUTES)[:max_items]
+        items = self._items(user_id, fused, rows, states)
+        packed, used = pack(items, lambda item: item.tokens, budget, max_items)
+        return RecallResult(
+            query=query,
+            items=packed,
+            as_of=moment,
+            enumeration=analysis.enumeration,
+            budget_tokens=budget,
+            used_tokens=used,
+            route_ms=route_ms,
+            timed_out=timed_out,
+            failed=failed,
+            analysis=analysis.to_json(),
+        )
+
+    # -- steps ---------------------------------------------------------------------------------
+    def _run_routes(
+        self, user_id: str, analysis: QueryAnalysis, depth: int, timeout: float
+    ) -> tuple[dict[str, Ranking], dict[str, float], list[str], list[str]]:
+        active = [
+            name
+            for name in ROUTES
+            if self.weights.get(name, 0.0) > 0
+            and not (name == "time" and analysis.window is None)
+            and not (name == "place" and not analysis.places)
+            and not (name == "entity" and not analysis.entities)
+            and not (name == "keyword" and not analysis.match_expression)
+        ]
+        embedder = self._embedder_provider() if "vector" in active else None
+        ctx = RouteContext(self.store.search, user_id, analysis, depth, embedder)
+        timings: dict[str, float] = {}
+
+        def timed(name: str) -> Ranking:
+            started = time.perf_counter()
+            try:
+                return ROUTES[name](ctx)
+            finally:
+                timings[name] = round((time.perf_counter() - started) * 1000, 3)
+
+        futures: dict[str, Future[Ranking]] = {name: self._pool.submit(timed, name) for name in active}
+        wait(futures.values(), timeout=timeout)
+        rankings: dict[str, Ranking] = {}
+        timed_out: list[str] = []
+        failed: list[str] = []
+        for name, future in futures.items():
+            if not future.done():
+                future.cancel()
+                timed_out.append(name)
+                continue
+            error = future.exception()
+            if error is not None:
+                log.warning("recall route %s failed: %s", name, error)
+                failed.append(name)
+                continue
+            rankings[name] = future.result()
+        route_ms = {name: timings[name] for name in active if name in timings and name not in timed_out}
+        for name in timed_out:
+            route_ms[name] = round(timeout * 1000, 3)
+        return rankings, route_ms, timed_out, failed
+
+    def _admissible(
+        self, user_id: str, rows: Mapping[str, CandidateRow], moment: str | None, include_forgotten: bool
+    ) -> dict[str, State]:
+        """The state of every candidate that may come back (recallable kind, known and valid then)."""
+        states: dict[str, State] = {}
+        for item_id, row in rows.items():
+            if row.kind not in RECALLABLE_KINDS:
+                continue
+            if moment is not None and (row.valid_from > moment or row.ingested_at > moment):
+                continue
+            state = state_of(row, moment)
+            if state == "forgotten" and not include_forgotten:
+                continue
+            states[item_id] = state
+        tombstones = self.store.search.tombstones(user_id)
+        if tombstones and states:
+            live = [item_id for item_id, state in states.items() if state != "forgotten"]
+            hidden = forgotten_by_tombstone(
+                tombstones,
+                {item_id: rows[item_id].statement for item_id in live},
+                self.store.search.vectors_for(user_id, live),
+            )
+            for item_id in hidden:
+                if include_forgotten:
+                    states[item_id] = "forgotten"
+                else:
+                    del states[item_id]
+        return states
+
+    def _items(
+        self,
+        user_id: str,
+        fused: list[Fused],
+        rows: Mapping[str, CandidateRow],
+        states: Mapping[str, State],
+    ) -> list[RecallItem]:
+        records = self.store.memory.get_facts(user_id, [entry.id for entry in fused])
+        items: list[RecallItem] = []
+        for entry in fused:
+            row = rows[entry.id]
+            record = records.get(entry.id)
+            items.append(
+                RecallItem(
+                    id=entry.id,
+                    kind=row.kind,
+                    text=row.statement,
+                    score=round(entry.score, 6),
+                    state=states[entry.id],
+                    valid_from=row.valid_from,
+                    valid_to=row.valid_to,
+                    event_at=row.event_at,
+                    session_id=row.session_id,
+                    source_message_ids=list(record.source_message_ids) if record else [],
+                    tokens=estimate_tokens(row.statement),
+                    routes={
+                        name: RouteHit(hit.rank, round(hit.score, 6), round(hit.contribution, 6))
+                        for name, hit in entry.routes.items()
+                    },
+                )
+            )
+        return items

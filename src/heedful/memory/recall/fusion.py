@@ -1,0 +1,92 @@
+"""Weighted reciprocal rank fusion with content gating. Pure.
+
+Each route gives a ranking (best first) of `(item id, route score)`. An item's fused score is the
+sum over the routes that found it of `weight / (k + rank)`. Content routes decide what may come
+back; anchor routes (time, place) and recency only raise items a content route found. When no
+content route found anything, anchor routes admit items; recency never admits an item alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+RRF_K = 60
+CONTENT_ROUTES = frozenset({"vector", "keyword", "entity"})
+ANCHOR_ROUTES = frozenset({"time", "place"})
+BOOST_ONLY_ROUTES = frozenset({"recency"})
+
+
+@dataclass(frozen=True, slots=True)
+class RouteRank:
+    rank: int
+    score: float
+    contribution: float
+
+
+@dataclass(slots=True)
+class Fused:
+    id: str
+    score: float
+    routes: dict[str, RouteRank] = field(default_factory=dict)
+
+
+def ranks_with_ties(scored: Sequence[tuple[str, float]]) -> list[tuple[str, float, int]]:
+    """Competition ranks ("1224") for a list already sorted best first: equal scores share a rank."""
+    out: list[tuple[str, float, int]] = []
+    previous: float | None = None
+    rank = 0
+    for position, (item_id, score) in enumerate(scored, start=1):
+        if previous is None or score != previous:
+            rank = position
+            previous = score
+        out.append((item_id, score, rank))
+    return out
+
+
+def fuse(
+    rankings: Mapping[str, Sequence[tuple[str, float]]],
+    weights: Mapping[str, float] | None = None,
+    *,
+    k: int = RRF_K,
+    content_routes: frozenset[str] = CONTENT_ROUTES,
+    boost_only_routes: frozenset[str] = BOOST_ONLY_ROUTES,
+    tied: frozenset[str] = frozenset(),
+) -> list[Fused]:
+    """Fuse route rankings into one list, best first (ties broken by id for determinism).
+
+    `tied` names routes whose equal scores share a rank (e.g. the entity route, where every item
+    naming the same entities is equally relevant). A route missing from `weights` has weight 1.
+    """
+    weights = weights or {}
+    fused: dict[str, Fused] = {}
+    for route, ranking in rankings.items():
+        weight = float(weights.get(route, 1.0))
+        if weight <= 0:
+            continue
+        if route in tied:
+            ranked = ranks_with_ties(ranking)
+        else:
+            ranked = [(item_id, score, rank) for rank, (item_id, score) in enumerate(ranking, start=1)]
+        seen: set[str] = set()
+        for item_id, score, rank in ranked:
+            if item_id in seen:
+                continue
+            seen.add(item_id)
+            contribution = weight / (k + rank)
+            entry = fused.setdefault(item_id, Fused(item_id, 0.0))
+            entry.score += contribution
+            entry.routes[route] = RouteRank(rank, float(score), contribution)
+
+    def admitted_by(entry: Fused, routes: frozenset[str]) -> bool:
+        return any(route in routes for route in entry.routes)
+
+    content_found = any(admitted_by(entry, content_routes) for entry in fused.values())
+    if content_found:
+        kept = [entry for entry in fused.values() if admitted_by(entry, content_routes)]
+    else:
+        kept = [
+            entry for entry in fused.values() if any(route not in boost_only_routes for route in entry.routes)
+        ]
+    kept.sort(key=lambda entry: (-entry.score, entry.id))
+    return kept

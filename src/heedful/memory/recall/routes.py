@@ -1,0 +1,27 @@
+"""What every route receives, and the registry of the six routes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from heedful.memory.recall.query import QueryAnalysis
+
+if TYPE_CHECKING:
+    from heedful.embed import Embedder
+    from heedful.store.sqlite.search import SQLiteSearch
+
+Ranking = list[tuple[str, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class RouteContext:
+    search: SQLiteSearch
+    user_id: str
+    analysis: QueryAnalysis
+    depth: int
+    embedder: Embedder | None
+
+
+RouteFn = Callable[[RouteContext], Ranking]

@@ -1,0 +1,12 @@
+"""The vector route: an exact cosine scan of one user's embeddings."""
+
+from __future__ import annotations
+
+from heedful.memory.recall.routes import Ranking, RouteContext
+
+
+def run(ctx: RouteContext) -> Ranking:
+    if ctx.embedder is None or not ctx.analysis.text.strip():
+        return []
+    query = ctx.embedder.embed([ctx.analysis.text])[0]
+    return ctx.search.vector_search(ctx.user_id, query, ctx.depth)

@@ -1,0 +1,125 @@
+"""`MemoryService`: the memory kernel's public face (`hf.memory`)."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from heedful.errors import InputError, NotFoundError
+from heedful.memory.events import MemoryEvent
+from heedful.memory.write import AddResult, MemoryWriter, NewMessage, validate_user_id
+
+if TYPE_CHECKING:
+    from heedful.api import Heedful
+    from heedful.memory.history import FactHistory, MemoryHistory
+    from heedful.memory.recall.engine import Recaller
+    from heedful.memory.recall.types import RecallResult
+    from heedful.store.records import FactRecord
+
+
+class MemoryService:
+    def __init__(self, hf: Heedful) -> None:
+        self.hf = hf
+        self.writer = MemoryWriter(hf)
+
+    @cached_property
+    def recaller(self) -> Recaller:
+        from heedful.memory.recall.engine import Recaller
+
+        return Recaller(self.hf.store, lambda: self.hf.embedder)
+
+    @cached_property
+    def _history(self) -> MemoryHistory:
+        from heedful.memory.history import MemoryHistory
+
+        return MemoryHistory(self.hf)
+
+    def require_user(self, user_id: str) -> str:
+        user_id = validate_user_id(user_id)
+        if not self.hf.store.memory.user_exists(user_id):
+            raise NotFoundError(f"unknown user {user_id!r}: nothing has been added for this user yet")
+        return user_id
+
+    # -- writing -------------------------------------------------------------------------------
+    def add(
+        self,
+        user_id: str,
+        messages: list[NewMessage] | str,
+        *,
+        flush: bool = False,
+        extract: bool = True,
+        background: bool = False,
+    ) -> AddResult:
+        if isinstance(messages, str):
+            messages = [NewMessage(text=messages)]
+        return self.writer.add(user_id, messages, flush=flush, extract=extract, background=background)
+
+    def flush(self, user_id: str) -> list[MemoryEvent]:
+        return self.writer.flush(self.require_user(user_id))
+
+    def forget(self, user_id: str, request: str) -> list[MemoryEvent]:
+        from heedful.memory.forget import forget
+
+        if not request or not request.strip():
+            raise InputError("say what to forget")
+        return forget(self.hf, self.require_user(user_id), request)
+
+    # -- reading -------------------------------------------------------------------------------
+    def recall(
+        self,
+        user_id: str,
+        query: str,
+        *,
+        limit: int | None = None,
+        budget_tokens: int | None = None,
+        as_of: str | None = None,
+        include_forgotten: bool = False,
+    ) -> RecallResult:
+        if not query or not query.strip():
+            raise InputError("the recall query is empty")
+        if limit is not None and limit < 1:
+            raise InputError("--limit must be at least 1")
+        return self.recaller.recall(
+            self.require_user(user_id),
+            query,
+            limit=limit,
+            budget_tokens=budget_tokens,
+            as_of=as_of,
+            include_forgotten=include_forgotten,
+        )
+
+    def list(
+        self,
+        user_id: str,
+        *,
+        kinds: list[str] | None = None,
+        include_inactive: bool = False,
+        as_of: str | None = None,
+        limit: int | None = None,
+    ) -> list[FactRecord]:
+        return self._history.list(
+            self.require_user(user_id), kinds=kinds, include_inactive=include_inactive, as_of=as_of, limit=limit
+        )
+
+    def history(self, user_id: str, fact_id: str) -> FactHistory:
+        return self._history.history(self.require_user(user_id), fact_id)
+
+    def profile(self, user_id: str) -> FactRecord | None:
+        profiles = self.hf.store.memory.list_facts(self.require_user(user_id), kinds=["profile"], current_only=True)
+        return profiles[-1] if profiles else None
+
+    # -- user control --------------------------------------------------------------------------
+    def correct(self, user_id: str, fact_id: str, text: str) -> MemoryEvent:
+        return self._history.correct(self.require_user(user_id), fact_id, text)
+
+    def delete(self, user_id: str, fact_id: str) -> MemoryEvent:
+        return self._history.delete(self.require_user(user_id), fact_id)
+
+    def undo(self, user_id: str) -> list[dict[str, object]]:
+        return self._history.undo(self.require_user(user_id))
+
+    # -- consolidation -------------------------------------------------------------------------
+    def dream(self, user_id: str) -> dict[str, object]:
+        from heedful.memory.dream import dream
+
+        return dream(self.hf, self.require_user(user_id))

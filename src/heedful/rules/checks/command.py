@@ -1,0 +1,189 @@
+"""forbidden_command: a shell command the user forbade, with the alternatives they allowed.
+
+params: program (str | None: any program), subcommand ([str], leading positionals), flags
+([[alias, ...], ...]: every group must be present, any alias of a group counts), args ([str]:
+any of these positionals, refspecs read as their target), alternatives ([str], shown in reasons),
+implicit_target (bool: a `git push` naming no target reads the current branch from the evidence).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from heedful.rules.checks.evidence import action_of, clip
+from heedful.rules.models import Case, Result, Stage, Verdict
+from heedful.rules.shell import SimpleCommand, has_flag, positionals, simple_commands
+
+KIND = "forbidden_command"
+STAGE: Stage = "pre_action"
+EVIDENCE = ["action.command"]
+
+
+def _text_list(value: Any) -> list[str]:
+    if not isinstance(value, list):
+        return []
+    return [item for item in value if isinstance(item, str) and item]
+
+
+def _flag_groups(value: Any) -> list[list[str]]:
+    if not isinstance(value, list):
+        return []
+    groups = [_text_list(group) if isinstance(group, list) else _text_list([group]) for group in value]
+    return [group for group in groups if group]
+
+
+def _target(arg: str) -> str:
+    target = arg.rsplit(":", 1)[-1].lstrip("+")
+    return target.removeprefix("refs/heads/")
+
+
+def describe(params: dict[str, Any]) -> str:
+    parts = [str(params.get("program") or "any program"), *_text_list(params.get("subcommand"))]
+    parts += [group[0] for group in _flag_groups(params.get("flags"))]
+    args = _text_list(params.get("args"))
+    if args:
+        parts.append("|".join(args))
+    return " ".join(parts)
+
+
+def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool]:
+    """(matches, target_unknown)."""
+    program = params.get("program")
+    if isinstance(program, str) and program and command.program != program.lower():
+        return False, False
+    subcommand = _text_list(params.get("subcommand"))
+    rest = positionals(command)
+    if subcommand:
+        if [word.lower() for word in rest[: len(subcommand)]] != [w.lower() for w in subcommand]:
+            return False, False
+        rest = rest[len(subcommand) :]
+    for group in _flag_groups(params.get("flags")):
+        if not any(has_flag(command, alias) for alias in group):
+            return False, False
+    args = [arg.lower() for arg in _text_list(params.get("args"))]
+    if not args:
+        return True, False
+    if any(_target(arg).lower() in args for arg in rest):
+        return True, False
+    implicit = bool(params.get("implicit_target")) and len(rest) <= 1
+    return False, implicit
+
+
+def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+    if not isinstance(params, dict):
+        return Verdict(result="unknown", reason="the check has no parameters")
+    if stage != STAGE:
+        return Verdict(result="not_applicable", reason=f"checked before actions run, not at {stage}")
+    action = action_of(evidence)
+    if action is None:
+        return Verdict(result="unknown", reason="the evidence holds no proposed action")
+    line = action.get("command")
+    if not isinstance(line, str):
+        return Verdict(result="not_applicable", reason="the action runs no shell command")
+    label = describe(params)
+    alternatives = _text_list(params.get("alternatives"))
+    hint = f"; use {' or '.join(alternatives)} instead" if alternatives else ""
+    unknown: list[SimpleCommand] = []
+    for command in simple_commands(line):
+        matched, target_unknown = _matches(command, params)
+        if matched:
+            quote = command.raw if command.raw in line else line
+            return Verdict(
+                result="violated", reason=f"runs the forbidden command `{label}`{hint}", quotes=[clip(quote)]
+            )
+        if target_unknown:
+            unknown.append(command)
+    for command in unknown:
+        branch = action.get("branch")
+        quote = command.raw if command.raw in line else line
+        if isinstance(branch, str):
+            if _target(branch).lower() in [arg.lower() for arg in _text_list(params.get("args"))]:
+                return Verdict(
+                    result="violated",
+                    reason=f"pushes the current branch {branch!r}: forbidden `{label}`{hint}",
+                    quotes=[clip(quote)],
+                )
+            continue
+        return Verdict(
+            result="unknown", reason="the command names no target and the current branch is not in the evidence",
+            quotes=[clip(quote)],
+        )
+    return Verdict(result="pass", reason=f"no command matches `{label}`")
+
+
+def _example(params: dict[str, Any]) -> str:
+    words = [str(params.get("program") or "tool"), *_text_list(params.get("subcommand"))]
+    groups = _flag_groups(params.get("flags"))
+    words += [group[-1] if len(group) > 1 else group[0] for group in groups]
+    args = _text_list(params.get("args"))
+    if params.get("program") == "git" and args:
+        words.append("origin")
+    words.append(args[0] if args else "example")
+    return " ".join(words)
+
+
+def cases(params: dict[str, Any]) -> list[Case]:
+    violating = _example(params)
+    found: list[Case] = [
+        Case(stage=STAGE, evidence={"action": {"tool": "Bash", "command": violating}}, expected="violated"),
+        Case(
+            stage=STAGE,
+            evidence={"action": {"tool": "Bash", "command": f"FOO=1 sudo {violating} && echo done"}},
+            expected="violated",
+            note="behind an env prefix, sudo and &&",
+        ),
+    ]
+    alternatives = _text_list(params.get("alternatives"))
+    if alternatives:
+        compliant = f"{alternatives[0]} {' '.join(_text_list(params.get('subcommand')))} example".replace("  ", " ")
+    elif _text_list(params.get("args")):
+        compliant = violating.replace(_text_list(params["args"])[0], "feature-branch")
+    elif _flag_groups(params.get("flags")):
+        compliant = " ".join([str(params.get("program") or "tool"), *_text_list(params.get("subcommand")), "x"])
+    else:
+        compliant = "ls -la"
+    found.append(Case(stage=STAGE, evidence={"action": {"tool": "Bash", "command": compliant}}, expected="pass"))
+    found.append(
+        Case(
+            stage=STAGE,
+            evidence={"action": {"tool": "Edit", "file_path": "notes.txt"}},
+            expected="not_applicable",
+            note="an edit runs no command",
+        )
+    )
+    return found
+
+
+def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+    """An independent, deliberately naive labeller: words in order on one `;|&`-separated piece."""
+    if stage != STAGE:
+        return "not_applicable"
+    action = evidence.get("action") or {}
+    line = action.get("command")
+    if not isinstance(line, str):
+        return "not_applicable"
+    program = str(params.get("program") or "")
+    needed = [w.lower() for w in _text_list(params.get("subcommand"))]
+    for piece in re.split(r"&&|\|\||[;|&]", line):
+        tokens = [t for t in piece.lower().split() if "=" not in t and t not in ("sudo", "env", "-m")]
+        if program and not tokens:
+            continue
+        head = tokens[1:] if tokens and tokens[0].startswith("python") else tokens
+        if program and (not head or head[0].rsplit("/", 1)[-1] != program.lower()):
+            continue
+        words = [t for t in head[1:] if not t.startswith("-")]
+        if words[: len(needed)] != needed:
+            continue
+        flag_ok = all(any(_naive_flag(head, alias) for alias in group) for group in _flag_groups(params.get("flags")))
+        args = [a.lower() for a in _text_list(params.get("args"))]
+        arg_ok = not args or any(w.split(":")[-1].lstrip("+") in args for w in words[len(needed) :])
+        if flag_ok and arg_ok:
+            return "violated"
+    return "pass"
+
+
+def _naive_flag(tokens: list[str], alias: str) -> bool:
+    if alias.startswith("--"):
+        return any(t.split("=", 1)[0] == alias for t in tokens)
+    return any(t == alias or (len(alias) == 2 and re.fullmatch(r"-[a-z]+", t) and alias[1] in t) for t in tokens)

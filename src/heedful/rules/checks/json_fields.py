@@ -1,0 +1,68 @@
+"""reply_json_fields: the candidate reply is a JSON object holding the required fields.
+
+params: fields ([str], non-empty).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from heedful.rules.checks.evidence import clip, delivery_of, parse_json_reply
+from heedful.rules.models import Case, Result, Stage, Verdict
+
+KIND = "reply_json_fields"
+STAGE: Stage = "delivery"
+EVIDENCE = ["delivery"]
+
+
+def _fields(params: Any) -> list[str]:
+    value = params.get("fields") if isinstance(params, dict) else None
+    return [f for f in value if isinstance(f, str) and f] if isinstance(value, list) else []
+
+
+def describe(params: dict[str, Any]) -> str:
+    return "a JSON reply with " + ", ".join(_fields(params))
+
+
+def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+    fields = _fields(params)
+    if not fields:
+        return Verdict(result="unknown", reason="the check names no fields")
+    if stage != STAGE:
+        return Verdict(result="not_applicable", reason=f"the reply is checked at delivery, not at {stage}")
+    reply = delivery_of(evidence)
+    if reply is None:
+        return Verdict(result="unknown", reason="the evidence holds no candidate reply")
+    parsed, value = parse_json_reply(reply)
+    if not parsed or not isinstance(value, dict):
+        return Verdict(result="violated", reason="the reply is not a JSON object", quotes=[clip(reply, 80)] if reply else [])
+    missing = [f for f in fields if f not in value]
+    if missing:
+        return Verdict(result="violated", reason=f"the JSON reply lacks {', '.join(missing)}", quotes=[clip(reply, 120)])
+    return Verdict(result="pass", reason=f"the JSON reply has {', '.join(fields)}")
+
+
+def cases(params: dict[str, Any]) -> list[Case]:
+    import json
+
+    fields = _fields(params) or ["field"]
+    full = json.dumps({f: "value" for f in fields})
+    partial = json.dumps({f: "value" for f in fields[:-1]} | {"other": 1})
+    return [
+        Case(stage=STAGE, evidence={"delivery": full}, expected="pass"),
+        Case(stage=STAGE, evidence={"delivery": partial}, expected="violated"),
+        Case(stage=STAGE, evidence={"delivery": "Done: everything works."}, expected="violated", note="prose"),
+        Case(stage="artifact", evidence={"artifact": {"path": "a.json", "content": "{}"}}, expected="not_applicable"),
+    ]
+
+
+def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+    import json
+
+    if stage != STAGE:
+        return "not_applicable"
+    try:
+        value = json.loads(str(evidence.get("delivery")))
+    except ValueError:
+        return "violated"
+    return "pass" if isinstance(value, dict) and set(_fields(params)) <= set(value) else "violated"

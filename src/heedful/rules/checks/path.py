@@ -1,0 +1,174 @@
+"""forbidden_path: files the user forbade editing or writing, as globs relative to the project.
+
+params: globs ([str], gitignore-like: a pattern without `/` matches a name at any depth, a
+trailing `/` means everything below that directory), outside_project (bool: any path that
+leaves the project root is forbidden).
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from functools import lru_cache
+from typing import Any
+
+from heedful.rules.checks.evidence import action_of, artifact_of, clip, project_of
+from heedful.rules.models import Case, Result, Stage, Verdict
+
+KIND = "forbidden_path"
+STAGE: Stage = "pre_action"
+EVIDENCE = ["action.path", "project"]
+
+
+@lru_cache(maxsize=512)
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    pattern = pattern.strip().replace("\\", "/").removeprefix("./")
+    directory = pattern.endswith("/")
+    pattern = pattern.rstrip("/")
+    anchored = "/" in pattern
+    out = []
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    body = "".join(out)
+    prefix = "" if anchored else "(?:.*/)?"
+    suffix = "/.*" if directory else "(?:/.*)?"
+    return re.compile(f"^{prefix}{body}{suffix}$")
+
+
+def relative_path(path: str, project: str | None) -> tuple[str | None, bool | None]:
+    """(path relative to the project or None, inside the project? None when unknowable)."""
+    clean = path.replace("\\", "/")
+    if clean.startswith("/"):
+        if not project:
+            return None, None
+        root = posixpath.normpath(project.replace("\\", "/"))
+        normal = posixpath.normpath(clean)
+        if normal == root or normal.startswith(root.rstrip("/") + "/"):
+            return posixpath.relpath(normal, root), True
+        return None, False
+    if clean.startswith("~"):
+        return None, False
+    normal = posixpath.normpath(clean)
+    if normal == ".." or normal.startswith("../"):
+        return None, False
+    return normal, True
+
+
+def _globs(params: dict[str, Any]) -> list[str]:
+    value = params.get("globs")
+    return [g for g in value if isinstance(g, str) and g.strip()] if isinstance(value, list) else []
+
+
+def describe(params: dict[str, Any]) -> str:
+    parts = list(_globs(params))
+    if params.get("outside_project"):
+        parts.append("anything outside the project")
+    return ", ".join(parts) or "no paths"
+
+
+def _paths(stage: str, evidence: Any) -> list[str] | None:
+    if stage == "pre_action":
+        action = action_of(evidence)
+        if action is None:
+            return None
+        return [p for p in action.get("paths", []) if isinstance(p, str)]
+    artifact = artifact_of(evidence)
+    if artifact is None:
+        return None
+    path = artifact.get("path")
+    return [path] if isinstance(path, str) else []
+
+
+def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+    if not isinstance(params, dict):
+        return Verdict(result="unknown", reason="the check has no parameters")
+    if stage not in ("pre_action", "artifact"):
+        return Verdict(result="not_applicable", reason=f"paths are checked on actions and artifacts, not at {stage}")
+    paths = _paths(stage, evidence)
+    if paths is None:
+        return Verdict(result="unknown", reason=f"the evidence holds no {'action' if stage == 'pre_action' else 'artifact'}")
+    if not paths:
+        return Verdict(result="not_applicable", reason="the action writes no file")
+    project = project_of(evidence)
+    unknown_reason = ""
+    for path in paths:
+        relative, inside = relative_path(path, project)
+        if params.get("outside_project"):
+            if inside is False:
+                return Verdict(result="violated", reason=f"writes {path!r}, outside the project", quotes=[clip(path)])
+            if inside is None:
+                unknown_reason = f"cannot tell whether {path!r} is inside the project: no project in the evidence"
+        if relative is None:
+            continue
+        for pattern in _globs(params):
+            if glob_regex(pattern).match(relative):
+                return Verdict(
+                    result="violated", reason=f"writes {relative!r}, which matches the forbidden {pattern!r}",
+                    quotes=[clip(path)],
+                )
+    if unknown_reason:
+        return Verdict(result="unknown", reason=unknown_reason)
+    return Verdict(result="pass", reason=f"no written path matches {describe(params)}")
+
+
+def cases(params: dict[str, Any]) -> list[Case]:
+    found: list[Case] = []
+    project = "/work/project"
+    globs = _globs(params)
+    if globs:
+        example = globs[0].replace("**/", "").replace("**", "deep/file").replace("*", "example").rstrip("/")
+        if globs[0].endswith("/"):
+            example += "/example.py"
+        found.append(Case(stage=STAGE, evidence={"project": project, "action": {"tool": "Edit", "file_path": example}},
+                          expected="violated"))
+        found.append(Case(stage=STAGE, evidence={"project": project, "action": {"tool": "Write",
+                          "file_path": f"{project}/{example}"}}, expected="violated", note="absolute path"))
+    if params.get("outside_project"):
+        found.append(Case(stage=STAGE, evidence={"project": project, "action": {"tool": "Write",
+                          "file_path": "/etc/hosts"}}, expected="violated"))
+        found.append(Case(stage=STAGE, evidence={"project": project, "action": {"tool": "Edit",
+                          "file_path": "../other/file.py"}}, expected="violated"))
+    found.append(Case(stage=STAGE, evidence={"project": project, "action": {"tool": "Edit",
+                      "file_path": "src/app/main_module.py"}}, expected="pass"))
+    found.append(Case(stage=STAGE, evidence={"project": project, "action": {"tool": "Bash", "command": "ls"}},
+                      expected="not_applicable", note="no file written"))
+    return found
+
+
+def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+    """Independent labeller: fnmatch-style suffix comparison on the raw path string."""
+    import fnmatch
+
+    if stage not in ("pre_action", "artifact"):
+        return "not_applicable"
+    action = evidence.get("action") or {}
+    path = action.get("file_path") or action.get("path")
+    if not isinstance(path, str):
+        return "not_applicable"
+    project = str(evidence.get("project") or "")
+    if params.get("outside_project") and (
+        ".." in path.split("/") or (path.startswith("/") and not path.startswith(project + "/"))
+    ):
+        return "violated"
+    local = path[len(project) + 1 :] if project and path.startswith(project + "/") else path
+    for pattern in _globs(params):
+        stem = pattern.rstrip("/")
+        candidates = [stem, f"*/{stem}", f"{stem}/*", f"*/{stem}/*"]
+        if any(fnmatch.fnmatch(local, c) for c in candidates):
+            return "violated"
+    return "pass"

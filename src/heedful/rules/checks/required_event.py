@@ -1,0 +1,109 @@
+"""required_event: before delivery, a command (e.g. the tests) ran after the last code edit.
+
+params: commands ([[word, ...], ...]: a command matches when its program and leading positionals
+equal one of these, `python -m pytest` counting as `pytest`), after (edit | always: with `edit`,
+a task that edited nothing is not applicable), edit_globs ([str], optional: only edits of these
+paths count).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from heedful.rules.checks.evidence import clip, events_of
+from heedful.rules.checks.path import glob_regex
+from heedful.rules.models import Case, Result, Stage, Verdict
+from heedful.rules.shell import positionals, simple_commands
+
+KIND = "required_event"
+STAGE: Stage = "delivery"
+EVIDENCE = ["events"]
+EDIT_KINDS = frozenset({"edit", "write", "create", "patch"})
+
+
+def _commands(params: Any) -> list[list[str]]:
+    value = params.get("commands") if isinstance(params, dict) else None
+    if not isinstance(value, list):
+        return []
+    out = []
+    for item in value:
+        words = item.split() if isinstance(item, str) else item
+        if isinstance(words, list) and words and all(isinstance(w, str) and w for w in words):
+            out.append([w.lower() for w in words])
+    return out
+
+
+def describe(params: dict[str, Any]) -> str:
+    names = " or ".join(" ".join(c) for c in _commands(params))
+    return f"run {names} after the last edit" if params.get("after", "edit") == "edit" else f"run {names}"
+
+
+def _runs(line: str, wanted: list[list[str]]) -> bool:
+    for command in simple_commands(line):
+        head = [command.program, *[p.lower() for p in positionals(command)]]
+        if any(head[: len(w)] == w for w in wanted):
+            return True
+    return False
+
+
+def _is_edit(event: dict[str, Any], globs: list[str]) -> bool:
+    if str(event.get("kind", "")).lower() not in EDIT_KINDS:
+        return False
+    path = event.get("path")
+    if not globs:
+        return True
+    return isinstance(path, str) and any(glob_regex(g).match(path.replace("\\", "/")) for g in globs)
+
+
+def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+    wanted = _commands(params)
+    if not wanted:
+        return Verdict(result="unknown", reason="the check names no command")
+    if stage != STAGE:
+        return Verdict(result="not_applicable", reason=f"checked at delivery, not at {stage}")
+    events = events_of(evidence)
+    if events is None:
+        return Verdict(result="unknown", reason="the evidence holds no event log")
+    raw_globs = params.get("edit_globs")
+    globs = [g for g in raw_globs if isinstance(g, str)] if isinstance(raw_globs, list) else []
+    last_edit = -1
+    for index, event in enumerate(events):
+        if _is_edit(event, globs):
+            last_edit = index
+    if params.get("after", "edit") == "edit" and last_edit < 0:
+        return Verdict(result="not_applicable", reason="nothing was edited in this task")
+    for event in events[last_edit + 1 :]:
+        line = event.get("command")
+        if str(event.get("kind", "")).lower() == "command" and isinstance(line, str) and _runs(line, wanted):
+            return Verdict(result="pass", reason=f"ran {clip(line, 80)!r} after the last edit", quotes=[clip(line)])
+    edited = events[last_edit].get("path") if last_edit >= 0 else None
+    quotes = [edited] if isinstance(edited, str) else []
+    return Verdict(result="violated", reason=f"no {describe(params)} before delivery", quotes=quotes)
+
+
+def cases(params: dict[str, Any]) -> list[Case]:
+    wanted = _commands(params) or [["test"]]
+    run = " ".join(wanted[0]) + " -q"
+    edit = {"kind": "edit", "path": "src/module.py"}
+    return [
+        Case(stage=STAGE, evidence={"events": [edit, {"kind": "command", "command": run}]}, expected="pass"),
+        Case(stage=STAGE, evidence={"events": [{"kind": "command", "command": run}, edit]}, expected="violated",
+             note="ran before the last edit"),
+        Case(stage=STAGE, evidence={"events": [edit, {"kind": "command", "command": "git status"}]},
+             expected="violated"),
+        Case(stage=STAGE, evidence={"events": [{"kind": "command", "command": "ls"}]},
+             expected="not_applicable" if params.get("after", "edit") == "edit" else "violated"),
+    ]
+
+
+def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+    if stage != STAGE:
+        return "not_applicable"
+    events = evidence.get("events") or []
+    wanted = [" ".join(c) for c in _commands(params)]
+    edits = [i for i, e in enumerate(events) if e.get("kind") in EDIT_KINDS]
+    if not edits and params.get("after", "edit") == "edit":
+        return "not_applicable"
+    start = edits[-1] + 1 if edits else 0
+    ran = any(any(w in str(e.get("command", "")) for w in wanted) for e in events[start:])
+    return "pass" if ran else "violated"

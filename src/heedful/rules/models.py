@@ -1,0 +1,141 @@
+"""The rule data model: admissions, candidates, rules, check specs, observations and judgments.
+
+Plain pydantic models so that every layer (store, CLI `--json`, model steps) shares one shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Decision = Literal["persist", "task_local", "underspecified", "none"]
+Scope = Literal["global", "project"]
+Stage = Literal["pre_action", "artifact", "delivery"]
+Result = Literal["pass", "violated", "not_applicable", "unknown"]
+RuleStatus = Literal["checked", "guidance", "inactive", "retracted", "needs_user", "superseded"]
+Op = Literal["new", "update", "supersede", "split", "noop", "retract", "needs_user"]
+Source = Literal["user", "assistant", "tool", "file", "system"]
+
+STAGES: tuple[Stage, ...] = ("pre_action", "artifact", "delivery")
+ACTIVE_STATUSES: tuple[RuleStatus, ...] = ("checked", "guidance")
+LIVE_STATUSES: tuple[RuleStatus, ...] = ("checked", "guidance", "inactive", "needs_user")
+
+
+class ContextMessage(BaseModel):
+    """One earlier message of the same session (only user messages can ground a rule)."""
+
+    role: Literal["user", "assistant", "tool", "system"]
+    text: str
+
+
+class Admission(BaseModel):
+    decision: Decision
+    scope: Scope | None = None
+    retraction: bool = False
+    reasons: list[str] = Field(default_factory=list)
+
+
+class Candidate(BaseModel):
+    """One atomic directive read from the user's words (a hypothesis until resolved)."""
+
+    text: str
+    polarity: Literal["do", "dont"] = "do"
+    condition: str | None = None
+    exceptions: list[str] = Field(default_factory=list)
+    evidence: list[str] = Field(default_factory=list)
+    dangerous: bool = False
+    danger_reason: str | None = None
+    vague: bool = False
+
+
+class Case(BaseModel):
+    """A validation case: evidence for one stage and the label the compiler expects."""
+
+    stage: Stage
+    evidence: dict[str, Any]
+    expected: Result
+    note: str = ""
+
+
+class CheckSpec(BaseModel):
+    kind: str
+    stage: Stage
+    params: dict[str, Any]
+    evidence: list[str] = Field(default_factory=list)
+    cases: list[Case] = Field(default_factory=list)
+    validation: dict[str, Any] = Field(default_factory=dict)
+
+
+class Rule(BaseModel):
+    id: str
+    user_id: str
+    text: str
+    scope: Scope
+    project: str | None = None
+    condition: str | None = None
+    exceptions: list[str] = Field(default_factory=list)
+    evidence: list[str] = Field(default_factory=list)
+    status: RuleStatus
+    check: CheckSpec | None = None
+    version: int = 1
+    supersedes: str | None = None
+    superseded_by: str | None = None
+    source_text: str = ""
+    reason: str = ""
+    created_at: str = ""
+    updated_at: str = ""
+
+    def public(self) -> dict[str, Any]:
+        """The `rules list --json` shape."""
+        return {
+            "id": self.id,
+            "text": self.text,
+            "scope": self.scope,
+            "project": self.project,
+            "status": self.status,
+            "check": None if self.check is None else self.check.model_dump(exclude={"cases"}),
+            "version": self.version,
+            "condition": self.condition,
+            "exceptions": self.exceptions,
+            "evidence": self.evidence,
+            "supersedes": self.supersedes,
+            "superseded_by": self.superseded_by,
+            "updated_at": self.updated_at,
+        }
+
+
+class Action(BaseModel):
+    op: Op
+    rule_id: str | None = None
+    rule: dict[str, Any] | None = None
+    reason: str = ""
+    children: list[str] = Field(default_factory=list)
+
+
+class LearnResult(BaseModel):
+    decision: Decision
+    scope: Scope | None
+    actions: list[Action] = Field(default_factory=list)
+    reasons: list[str] = Field(default_factory=list)
+    library_version: int | None = None
+    elapsed_ms: float = 0.0
+
+
+class Verdict(BaseModel):
+    """What one check returns for one observation."""
+
+    result: Result
+    reason: str
+    quotes: list[str] = Field(default_factory=list)
+
+
+class Judgment(BaseModel):
+    rule_id: str
+    rule_version: int
+    text: str
+    kind: str | None
+    stage: Stage
+    result: Result
+    reason: str
+    quotes: list[str] = Field(default_factory=list)

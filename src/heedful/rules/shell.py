@@ -1,0 +1,274 @@
+"""A quote-aware reading of shell command lines, for command checks. Pure, never raises.
+
+`simple_commands("FOO=1 sudo -E python -m pip install x && uv pip list | grep y")` gives one
+`SimpleCommand` per simple command, with environment assignments and wrappers (`sudo`, `env`,
+`nohup`, `time`, ...) removed and the program normalised (`python -m pip` is `pip`, `pip3` is
+`pip`, `/usr/bin/git` is `git`). Commands inside `$(...)`, backticks and `bash -c '...'` are read
+too. This is a reader for checks, not a shell: it errs toward finding commands.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_SHORT_CLUSTER = re.compile(r"^-[A-Za-z]+$")
+_VERSIONED = re.compile(r"^(python|pip|pypy)[0-9.]*$")
+_KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "for"})
+_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
+# wrapper -> options of that wrapper which take a value
+_WRAPPERS: dict[str, frozenset[str]] = {
+    "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "--user", "--group"}),
+    "doas": frozenset({"-u", "-C"}),
+    "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S"}),
+    "command": frozenset(),
+    "builtin": frozenset(),
+    "exec": frozenset({"-a"}),
+    "nohup": frozenset(),
+    "time": frozenset({"-f", "-o", "--format", "--output"}),
+    "nice": frozenset({"-n", "--adjustment"}),
+    "ionice": frozenset({"-c", "-n", "-p"}),
+    "timeout": frozenset({"-s", "-k", "--signal", "--kill-after"}),
+    "stdbuf": frozenset({"-i", "-o", "-e"}),
+    "xargs": frozenset({"-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a"}),
+}
+# program -> global options (before the subcommand) that take a value
+_GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
+    "git": frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"}),
+    "docker": frozenset({"-H", "--host", "--context", "-c", "--config", "-l", "--log-level"}),
+    "npm": frozenset({"--prefix", "-C", "--workspace", "-w"}),
+    "yarn": frozenset({"--cwd"}),
+    "pnpm": frozenset({"-C", "--dir", "--filter", "-F"}),
+    "uv": frozenset({"--directory", "--project", "--python", "-p"}),
+    "cargo": frozenset({"-C", "--config", "-Z"}),
+    "kubectl": frozenset({"-n", "--namespace", "--context", "--kubeconfig"}),
+}
+
+
+@dataclass(frozen=True)
+class SimpleCommand:
+    program: str
+    args: tuple[str, ...]
+    raw: str
+    sudo: bool = False
+    env: tuple[str, ...] = ()
+
+    @property
+    def text(self) -> str:
+        return " ".join((self.program, *self.args))
+
+
+def split_segments(line: str) -> list[str]:
+    """Split on unquoted `;`, `&&`, `||`, `|`, `&`, newlines and parentheses; pull out `$(...)`."""
+    segments: list[str] = []
+    nested: list[str] = []
+    buf: list[str] = []
+    i, n = 0, len(line)
+    quote: str | None = None
+
+    def flush() -> None:
+        text = "".join(buf).strip()
+        if text:
+            segments.append(text)
+        buf.clear()
+
+    while i < n:
+        ch = line[i]
+        if ch == "\\" and quote != "'" and i + 1 < n:
+            buf.append(line[i : i + 2])
+            i += 2
+            continue
+        if quote == "'":
+            buf.append(ch)
+            quote = None if ch == "'" else quote
+            i += 1
+            continue
+        if ch == "$" and line.startswith("$(", i) and not line.startswith("$((", i):
+            end = _matching_paren(line, i + 1)
+            nested.append(line[i + 2 : end])
+            buf.append(line[i : end + 1])
+            i = end + 1
+            continue
+        if ch == "`":
+            end = line.find("`", i + 1)
+            end = n if end < 0 else end
+            nested.append(line[i + 1 : end])
+            buf.append(line[i : end + 1])
+            i = end + 1
+            continue
+        if quote == '"':
+            buf.append(ch)
+            quote = None if ch == '"' else quote
+            i += 1
+            continue
+        if ch in "'\"":
+            quote = ch
+            buf.append(ch)
+            i += 1
+            continue
+        if ch == "#" and (not buf or buf[-1][-1:].isspace()):
+            end = line.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        if ch in ";&|()\n":
+            if ch == "&" and i + 1 < n and line[i + 1] == ">":  # &> redirect
+                buf.append("&>")
+                i += 2
+                continue
+            if ch == "&" and buf and buf[-1].endswith(">"):  # 2>&1
+                buf.append(ch)
+                i += 1
+                continue
+            flush()
+            i += 1
+            continue
+        buf.append(ch)
+        i += 1
+    flush()
+    for inner in nested:
+        segments.extend(split_segments(inner))
+    return segments
+
+
+def _matching_paren(line: str, open_index: int) -> int:
+    depth = 0
+    quote: str | None = None
+    for j in range(open_index, len(line)):
+        ch = line[j]
+        if quote:
+            if ch == quote:
+                quote = None
+            continue
+        if ch in "'\"":
+            quote = ch
+        elif ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(line)
+
+
+def words(segment: str) -> list[str]:
+    """shlex words of one segment; falls back to whitespace on unbalanced quotes."""
+    try:
+        return shlex.split(segment, comments=False, posix=True)
+    except ValueError:
+        return [w.strip("'\"") for w in segment.split()]
+
+
+def _normalise_program(word: str) -> str:
+    name = word.replace("\\", "/").rsplit("/", 1)[-1].lower()
+    if name.endswith(".exe"):
+        name = name[:-4]
+    match = _VERSIONED.match(name)
+    if match:
+        return match.group(1)
+    if name == "py":
+        return "python"
+    return name
+
+
+def _strip_wrappers(argv: list[str]) -> tuple[list[str], bool, list[str]]:
+    sudo = False
+    env: list[str] = []
+    i = 0
+    while i < len(argv):
+        word = argv[i]
+        name = _normalise_program(word)
+        if word in _KEYWORDS:
+            i += 1
+        elif _ASSIGNMENT.match(word):
+            env.append(word)
+            i += 1
+        elif name in _WRAPPERS:
+            sudo = sudo or name in ("sudo", "doas")
+            value_options = _WRAPPERS[name]
+            i += 1
+            if name == "timeout":  # timeout [options] DURATION cmd
+                while i < len(argv) and argv[i].startswith("-"):
+                    i += 2 if argv[i] in value_options else 1
+                i += 1
+                continue
+            while i < len(argv) and argv[i].startswith("-") and argv[i] != "-":
+                i += 2 if argv[i] in value_options else 1
+        else:
+            break
+    return argv[i:], sudo, env
+
+
+def _read(segment: str, depth: int) -> list[SimpleCommand]:
+    argv, sudo, env = _strip_wrappers(words(segment))
+    argv = [w for w in argv if not re.match(r"^\d*[<>]", w)]
+    if not argv:
+        return []
+    program = _normalise_program(argv[0])
+    args = argv[1:]
+    if program in _SHELLS and "-c" in args and depth < 4:
+        index = args.index("-c")
+        if index + 1 < len(args):
+            return _commands(args[index + 1], depth + 1)
+    if program == "eval" and args and depth < 4:
+        return _commands(" ".join(args), depth + 1)
+    if program == "python":
+        k = 0
+        while k < len(args) and args[k].startswith("-") and args[k] != "-m":
+            k += 1
+        if k + 1 < len(args) and args[k] == "-m":
+            program = _normalise_program(args[k + 1])
+            args = args[k + 2 :]
+    return [SimpleCommand(program=program, args=tuple(args), raw=segment, sudo=sudo, env=tuple(env))]
+
+
+def _commands(line: str, depth: int) -> list[SimpleCommand]:
+    found: list[SimpleCommand] = []
+    for segment in split_segments(line):
+        found.extend(_read(segment, depth))
+    return found
+
+
+def simple_commands(line: str) -> list[SimpleCommand]:
+    if not isinstance(line, str):
+        return []
+    return _commands(line, 0)
+
+
+def positionals(command: SimpleCommand) -> list[str]:
+    """Arguments that are not options, skipping the values of known global options."""
+    value_options = _GLOBAL_VALUE_OPTIONS.get(command.program, frozenset())
+    out: list[str] = []
+    skip = False
+    after_double_dash = False
+    for arg in command.args:
+        if skip:
+            skip = False
+            continue
+        if after_double_dash:
+            out.append(arg)
+        elif arg == "--":
+            after_double_dash = True
+        elif arg.startswith("-") and arg != "-":
+            if arg in value_options and not out:
+                skip = True
+        else:
+            out.append(arg)
+    return out
+
+
+def has_flag(command: SimpleCommand, alias: str) -> bool:
+    """Whether the option `alias` (`--force`, `-f`) is given, in long, `--x=v` or clustered short form."""
+    for arg in command.args:
+        if arg == "--":
+            return False
+        if alias.startswith("--"):
+            if arg == alias or arg.startswith(alias + "="):
+                return True
+        elif len(alias) == 2 and alias.startswith("-"):
+            if arg == alias or (_SHORT_CLUSTER.match(arg) and alias[1] in arg[1:]):
+                return True
+        elif arg == alias:
+            return True
+    return False

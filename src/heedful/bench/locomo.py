@@ -117,6 +117,7 @@ def run(
         hf = Heedful.open(home or tmp, embedder=embedder)
         if weights:
             hf.memory.recaller.weights.update(weights)
+        hf.embedder.embed(["warm up"])  # load the model before anything is timed
         questions_total = sum(len(c["qa"]) for c in conversations)
         with progress(show_progress) as bar:
             ingest_task = bar.add_task("ingest", total=sum(

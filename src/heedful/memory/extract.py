@@ -45,9 +45,9 @@ _TRAILING_TIME = re.compile(
 )
 
 
-def _clean(value: str) -> str:
+def _clean(value: str, keep_time: bool = False) -> str:
     value = re.sub(r"\s+", " ", value).strip(" .,!?;:\"'")
-    while (trimmed := _TRAILING_TIME.sub("", value)) != value:
+    while not keep_time and (trimmed := _TRAILING_TIME.sub("", value)) != value:
         value = trimmed
     return value
 
@@ -116,7 +116,7 @@ def _about_other(sentence: _Sentence, match: re.Match[str]) -> Candidate:
 
 
 def _commitment(sentence: _Sentence, match: re.Match[str]) -> Candidate:
-    task = _clean(match.group("x"))
+    task = _clean(match.group("x"), keep_time=True)  # when a reminder is due matters
     if sentence.message.role == "assistant":
         return sentence.candidate(
             "commitment", f"The assistant will remind the user to {task}", predicate="reminder", object=task

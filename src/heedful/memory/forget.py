@@ -28,7 +28,7 @@ TRIGRAM_THRESHOLD = 0.6
 MAX_FACTS_PER_REQUEST = 6
 MAX_EXCERPTS_PER_REQUEST = 20
 _REQUEST_PREFIX = re.compile(
-    r"(?i)^\s*(?:please\s+)?(?:forget|stop remembering|don't remember|do not remember|erase|delete)\s+"
+    r"(?i)^\s*(?:please\s+)?(?:forget|stop remembering|don't remember|do not remember|erase|delete)(?:\s+|$)"
     r"(?:that\s+|about\s+|what i (?:said|told you) about\s+|the fact that\s+)?"
 )
 

@@ -93,7 +93,7 @@ class MemoryHistory:
     ) -> list[FactRecord]:
         facts = self.hf.store.memory.list_facts(user_id, kinds=kinds or ["fact", "commitment", "tombstone"])
         if as_of is not None:
-            facts = [f for f in facts if f.ingested_at <= as_of and f.valid_from <= as_of]
+            facts = [f for f in facts if f.valid_from <= as_of]  # valid time: what held then
         if not include_inactive:
             facts = [f for f in facts if f.state_at(as_of) == "current"]
         return facts[-limit:] if limit else facts

@@ -54,8 +54,12 @@ class FactRecord:
     embedding: np.ndarray | None = None
 
     def state_at(self, moment: str | None = None) -> Literal["current", "superseded", "forgotten"]:
-        """The fact's state now (or as of `moment`, on both time axes)."""
-        if self.expired_at is not None and (moment is None or self.expired_at <= moment):
+        """The fact's state now, or in valid time as of `moment`.
+
+        A forgotten (expired) fact stays forgotten for every moment: a request to forget is honoured
+        for questions about the past too.
+        """
+        if self.expired_at is not None:
             return "forgotten"
         if self.valid_to is not None and (moment is None or self.valid_to <= moment):
             return "superseded"

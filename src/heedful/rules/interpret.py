@@ -1,0 +1,202 @@
+"""Interpretation: atomic directives, their condition and exceptions, with exact quotes as evidence.
+
+`interpret(text)` splits a (possibly bundled) correction into atomic candidates; a prohibition
+stays together with its replacement ("use uv, not pip"). Every candidate's evidence is an exact
+substring of the user's message, checked by `verify_evidence`. `resolve_referent` lets an earlier
+*user* message of the same session say what "that" means; nothing else in the context can.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from heedful.rules import lexicon as lx
+from heedful.rules.detect import has_signal, is_question
+from heedful.rules.models import Candidate, ContextMessage
+
+_SENTENCE = re.compile(r"[^.!?\n;]+(?:[.!?]+|$)|[^\n;]+", re.MULTILINE)
+_JOINER = re.compile(
+    r",? (?:and also|also|plus|and) (?=(?:always|never|don'?t|do not|please|use|avoid|stop|keep|make sure|"
+    r"put|add|write|run|prefer|reply|respond|answer|leave|clean|delete|remove)\b)"
+    r"|, (?=(?:always|never|don'?t|do not|avoid|stop|make sure)\b)",
+    re.IGNORECASE,
+)
+_LEAD = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|also|and|oh and|btw|by the way|hey|look|listen|please|pls|one more thing|note|fyi|"
+    r"important|again|actually|hmm|ugh|no|nope|wait|guys|folks)\b[,:!]?\s+|(?:from now on|going forward|in (?:the )?"
+    r"future|from here on(?: out)?|in general|as a rule|by default|for future reference|for all future \w+|"
+    r"in this (?:repo|repository|project|codebase|code base|monorepo)|for this (?:repo|repository|project|codebase)|"
+    r"in our (?:repo|project|codebase)|here|next time|for the record|generally|as a general rule|"
+    r"for every (?:task|project)|in all (?:your )?(?:replies|responses|answers))\b[,:]?\s+|remember(?: to| that|:)\s+"
+    r"|keep in mind(?: that)?[,:]?\s+|(?:i|we) want you to\s+|(?:can|could|would) you(?: please)?\s+|"
+    r"make it a habit to\s+|the rule is(?: that)?[,:]?\s+|i'?d like you to\s+)",
+    re.IGNORECASE,
+)
+_TRAIL = re.compile(
+    r"(?:,?\s+(?:from now on|going forward|in (?:the )?future|in this (?:repo|repository|project|codebase|code base)|"
+    r"here|for this (?:repo|project|codebase)|please|thanks|thank you|ok|okay|anymore|any more|ever again|again|"
+    r"for good|permanently|in our (?:repo|project|codebase)))+[.!?]*$",
+    re.IGNORECASE,
+)
+_CONDITION_LEAD = re.compile(
+    r"^((?:when(?:ever)?|if|each time|every time|any ?time|for|in|on) [^,]{3,80}),\s*(.+)$", re.IGNORECASE
+)
+_CONDITION_TRAIL = re.compile(r"^(.{6,}?)\s+((?:when(?:ever)?|if) .{3,})$", re.IGNORECASE)
+_TIMING = re.compile(
+    r"^(?:when(?:ever)? |if )(?:you(?:'re| are)? )?(?:done|finished|finish|finishing|wrap(?:ping)? up|complete)\b",
+    re.IGNORECASE,
+)
+_EXCEPTION = re.compile(
+    r"^(.{4,}?),?\s+((?:unless|except(?: for| when| in| if| on)?|but not (?:for|in|when|on)|other than|apart from)"
+    r"\s+.+)$",
+    re.IGNORECASE,
+)
+_WHY_KEEP = re.compile(r"^why (?:do|did|are|would) you (?:always |keep |keep on )+(\w+ing)\b(.*?)\??$", re.IGNORECASE)
+_REFERENT = re.compile(
+    r"^(?:please\s+)?(?:(?:keep|continue|remember|note|apply)\s+(?:doing\s+)?(?:that|this|it)|"
+    r"(?:do|make)\s+(?:that|this|it)\s+(?:a rule|the default|always|every time|from now on|going forward)|"
+    r"(?:that|this)\s+(?:should|must)\s+be\s+(?:a rule|the default|permanent|how you always work)|"
+    r"(?:always|from now on,?)\s+(?:do|keep doing)\s+(?:that|this|it))\b",
+    re.IGNORECASE,
+)
+_BASE = {
+    "adding": "add", "using": "use", "putting": "put", "writing": "write", "making": "make", "running": "run",
+    "leaving": "leave", "creating": "create", "taking": "take", "changing": "change", "naming": "name",
+    "removing": "remove", "deleting": "delete", "committing": "commit", "pushing": "push", "asking": "ask",
+    "forgetting": "forget", "skipping": "skip", "getting": "get", "setting": "set", "including": "include",
+    "importing": "import", "ignoring": "ignore", "mixing": "mix", "wrapping": "wrap", "sorting": "sort",
+}
+
+
+def _base_form(word: str) -> str:
+    lower = word.lower()
+    if lower in _BASE:
+        return _BASE[lower]
+    return lower[:-3] if lower.endswith("ing") else lower
+
+
+def split_clauses(text: str) -> list[tuple[int, int]]:
+    """Spans of atomic clauses: sentences, then independent directives joined by 'and'/'also'."""
+    spans: list[tuple[int, int]] = []
+    for sentence in _SENTENCE.finditer(text):
+        start, end = sentence.span()
+        cursor = start
+        for joiner in _JOINER.finditer(text, start, end):
+            spans.append((cursor, joiner.start()))
+            cursor = joiner.end()
+        spans.append((cursor, end))
+    out = []
+    for start, end in spans:
+        chunk = text[start:end]
+        stripped = chunk.strip().rstrip(".!;")
+        if len(stripped) >= 3:
+            offset = start + chunk.index(stripped)
+            out.append((offset, offset + len(stripped)))
+    return out
+
+
+def _strip(clause: str) -> str:
+    body = clause.strip()
+    for _ in range(4):
+        before = body
+        body = _LEAD.sub("", body).strip()
+        body = _TRAIL.sub("", body).strip().rstrip(",;:")
+        if body == before:
+            break
+    return body
+
+
+def _sentence_case(text: str) -> str:
+    text = text.strip().rstrip(".!,;: ")
+    if not text:
+        return text
+    return text[0].upper() + text[1:] + "."
+
+
+def is_dangerous(clause: str) -> tuple[bool, str | None]:
+    """A lasting rule that would weaken safety: negated safeguards, or unsafe actions not negated."""
+    safeguard = lx.SAFEGUARD_NEGATED.search(clause)
+    if safeguard:
+        return True, f"drops a safeguard ({safeguard.group(0)!r})"
+    for match in lx.DANGEROUS_WHEN_DONE.finditer(clause):
+        before = clause[: match.start()]
+        if not lx.NEGATION.search(before):
+            return True, f"asks for an unsafe action ({match.group(0)!r})"
+    return False, None
+
+
+def _candidate(text: str, start: int, end: int) -> Candidate | None:
+    clause = text[start:end]
+    why = _WHY_KEEP.match(clause.strip())
+    if why:
+        body = f"do not {_base_form(why.group(1))}{why.group(2)}".strip()
+    else:
+        body = _strip(clause)
+        if is_question(body) and not re.match(r"^(?:always|never|don'?t|do not|please|use|stop)\b", body, re.I):
+            return None
+    if not body or not lx.DIRECTIVE.search(body) and not lx.LASTING.search(clause):
+        return None
+    condition = None
+    exceptions: list[str] = []
+    exception = _EXCEPTION.match(body)
+    if exception:
+        body, exceptions = exception.group(1).strip(), [exception.group(2).strip().rstrip(".!")]
+    lead = _CONDITION_LEAD.match(body)
+    if lead and re.match(r"^(?:when|if|each|every|any)", lead.group(1), re.I):
+        condition, body = lead.group(1).strip(), lead.group(2).strip()
+    else:
+        trail = _CONDITION_TRAIL.match(body)
+        if trail and not _TIMING.match(trail.group(2)):
+            body, condition = trail.group(1).strip().rstrip(","), trail.group(2).strip().rstrip(".!")
+    body = _strip(body)
+    if len(body) < 3 or not _LEAD.sub("", body + " ").strip():
+        return None
+    dangerous, why_dangerous = is_dangerous(clause)
+    negative = bool(re.match(r"^(?:never|don'?t|do not|avoid|stop|no|quit|refrain)\b", body, re.IGNORECASE))
+    return Candidate(
+        text=_sentence_case(body),
+        polarity="dont" if negative else "do",
+        condition=condition,
+        exceptions=exceptions,
+        evidence=[clause.strip()],
+        dangerous=dangerous,
+        danger_reason=why_dangerous,
+        vague=bool(lx.VAGUE.search(clause)) or bool(_REFERENT.match(_strip(clause))),
+    )
+
+
+def interpret(text: str) -> list[Candidate]:
+    """Atomic candidates from one user message (no context)."""
+    found: list[Candidate] = []
+    for start, end in split_clauses(text):
+        candidate = _candidate(text, start, end)
+        if candidate is not None:
+            found.append(candidate)
+    return found
+
+
+def is_referent_only(text: str) -> bool:
+    """"Keep doing that", "make that a rule": the meaning lives in an earlier message."""
+    clauses = [_strip(text[s:e]) for s, e in split_clauses(text)]
+    return any(_REFERENT.match(c) for c in clauses) or any(
+        re.fullmatch(r"(?:do|keep doing|remember) (?:that|this|it)", c, re.I) for c in clauses
+    )
+
+
+def resolve_referent(context: Sequence[ContextMessage]) -> tuple[list[Candidate], str | None]:
+    """Candidates from the latest earlier *user* message with a directive; other roles never count."""
+    for message in reversed(list(context)):
+        if message.role != "user" or not has_signal(message.text) or is_referent_only(message.text):
+            continue
+        candidates = [c for c in interpret(message.text) if not c.vague]
+        if candidates:
+            return candidates, message.text
+    return [], None
+
+
+def verify_evidence(candidate: Candidate, sources: Sequence[str]) -> bool:
+    """Every quote must be a real, non-empty substring of one of the user's own messages."""
+    return bool(candidate.evidence) and all(
+        quote.strip() and any(quote in source for source in sources) for quote in candidate.evidence
+    )

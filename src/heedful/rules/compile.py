@@ -77,7 +77,7 @@ _LEFTOVER_GLOBS = {
 _PATH_VERB = (
     r"(?:never|don'?t|do not|stop|avoid)\s+(?:ever\s+)?(?:edit(?:ing)?|modify(?:ing)?|touch(?:ing)?|chang(?:e|ing)|"
     r"writ(?:e|ing)(?:\s+(?:to|in|into))?|overwrit(?:e|ing)|creat(?:e|ing) files in|put(?:ting)? files in|"
-    r"delet(?:e|ing))\s+(?:anything\s+in\s+|files?\s+(?:in|under)\s+|the\s+)?"
+    r"delet(?:e|ing))\s+(?:anything\s+(?:in|under)\s+|(?:any\s+)?files?\s+(?:in|under|inside)\s+)?(?:the\s+)?"
 )
 _PATH_OBJECT = re.compile(_PATH_VERB + r"(?P<what>`[^`]+`|[\w./*-]*[/*.][\w./*-]*)(?:\s+(?:folder|directory|dir))?",
                           re.IGNORECASE)
@@ -128,6 +128,8 @@ def _flags_for(program: str | None, flag: str) -> list[str]:
 
 
 def _command_from_text(cmd: str) -> dict[str, Any] | None:
+    if cmd.strip("`").strip().lower() in ("sudo", "doas"):
+        return {"program": "sudo"}
     parsed = simple_commands(cmd.strip("`"))
     if len(parsed) != 1:
         return None
@@ -159,9 +161,8 @@ def _command_proposals(text: str) -> list[dict[str, Any]]:
     if _FORCE_PUSH.search(text):
         proposals.append({"program": "git", "subcommand": ["push"], "flags": [_flags_for("git", "--force")]})
     for match in _NOT_TOOL.finditer(text):
-        good = match.group("good") or match.group("good2") or match.group("good3") or match.group("good5")
-        bad = match.group("bad") or match.group("bad2") or match.group("bad3") or match.group("bad4")
-        bad = bad or match.group("bad5")
+        good = next((match.group(g) for g in ("good", "good2", "good3", "good5") if match.group(g)), None)
+        bad = next((match.group(b) for b in ("bad", "bad2", "bad3", "bad4", "bad5") if match.group(b)), None)
         if bad and _program(bad) and (good is None or _program(good)):
             params: dict[str, Any] = {"program": _program(bad)}
             if good:
@@ -181,23 +182,21 @@ def _command_proposals(text: str) -> list[dict[str, Any]]:
 def _path_proposals(text: str) -> list[dict[str, Any]]:
     if _OUTSIDE.search(text):
         return [{"globs": [], "outside_project": True}]
-    match = _PATH_OBJECT.search(text) or _PATH_DIR_WORD.search(text)
+    directory = _PATH_DIR_WORD.search(text)
+    match = directory or _PATH_OBJECT.search(text)
     if not match:
         return []
     what = match.group("what").strip("`")
-    if _PATH_DIR_WORD.search(text) and match.re is _PATH_DIR_WORD.pattern or text[match.end() - 9 :].lower().startswith(
-        ("folder", "directory")
-    ):
+    if directory or re.match(r"\s*(?:folder|directory|dir)\b", text[match.end("what") :], re.IGNORECASE):
         what = what.rstrip("/") + "/"
-    if re.search(r"\b(?:folder|directory|dir)\b", text[match.end() : match.end() + 12], re.IGNORECASE):
-        what = what.rstrip("/") + "/"
-    if what.startswith("/") or len(what) < 2:
+    if what.startswith("/") or len(what.strip("/")) < 2:
         return []
     return [{"globs": [what], "outside_project": False}]
 
 
 def propose(text: str) -> list[CheckSpec]:
     """Programmatic check specs this directive fully states; empty when it states none."""
+    text = text.strip().rstrip(".!?;:, ")
     proposals: list[CheckSpec] = []
     limit = _WORD_LIMIT.search(text)
     if limit:
@@ -248,5 +247,7 @@ def propose(text: str) -> list[CheckSpec]:
         proposals.append(_spec("forbidden_path", params))
     if not any(p.kind == "forbidden_path" for p in proposals):
         for params in _command_proposals(text):
-            proposals.append(_spec("forbidden_command", {k: v for k, v in params.items() if v is not None}))
+            clean = {k: v for k, v in params.items() if v not in (None, [], "")}
+            if clean and not any(p.params == clean for p in proposals):
+                proposals.append(_spec("forbidden_command", clean))
     return proposals

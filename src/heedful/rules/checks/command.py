@@ -50,6 +50,8 @@ def describe(params: dict[str, Any]) -> str:
 def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool]:
     """(matches, target_unknown)."""
     program = params.get("program")
+    if program == "sudo":
+        return command.sudo, False
     if isinstance(program, str) and program and command.program != program.lower():
         return False, False
     subcommand = _text_list(params.get("subcommand"))

@@ -40,10 +40,12 @@ class Heedful:
         """
         settings = load_settings(home)
         for key, value in overrides.items():
-            section = getattr(settings, key)
-            section.name = value
+            if key not in ("embedder", "model"):
+                raise TypeError(f"unknown override {key!r}; use embedder= or model=")
+            getattr(settings, key).name = value
         hf = cls(settings)
         _ = hf.store  # open (and migrate) now so that errors surface at open
+        hf._check_signature()
         return hf
 
     @cached_property
@@ -59,20 +61,26 @@ class Heedful:
         from heedful.embed import load_embedder
 
         embedder = load_embedder(self.settings.embedder.name, self.settings.embedder.batch_size)
-        self._check_dimension(embedder)
+        self._check_dimension(embedder.name, embedder.dim)
         return embedder
 
-    def _check_dimension(self, embedder: Embedder) -> None:
+    def _check_signature(self) -> None:
+        """Refuse, at open, an embedder whose vectors would not match the stored ones."""
+        from heedful.embed.protocol import embedder_signature
+
+        self._check_dimension(*embedder_signature(self.settings.embedder.name))
+
+    def _check_dimension(self, name: str, dim: int) -> None:
         stored_dim = self.store.get_meta(DIMENSION_META_KEY)
         stored_name = self.store.get_meta(EMBEDDER_META_KEY)
         if stored_dim is None:
-            self.store.set_meta(DIMENSION_META_KEY, str(embedder.dim))
-            self.store.set_meta(EMBEDDER_META_KEY, embedder.name)
+            self.store.set_meta(DIMENSION_META_KEY, str(dim))
+            self.store.set_meta(EMBEDDER_META_KEY, name)
             return
-        if int(stored_dim) != embedder.dim or stored_name != embedder.name:
+        if int(stored_dim) != dim or stored_name != name:
             raise StoreError(
                 f"the database at {self.settings.db_path} holds {stored_dim}-dimensional vectors from "
-                f"{stored_name!r}, but the configured embedder {embedder.name!r} makes {embedder.dim}; "
+                f"{stored_name!r}, but the configured embedder {name!r} makes {dim}; "
                 "configure the original embedder or use a new HEEDFUL_HOME"
             )
 

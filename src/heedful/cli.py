@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from heedful import __version__
-from heedful.commands import jobs, memory
+from heedful.commands import demo, jobs, memory, rules
 
 app = typer.Typer(
     help="heedful: tell your agent once. Learned rules enforced later; memory that supersedes and forgets.",
@@ -13,8 +13,10 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(memory.app, name="memory")
+app.add_typer(rules.app, name="rules")
 app.add_typer(jobs.app, name="jobs")
 app.command("worker")(jobs.worker)
+app.command("demo")(demo.demo)
 
 
 @app.command()

@@ -25,6 +25,15 @@ class Embedder(Protocol):
 
 
 EMBEDDERS = ("minilm", "hashing")
+# (model name, dimension) of each embedder, known without loading it, so that a database can be
+# checked against the configured embedder when it is opened.
+EMBEDDER_SIGNATURES = {"minilm": ("all-MiniLM-L6-v2-int8", 384), "hashing": ("hashing-256", 256)}
+
+
+def embedder_signature(name: str) -> tuple[str, int]:
+    if name not in EMBEDDER_SIGNATURES:
+        raise EmbedderError(f"unknown embedder {name!r}; choose one of: {', '.join(EMBEDDERS)}")
+    return EMBEDDER_SIGNATURES[name]
 
 
 def load_embedder(name: str, batch_size: int = 32) -> Embedder:

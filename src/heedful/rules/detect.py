@@ -34,7 +34,7 @@ def is_question(text: str) -> bool:
 def has_signal(text: str) -> bool:
     """Could this message hold a correction or a lasting preference? Errs toward yes."""
     plain = normalise(text)
-    if not plain or lx.ACK.match(plain) or looks_like_paste(text):
+    if not plain or (lx.ACK.match(plain) and not lx.DIRECTIVE.search(plain)) or looks_like_paste(text):
         return False
     if lx.LASTING.search(plain) or lx.RETRACT.search(plain) or lx.VAGUE.search(plain):
         return True

@@ -15,11 +15,11 @@ from heedful.rules import lexicon as lx
 from heedful.rules.detect import has_signal, is_question
 from heedful.rules.models import Candidate, ContextMessage
 
-_SENTENCE = re.compile(r"[^.!?\n;]+(?:[.!?]+|$)|[^\n;]+", re.MULTILINE)
+_SENTENCE = re.compile(r"(?:[^.!?\n;]|[.!?](?=[^\s.!?]))+(?:[.!?]+(?=\s|$)|$)|[^\n;]+", re.MULTILINE)
 _JOINER = re.compile(
     r",? (?:and also|also|plus|and) (?=(?:always|never|don'?t|do not|please|use|avoid|stop|keep|make sure|"
     r"put|add|write|run|prefer|reply|respond|answer|leave|clean|delete|remove)\b)"
-    r"|, (?=(?:always|never|don'?t|do not|avoid|stop|make sure)\b)",
+    r"|, (?=(?:always|never|don'?t|do not|avoid|stop|make sure)\b(?! [\w.`-]+[.!]*$))",
     re.IGNORECASE,
 )
 _LEAD = re.compile(
@@ -60,6 +60,9 @@ _REFERENT = re.compile(
     r"(?:always|from now on,?)\s+(?:do|keep doing)\s+(?:that|this|it))\b",
     re.IGNORECASE,
 )
+_SUBORDINATE = re.compile(
+    r"^(?:when(?:ever)?|if|each time|every time|any ?time|once|before|after|while|for|in|on)\b", re.IGNORECASE
+)
 _BASE = {
     "adding": "add", "using": "use", "putting": "put", "writing": "write", "making": "make", "running": "run",
     "leaving": "leave", "creating": "create", "taking": "take", "changing": "change", "naming": "name",
@@ -86,8 +89,18 @@ def split_clauses(text: str) -> list[tuple[int, int]]:
             spans.append((cursor, joiner.start()))
             cursor = joiner.end()
         spans.append((cursor, end))
-    out = []
+    merged: list[tuple[int, int]] = []
     for start, end in spans:
+        if (merged and _WHY_KEEP.match(text[merged[-1][0] : merged[-1][1]].strip()) and re.match(
+            r"\s*(?:use|prefer|try|do)\b", text[start:end], re.IGNORECASE
+        )) or (merged and _SUBORDINATE.match(text[merged[-1][0] : merged[-1][1]].strip()) and "," not in text[
+            merged[-1][0] : merged[-1][1]
+        ]):
+            merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    out = []
+    for start, end in merged:
         chunk = text[start:end]
         stripped = chunk.strip().rstrip(".!;")
         if len(stripped) >= 3:
@@ -126,16 +139,27 @@ def is_dangerous(clause: str) -> tuple[bool, str | None]:
     return False, None
 
 
+_NARRATIVE = re.compile(
+    r"^(?:you|it|this|that|i|we)\s+(?:(?:just|already|again|still)\s+)?(?:said|left|forgot|ran|made|wrote|put|broke|"
+    r"did|kept|keep|edited|added|used|changed|deleted|removed|pushed|force pushed|committed|skipped|modified|"
+    r"ignored|hate|told|asked|was|were|is|are|has|have|had|didn'?t|\w+ed)\b",
+    re.IGNORECASE,
+)
+
+
 def _candidate(text: str, start: int, end: int) -> Candidate | None:
     clause = text[start:end]
     why = _WHY_KEEP.match(clause.strip())
     if why:
-        body = f"do not {_base_form(why.group(1))}{why.group(2)}".strip()
+        head, _, tail = why.group(2).partition("?")
+        body = f"do not {_base_form(why.group(1))}{head}".strip()
+        if tail.strip():
+            body += ", " + tail.strip()
     else:
         body = _strip(clause)
         if is_question(body) and not re.match(r"^(?:always|never|don'?t|do not|please|use|stop)\b", body, re.I):
             return None
-    if not body or not lx.DIRECTIVE.search(body) and not lx.LASTING.search(clause):
+    if not body or (not lx.DIRECTIVE.search(body) and not lx.LASTING.search(clause)):
         return None
     condition = None
     exceptions: list[str] = []
@@ -166,14 +190,24 @@ def _candidate(text: str, start: int, end: int) -> Candidate | None:
     )
 
 
+def is_narrative(clause: str) -> bool:
+    """'You left scratch files everywhere.': what happened, said alongside the actual directive."""
+    plain = clause.strip()
+    return bool(_NARRATIVE.match(plain)) and not re.search(
+        r"\b(?:(?:always|never)\s+(?!ran\b|did\b|was\b|were\b|\w+ed\b)\w+|from now on|going forward|"
+        r"we (?:switched|moved|migrated))\b", plain, re.IGNORECASE)
+
+
 def interpret(text: str) -> list[Candidate]:
     """Atomic candidates from one user message (no context)."""
-    found: list[Candidate] = []
+    found: list[tuple[bool, Candidate]] = []
     for start, end in split_clauses(text):
         candidate = _candidate(text, start, end)
         if candidate is not None:
-            found.append(candidate)
-    return found
+            found.append((is_narrative(text[start:end]), candidate))
+    if any(not narrative for narrative, _ in found):
+        return [candidate for narrative, candidate in found if not narrative]
+    return [candidate for _, candidate in found]
 
 
 def is_referent_only(text: str) -> bool:

@@ -26,14 +26,18 @@ LASTING = rx(
     r"\bwhenever\b", r"\bany ?time you\b", r"\bby default\b", r"\bas a rule\b", r"\bin general\b",
     r"\bremember (?:to|that|:)", r"\bkeep in mind\b", r"\bdon'?t ever\b", r"\bdo not ever\b", r"\bever again\b",
     r"\bno more\b", r"\bnot (?:just|only) (?:for )?this (?:time|task|once)\b", r"\bthe rule is\b",
-    r"\bstop (?:\w+ing)\b", r"\bquit (?:\w+ing)\b", r"\bplease stop\b", r"\b(?:i|we) (?:always|never)\b",
+    r"\bstop (?:\w+ )?\w+ing\b", r"\bquit (?:\w+ing)\b", r"\bwe (?:don'?t|do not|never|always) \w+",
+    r"^when (?:the |a |an |i |someone )?\w+ (?:calls|asks|runs|opens|sends|requests|pings|"
+    r"triggers)\b", r"\bplease stop\b", r"\b(?:i|we) (?:always|never)\b",
     r"\bmake (?:it|this) a habit\b", r"\bfor every\b", r"\bin all (?:your|future)\b", r"\ball (?:your|future) "
     r"(?:replies|responses|answers|commits|prs|messages|code)\b", r"\bnext time\b", r"\bfor good\b",
     r"\bpermanently\b", r"\bstanding (?:rule|instruction)\b", r"\bhouse style\b", r"\bour (?:convention|standard)\b",
     r"\bthe convention (?:here )?is\b", r"\bkeep (?:doing|using)\b", r"\bhabit\b", r"\bwe (?:use|prefer|switched|moved"
-    r"|migrated|don'?t use|do not use|'ve switched|have switched|only use)\b", r"\bi (?:prefer|hate|dislike|like it when"
+    r"|migrated|don'?t use|do not use|'ve switched|have switched|only use)\b", r"\bi (?:prefer|hate|dislike|"
+    r"like it when"
     r"|don'?t like it when|want you to always|want you to never|never want)\b", r"\bin this (?:repo|repository|project|"
-    r"codebase|code base|monorepo)\b", r"\bfor this (?:repo|repository|project|codebase)\b", r"\bin (?:our|this) team\b",
+    r"codebase|code base|monorepo)\b", r"\bfor this (?:repo|repository|project|codebase)\b", r"\bin (?:our|"
+    r"this) team\b",
     r"\b(?:don'?t|do not|never|stop)\b.*\bagain\b", r"\beverywhere\b",
     r"^(?:when|if|whenever) (?!you(?:'re| are)? (?:done|finished))(?:you(?:'re| are)? )?\w+ing\b[^,]{0,60},",
 )
@@ -84,7 +88,7 @@ VAGUE = rx(
     r"\bif (?:needed|necessary|appropriate|it makes sense|relevant|you think)\b", r"\bat the right time\b",
     r"\bwhen the time (?:comes|is right)\b", r"\b(?:sometimes|occasionally)\b", r"\bfor (?:important|big|major|"
     r"serious|risky) (?:stuff|things|changes|work)\b", r"\bwhen things get (?:complicated|messy|hard)\b",
-    r"\bhandle (?:it|that|this|things) (?:properly|better|right)\b", r"\bmore carefully\b",
+    r"\bhandle (?:\w+ )?(?:properly|better|right|correctly)\b", r"\bmore carefully\b",
     r"\b(?:don'?t|do not|never|stop) (?:do|doing) (?:that|this|it)(?: again)?[.!]*$",
     r"^(?:please )?(?:keep|do) (?:doing )?(?:that|this|it)(?: from now on| going forward)?[.!]*$",
     r"^(?:remember|note) (?:this|that)[.!]*$", r"\bwhat we talked about\b", r"\bthe thing i mentioned\b",
@@ -93,18 +97,21 @@ VAGUE = rx(
 
 # Words that show the message is an instruction of some kind (the detector errs toward yes).
 DIRECTIVE = rx(
-    r"\b(?:always|never|don'?t|do not|stop|avoid|prefer|use|using|please|be|give|show|tell|make sure|ensure|remember|keep|must|"
+    r"\b(?:always|never|don'?t|do not|stop|avoid|prefer|use|using|please|be|give|show|tell|make sure|ensure|"
+    r"remember|keep|must|"
     r"should|shouldn'?t|instead|no more|quit|forget|want|need|add|remove|run|write|fix|change|rename|delete|"
     r"create|update|implement|refactor|move|put|set|make|try|let'?s|can you|could you|would you|go ahead|"
     r"commit|push|install|switch|replace|include|exclude|limit|reply|respond|answer|explain|document|test|"
-    r"check|verify|clean|leave|only|mention|ask|call|name|format|indent|sort|split|merge|bump|revert|drop)\b",
+    r"check|verify|clean|leave|only|mention|ask|call|name|format|indent|sort|split|merge|bump|revert|drop|"
+    r"search|grep|find|look|show|handle|save|open|start|stash|rebase|deploy|release|document|log|print)\b",
 )
 QUESTION_START = re.compile(
     r"^(?:what|why|how|where|who|which|is|are|does|do|did|can|could|would|will|should|have|has|was|were)\b(?!n't)",
     re.IGNORECASE,
 )
 ACK = re.compile(
-    r"^(?:never ?mind|ok(?:ay)?|thanks?|thank you|thx|great|nice|cool|perfect|awesome|lgtm|looks good|sounds good|got it|"
+    r"^(?:never ?mind|ok(?:ay)?|thanks?|thank you|thx|great|nice|cool|perfect|awesome|lgtm|looks good|"
+    r"sounds good|got it|"
     r"yes|yep|yeah|no|nope|sure|good|works|it works|done|hmm+|hi|hello|hey)\b[\s\w,!.']{0,40}$",
     re.IGNORECASE,
 )
@@ -120,6 +127,8 @@ GENERIC_CORRECTION = rx(
     r"^(?:please )?keep (?:your |the |all )?(?:replies|answers|responses|messages|explanations|summaries|commit "
     r"messages|commits|prs|pull requests|functions|lines|comments|docstrings|diffs|changes)\b",
     r"^(?:please )?(?:use|prefer|write|put|name|format) (?:\w+ ){0,4}(?:for|in|on) (?:all|every|any) ",
+    r"\byour (?:replies|answers|responses|messages|explanations|commit messages|commits|prs|summaries|comments) "
+    r"are (?:way |far |much |always )?(?:too|so)\b",
 )
 ARTIFACT_SPECIFIC = rx(
     r"\b(?:this|that|the) (?:button|function|method|class|variable|line|file|test|header|footer|page|"

@@ -23,7 +23,7 @@ _STOP_TEXT = """
     when's where where's whether which while who who's whom whose why why's will with won't would
     wouldn't yet you you'd you'll you're you've your yours yourself yourselves
     tell know think say said ever anything something thing things kind kinds type types one ones
-    many recall remember mention mentioned please list every
+    many recall remember mention mentioned please list every may
 """
 STOP_WORDS = frozenset(_STOP_TEXT.split())
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*", re.UNICODE)
@@ -113,7 +113,12 @@ def query_entities(text: str, known: Iterable[str] = ()) -> list[str]:
 
 
 def analyze(text: str, reference: datetime, known_entities: Iterable[str] = ()) -> QueryAnalysis:
+    window = parse_window(text, reference)
     terms = keywords(text)
+    if window is not None:
+        # The words naming the time ("1 May, 2022", "last week") are the time route's to use.
+        time_words = set(words(window.phrase))
+        terms = [t for t in terms if t not in time_words] or terms
     return QueryAnalysis(
         text=text,
         terms=terms,
@@ -121,5 +126,5 @@ def analyze(text: str, reference: datetime, known_entities: Iterable[str] = ()) 
         entities=query_entities(text, known_entities),
         places=extract_places(text),
         enumeration=is_enumeration(text),
-        window=parse_window(text, reference),
+        window=window,
     )

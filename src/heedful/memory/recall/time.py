@@ -1,19 +1,32 @@
 """The time route: items whose event or recorded time falls in the window the question names.
 
-A question naming no time skips this route. All items in the window share one rank.
+A question naming no time skips this route. Items in the window share the first rank. People
+often tell of an event some days after it ("last week we went camping"), so items recorded
+shortly after a short window follow them at a second, shared rank.
 """
 
 from __future__ import annotations
+
+from datetime import timedelta
 
 from heedful.memory.recall.routes import Ranking, RouteContext
 from heedful.timeutil import to_text
 
 WINDOW_LIMIT = 2000
+# How long after a window of up to SHORT_WINDOW an item may still be telling of it.
+SHORT_WINDOW = timedelta(days=32)
+TOLD_AFTER = timedelta(days=10)
+AFTER_SCORE = 0.5
 
 
 def run(ctx: RouteContext) -> Ranking:
     window = ctx.analysis.window
     if window is None:
         return []
-    ids = ctx.search.in_window(ctx.user_id, to_text(window.start), to_text(window.end), WINDOW_LIMIT)
-    return [(fact_id, 1.0) for fact_id in ids]
+    start, end = to_text(window.start), to_text(window.end)
+    ranked = [(fact_id, 1.0) for fact_id in ctx.search.in_window(ctx.user_id, start, end, WINDOW_LIMIT)]
+    if window.end - window.start <= SHORT_WINDOW:
+        seen = {fact_id for fact_id, _ in ranked}
+        later = ctx.search.in_window(ctx.user_id, end, to_text(window.end + TOLD_AFTER), WINDOW_LIMIT)
+        ranked.extend((fact_id, AFTER_SCORE) for fact_id in later if fact_id not in seen)
+    return ranked

@@ -24,8 +24,10 @@ def stage_for(params: dict[str, Any]) -> Stage:
 def _valid(params: Any) -> bool:
     return (
         isinstance(params, dict)
-        and params.get("target") in STAGE_OF_TARGET
-        and params.get("op") in ("equals", "not_equals")
+        and isinstance(params.get("target"), str)
+        and params["target"] in STAGE_OF_TARGET
+        and isinstance(params.get("op"), str)
+        and params["op"] in ("equals", "not_equals")
         and isinstance(params.get("path"), list)
         and bool(params["path"])
         and all(isinstance(p, str) for p in params["path"])

@@ -35,10 +35,12 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         return Verdict(result="unknown", reason="the evidence holds no candidate reply")
     parsed, value = parse_json_reply(reply)
     if not parsed or not isinstance(value, dict):
-        return Verdict(result="violated", reason="the reply is not a JSON object", quotes=[clip(reply, 80)] if reply else [])
+        quotes = [clip(reply, 80)] if reply else []
+        return Verdict(result="violated", reason="the reply is not a JSON object", quotes=quotes)
     missing = [f for f in fields if f not in value]
     if missing:
-        return Verdict(result="violated", reason=f"the JSON reply lacks {', '.join(missing)}", quotes=[clip(reply, 120)])
+        reason = f"the JSON reply lacks {', '.join(missing)}"
+        return Verdict(result="violated", reason=reason, quotes=[clip(reply, 120)])
     return Verdict(result="pass", reason=f"the JSON reply has {', '.join(fields)}")
 
 

@@ -101,7 +101,8 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         return Verdict(result="not_applicable", reason=f"paths are checked on actions and artifacts, not at {stage}")
     paths = _paths(stage, evidence)
     if paths is None:
-        return Verdict(result="unknown", reason=f"the evidence holds no {'action' if stage == 'pre_action' else 'artifact'}")
+        holder = "action" if stage == "pre_action" else "artifact"
+        return Verdict(result="unknown", reason=f"the evidence holds no {holder}")
     if not paths:
         return Verdict(result="not_applicable", reason="the action writes no file")
     project = project_of(evidence)

@@ -9,6 +9,7 @@ from typing import Any
 from heedful.store.sqlite.db import Database
 from heedful.store.sqlite.jobs import SQLiteJobQueue
 from heedful.store.sqlite.memory import SQLiteMemoryRepo
+from heedful.store.sqlite.rules import SQLiteRuleRepo
 from heedful.store.sqlite.search import SQLiteSearch
 
 
@@ -18,6 +19,7 @@ class SQLiteStore:
         self.memory = SQLiteMemoryRepo(self.db)
         self.search = SQLiteSearch(self.db)
         self.jobs = SQLiteJobQueue(self.db)
+        self.rules = SQLiteRuleRepo(self.db)
 
     def transaction(self) -> AbstractContextManager[Any]:
         return self.db.transaction()

@@ -37,12 +37,18 @@ class SQLiteSearch:
         self._vector_cache: dict[str, tuple[tuple[int, int], list[str], np.ndarray]] = {}
         self._row_index: dict[str, tuple[tuple[int, int], dict[str, int]]] = {}
         self._entity_cache: dict[str, tuple[tuple[int, int], frozenset[str]]] = {}
+        self._sequence_cache: dict[str, tuple[tuple[int, int], dict[str, str], dict[str, str]]] = {}
+        self._share_cache: dict[tuple[str, str], tuple[tuple[int, int], float]] = {}
 
     def _vector_version(self, user_id: str) -> tuple[int, int]:
         row = self.db.conn.execute(
             "SELECT COALESCE(MAX(rowid), 0), COUNT(*) FROM facts WHERE user_id = ?", (user_id,)
         ).fetchone()
         return int(row[0]), int(row[1])
+
+    def row_count(self, user_id: str) -> int:
+        """How many rows (of any kind) one user has."""
+        return self._vector_version(user_id)[1]
 
     def vectors(self, user_id: str) -> tuple[list[str], np.ndarray]:
         """Every recallable row's id and embedding for one user (exact scan; cached per version)."""
@@ -125,6 +131,44 @@ class SQLiteSearch:
         names = frozenset(self.known_entities(user_id))
         self._entity_cache[user_id] = (version, names)
         return names
+
+    def excerpt_neighbours(self, user_id: str) -> tuple[dict[str, str], dict[str, str]]:
+        """(previous, following): excerpt id -> its neighbour in the same session (cached per version)."""
+        version = self._vector_version(user_id)
+        cached = self._sequence_cache.get(user_id)
+        if cached is not None and cached[0] == version:
+            return cached[1], cached[2]
+        rows = self.db.conn.execute(
+            "SELECT id, session_id FROM facts WHERE user_id = ? AND kind = 'excerpt' ORDER BY rowid", (user_id,)
+        ).fetchall()
+        previous: dict[str, str] = {}
+        last_in_session: dict[str | None, str] = {}
+        for fact_id, session_id in rows:
+            if session_id in last_in_session:
+                previous[fact_id] = last_in_session[session_id]
+            last_in_session[session_id] = fact_id
+        following = {before: after for after, before in previous.items()}
+        self._sequence_cache[user_id] = (version, previous, following)
+        return previous, following
+
+    def term_share(self, user_id: str, term: str) -> float:
+        """The share of one user's recallable rows whose statement holds `term` (an FTS5 phrase)."""
+        version = self._vector_version(user_id)
+        cached = self._share_cache.get((user_id, term))
+        if cached is not None and cached[0] == version:
+            return cached[1]
+        kinds = ",".join("?" * len(RECALLABLE_KINDS))
+        hits = self.db.conn.execute(
+            "SELECT COUNT(*) FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid"
+            f" WHERE facts_fts MATCH ? AND f.user_id = ? AND f.kind IN ({kinds})",
+            (term, user_id, *RECALLABLE_KINDS),
+        ).fetchone()[0]
+        total = self.db.conn.execute(
+            f"SELECT COUNT(*) FROM facts WHERE user_id = ? AND kind IN ({kinds})", (user_id, *RECALLABLE_KINDS)
+        ).fetchone()[0]
+        share = hits / total if total else 0.0
+        self._share_cache[(user_id, term)] = (version, share)
+        return share
 
     def keyword(self, user_id: str, match_expression: str, limit: int) -> list[tuple[str, float]]:
         """FTS5 BM25 over statements; lower bm25() is better, so the score is its negation."""

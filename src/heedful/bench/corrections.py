@@ -1,0 +1,200 @@
+"""`heedful bench corrections`: admission and extraction accuracy, real-world precision, learning time.
+
+1. The labelled set in `heedful/bench/data/corrections_{tune,heldout}.jsonl` (one message a line:
+   text, decision persist|task_local|underspecified|none, scope, rules = atomic rules expected,
+   condition = whether an activation condition is expected). Scored as in the paper's D.1:
+   task-local wrongly persisted, underspecified deferred, persist recall, scope accuracy and the
+   complete structural decision (decision + scope + number of atomic rules + condition).
+   The held-out split is never used to tune the learner.
+2. Real-world precision: every user intent of SWE-Together (`--data`, default
+   ../shared/data/swe_together next to the repository) through admission; how many would become
+   durable rules, listed. Skipped cleanly when the data is absent.
+3. The time of one offline learning step (admission to a committed library version).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import tempfile
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from heedful.rules.detect import admit
+from heedful.rules.interpret import interpret, verify_evidence
+
+DEFAULT_DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "swe_together"
+DATA_DIR = Path(__file__).resolve().parent / "data"
+SPLITS = ("tune", "heldout")
+
+
+def load_split(split: str) -> list[dict[str, Any]]:
+    text = (DATA_DIR / f"corrections_{split}.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def predict(text: str) -> dict[str, Any]:
+    admission = admit(text)
+    rules = [c for c in interpret(text) if not c.vague and verify_evidence(c, [text])]
+    if admission.decision != "persist" or admission.retraction:
+        rules = []
+    return {
+        "decision": admission.decision,
+        "scope": admission.scope if admission.decision == "persist" else None,
+        "retraction": admission.retraction,
+        "rules": len(rules),
+        "condition": any(c.condition for c in rules),
+        "texts": [c.text for c in rules],
+    }
+
+
+def _rate(numerator: int, denominator: int) -> float | None:
+    return None if denominator == 0 else round(100.0 * numerator / denominator, 1)
+
+
+def score(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    decisions = ("persist", "task_local", "underspecified", "none")
+    by_gold: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {d: [] for d in decisions}
+    errors = []
+    structural = 0
+    exact = 0
+    for row in rows:
+        got = predict(row["text"])
+        by_gold[row["decision"]].append((row, got))
+        exact += got["decision"] == row["decision"]
+        ok = got["decision"] == row["decision"]
+        if ok and row["decision"] == "persist":
+            ok = got["scope"] == row["scope"] and got["rules"] == row["rules"] and got["condition"] == row["condition"]
+        structural += ok
+        if not ok:
+            fields = ("decision", "scope", "rules", "condition")
+            errors.append({"id": row["id"], "text": row["text"], "gold": {k: row[k] for k in fields},
+                           "got": {k: got[k] for k in fields}, "rules": got["texts"]})
+    persist = by_gold["persist"]
+    admitted = [(r, g) for r, g in persist if g["decision"] == "persist"]
+    local = by_gold["task_local"]
+    vague = by_gold["underspecified"]
+    none = by_gold["none"]
+    return {
+        "messages": len(rows),
+        "gold": {k: len(v) for k, v in by_gold.items()},
+        "persist_recall": _rate(len(admitted), len(persist)),
+        "task_local_wrongly_persisted": sum(g["decision"] == "persist" for _, g in local),
+        "task_local_wrongly_persisted_pct": _rate(sum(g["decision"] == "persist" for _, g in local), len(local)),
+        "underspecified_deferred": sum(g["decision"] == "underspecified" for _, g in vague),
+        "underspecified_wrongly_persisted": sum(g["decision"] == "persist" for _, g in vague),
+        "none_wrongly_persisted": sum(g["decision"] == "persist" for _, g in none),
+        "scope_accuracy": _rate(sum(g["scope"] == r["scope"] for r, g in admitted), len(admitted)),
+        "decision_accuracy": _rate(exact, len(rows)),
+        "structural_correct": structural,
+        "structural_accuracy": _rate(structural, len(rows)),
+        "errors": errors,
+    }
+
+
+def swe_together(data: Path) -> dict[str, Any]:
+    tasks = data / "tasks"
+    files = sorted(tasks.glob("*/oracle_intents.json")) if tasks.is_dir() else []
+    if not files:
+        return {"skipped": f"no SWE-Together intents under {tasks}"}
+    intents: list[dict[str, Any]] = []
+    for path in files:
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for intent in doc.get("intents", []):
+            if isinstance(intent, dict) and isinstance(intent.get("text"), str):
+                intents.append({"task": path.parent.name, **intent})
+    durable = []
+    decisions: dict[str, int] = {}
+    verbatim_durable = 0
+    for intent in intents:
+        decision = admit(intent["text"])
+        decisions[decision.decision] = decisions.get(decision.decision, 0) + 1
+        excerpt = intent.get("verbatim_excerpt")
+        if isinstance(excerpt, str) and excerpt.strip() and admit(excerpt).decision == "persist":
+            verbatim_durable += 1
+        if decision.decision == "persist":
+            durable.append({"task": intent["task"], "kind": intent.get("intent_kind"), "text": intent["text"],
+                            "scope": decision.scope, "why": decision.reasons,
+                            "rules": [c.text for c in interpret(intent["text"]) if not c.vague]})
+    return {
+        "intents": len(intents),
+        "tasks": len(files),
+        "decisions": decisions,
+        "durable": len(durable),
+        "durable_pct": _rate(len(durable), len(intents)),
+        "durable_from_verbatim_excerpts": verbatim_durable,
+        "durable_rules": durable,
+    }
+
+
+def time_learning(embedder: str, repeats: int = 3) -> dict[str, Any]:
+    """Milliseconds per offline learning step on a fresh home (embedder loaded beforehand)."""
+    from heedful.api import Heedful
+
+    rows = [r for r in load_split("tune") if r["decision"] == "persist"]
+    samples: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp, Heedful.open(Path(tmp) / "home", embedder=embedder) as hf:
+        hf.embedder.embed(["warm up"])
+        for repeat in range(repeats):
+            for row in rows:
+                started = time.perf_counter()
+                hf.rules.learn(f"bench-{repeat}", row["text"], project="/bench/project")
+                samples.append((time.perf_counter() - started) * 1000)
+    samples.sort()
+    return {
+        "embedder": embedder,
+        "steps": len(samples),
+        "median_ms": round(statistics.median(samples), 2),
+        "p95_ms": round(samples[int(0.95 * (len(samples) - 1))], 2),
+        "max_ms": round(samples[-1], 2),
+    }
+
+
+def run(data: Path | None = None, embedder: str = "minilm", timing: bool = True) -> dict[str, Any]:
+    report: dict[str, Any] = {"splits": {split: score(load_split(split)) for split in SPLITS}}
+    report["swe_together"] = swe_together(data or DEFAULT_DATA)
+    if timing:
+        report["learning_step"] = time_learning(embedder)
+    return report
+
+
+def _render(report: dict[str, Any]) -> None:
+    for split, result in report["splits"].items():
+        typer.echo(
+            f"{split:>8}: {result['messages']} messages  persist recall {result['persist_recall']}%  "
+            f"task-local wrongly persisted {result['task_local_wrongly_persisted']}/{result['gold']['task_local']}  "
+            f"underspecified deferred {result['underspecified_deferred']}/{result['gold']['underspecified']}  "
+            f"scope {result['scope_accuracy']}%  structural {result['structural_correct']}/{result['messages']}"
+        )
+    swe = report["swe_together"]
+    if "skipped" in swe:
+        typer.echo(f"SWE-Together: skipped ({swe['skipped']})")
+    else:
+        typer.echo(f"SWE-Together: {swe['durable']} of {swe['intents']} intents become durable rules "
+                   f"({swe['durable_pct']}%)")
+        for item in swe["durable_rules"]:
+            typer.echo(f"  [{item['kind']}] {item['text']}")
+    if "learning_step" in report:
+        step = report["learning_step"]
+        typer.echo(f"learning step ({step['embedder']}): median {step['median_ms']} ms, p95 {step['p95_ms']} ms")
+
+
+def cli(
+    data: Annotated[Path | None, typer.Option("--data", help="SWE-Together folder (holds tasks/*/oracle_intents.json)."
+                                              )] = None,
+    embedder: Annotated[str, typer.Option("--embedder", help="Embedder for the timing run.")] = "minilm",
+    no_timing: Annotated[bool, typer.Option("--no-timing", help="Skip timing the learning step.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+) -> None:
+    """Admission accuracy (tune and held-out), SWE-Together precision, and learning-step time."""
+    report = run(data=data, embedder=embedder, timing=not no_timing)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+    else:
+        _render(report)

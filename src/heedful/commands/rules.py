@@ -1,0 +1,265 @@
+"""`heedful rules ...`: learn, list, select, check, show, edit, retract, history, undo, export, adopt."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, fail, opened, resolve_user
+from heedful.errors import InputError
+
+app = typer.Typer(help="Learned rules: tell once, checked later.", no_args_is_help=True)
+console = Console()
+
+ProjectOption = Annotated[
+    Path | None, typer.Option("--project", "-p", help="Project directory (default: the current directory).")
+]
+SessionOption = Annotated[str | None, typer.Option("--session", help="Session id (with --turn: the pinned library).")]
+TurnOption = Annotated[str | None, typer.Option("--turn", help="Turn id within the session.")]
+RuleArg = Annotated[str, typer.Argument(help="Rule id (from `heedful rules list`).")]
+
+
+def _project(project: Path | None) -> str:
+    return str((project or Path.cwd()).expanduser().resolve())
+
+
+def _read_json(path: Path, what: str) -> Any:
+    try:
+        raw = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+    except FileNotFoundError as exc:
+        raise InputError(f"no such {what} file: {path}") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the {what} file {path}: {exc}") from exc
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"the {what} file {path} is not valid JSON: {exc.msg} (line {exc.lineno})") from exc
+
+
+def _rules_table(rules: list[dict[str, Any]]) -> None:
+    if not rules:
+        console.print("[dim]no rules[/dim]")
+        return
+    table = Table("id", "status", "scope", "rule", "check", "v")
+    for rule in rules:
+        check = rule["check"]["kind"] + "@" + rule["check"]["stage"] if rule.get("check") else ""
+        table.add_row(rule["id"], rule["status"], rule["scope"], rule["text"], check, str(rule["version"]))
+    console.print(table)
+
+
+@app.command()
+def learn(
+    text: Annotated[str, typer.Argument(help="The user's message.")],
+    project: ProjectOption = None,
+    context: Annotated[
+        Path | None, typer.Option("--context", help="JSON list of earlier {role, text} messages of this session.")
+    ] = None,
+    source: Annotated[str, typer.Option("--source", help="Who wrote TEXT: user, assistant, tool, file.")] = "user",
+    user: UserOption = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Examine one user message and store what should last (synchronous)."""
+    with opened(home) as hf:
+        messages = _read_json(context, "context") if context is not None else None
+        result = hf.rules.learn(resolve_user(hf, user), text, project=_project(project), context=messages,
+                                source=source)
+        data = result.model_dump()
+
+        def render(d: dict[str, Any]) -> None:
+            console.print(f"[bold]{d['decision']}[/bold]" + (f" ({d['scope']})" if d["scope"] else "")
+                          + f" — {'; '.join(d['reasons'])}")
+            for action in d["actions"]:
+                rule = action.get("rule") or {}
+                console.print(escape(f"  {action['op']:<10} {action.get('rule_id') or ''} {rule.get('text', '')}"
+                                     f" [{rule.get('status', '')}]"))
+
+        emit(data, as_json, render)
+
+
+@app.command("list")
+def list_rules(
+    project: Annotated[Path | None, typer.Option("--project", "-p", help="Only global rules and this project's.")]
+    = None,
+    include_all: Annotated[bool, typer.Option("--all", help="Include retracted and superseded rules.")] = False,
+    user: UserOption = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List rules (every project's unless --project is given)."""
+    with opened(home) as hf:
+        rules = hf.rules.list(resolve_user(hf, user), project=None if project is None else _project(project),
+                              include_all=include_all)
+        emit(rules, as_json, _rules_table)
+
+
+@app.command("select")
+def select_rules(
+    task: Annotated[str, typer.Argument(help="The task description.")],
+    project: ProjectOption = None,
+    message: Annotated[str | None, typer.Option("--message", "-m", help="The user's latest message.")] = None,
+    session: SessionOption = None,
+    turn: TurnOption = None,
+    user: UserOption = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The rules that apply to a task, and the checks that stay armed."""
+    with opened(home) as hf:
+        data = hf.rules.select(resolve_user(hf, user), task, message=message, project=_project(project),
+                               session=session, turn=turn)
+
+        def render(d: dict[str, Any]) -> None:
+            console.print(f"library version {d['library_version']}: {len(d['rules'])} of {d['examined']} rules")
+            for rule in d["rules"]:
+                console.print(f"  {rule['id']} {rule['text']}  [dim]{rule['why']}[/dim]")
+            for check in d["checks"]:
+                console.print(f"  check {check['kind']}@{check['stage']}: {check['text']}")
+
+        emit(data, as_json, render)
+
+
+@app.command()
+def check(
+    stage: Annotated[str, typer.Option("--stage", help="pre_action, artifact or delivery.")],
+    evidence: Annotated[Path, typer.Option("--evidence", help="Observation JSON file ('-' for stdin).")],
+    project: ProjectOption = None,
+    session: SessionOption = None,
+    turn: TurnOption = None,
+    fail_on_violation: Annotated[
+        bool, typer.Option("--fail-on-violation", help="Exit 1 when any check is violated.")
+    ] = False,
+    user: UserOption = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Run the checked rules of one stage on an observation: pass|violated|not_applicable|unknown."""
+    with opened(home) as hf:
+        observation = _read_json(evidence, "evidence")
+        if not isinstance(observation, dict):
+            fail("the evidence must be a JSON object (see `heedful rules check --help`)")
+        data = hf.rules.check(resolve_user(hf, user), stage, observation, project=_project(project),
+                              session=session, turn=turn)
+
+        def render(d: dict[str, Any]) -> None:
+            for j in d["judgments"]:
+                quote = f"  «{j['quotes'][0]}»" if j["quotes"] else ""
+                console.print(escape(f"{j['result']:<15} {j['rule_id']} {j['text']} — {j['reason']}{quote}"))
+            if not d["judgments"]:
+                console.print(f"[dim]no checked rule at the {d['stage']} stage[/dim]")
+
+        emit(data, as_json, render)
+        if fail_on_violation and data["blocked"]:
+            raise typer.Exit(1)
+
+
+@app.command()
+def show(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """One rule in full: evidence, check, validation cases."""
+    with opened(home) as hf:
+        data = hf.rules.show(resolve_user(hf, user), rule_id)
+
+        def render(d: dict[str, Any]) -> None:
+            console.print(f"[bold]{d['text']}[/bold]  ({d['id']} v{d['version']}, {d['status']}, {d['scope']})")
+            for key in ("condition", "exceptions", "evidence", "reason"):
+                if d.get(key):
+                    console.print(f"  {key}: {d[key]}")
+            if d.get("check"):
+                console.print(f"  check: {json.dumps(d['check'])}")
+
+        emit(data, as_json, render)
+
+
+@app.command()
+def edit(
+    rule_id: RuleArg,
+    text: Annotated[str | None, typer.Option("--text", help="New wording.")] = None,
+    condition: Annotated[str | None, typer.Option("--condition", help="New condition ('' clears it).")] = None,
+    exception: Annotated[
+        list[str] | None, typer.Option("--exception", help="An exception (repeat for several; replaces all).")
+    ] = None,
+    clear_exceptions: Annotated[bool, typer.Option("--clear-exceptions", help="Remove every exception.")] = False,
+    approve: Annotated[bool, typer.Option("--approve", help="Activate a rule held as needs_user.")] = False,
+    user: UserOption = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Revise a rule in your own words (a new version, recompiled)."""
+    with opened(home) as hf:
+        exceptions = [] if clear_exceptions else exception
+        data = hf.rules.edit(resolve_user(hf, user), rule_id, text=text, condition=condition,
+                             exceptions=exceptions, approve=approve)
+        emit(data, as_json, lambda d: _rules_table([d["rule"]]))
+
+
+@app.command()
+def retract(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """Withdraw a rule (kept in history; `undo` brings it back)."""
+    with opened(home) as hf:
+        data = hf.rules.retract(resolve_user(hf, user), rule_id)
+        emit(data, as_json, lambda d: _rules_table([d["rule"]]))
+
+
+@app.command()
+def history(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """Every revision of a rule, with the words that caused it."""
+    with opened(home) as hf:
+        data = hf.rules.history(resolve_user(hf, user), rule_id)
+
+        def render(rows: list[dict[str, Any]]) -> None:
+            table = Table("v", "op", "status", "text", "library", "why")
+            for row in rows:
+                table.add_row(str(row["version"]), row["op"], row["status"], row["text"],
+                              str(row["library_version"]), row["reason"])
+            console.print(table)
+
+        emit(data, as_json, render)
+
+
+@app.command()
+def undo(user: UserOption = None, home: HomeOption = None, as_json: JsonOption = False) -> None:
+    """Undo the latest change to the rule library (as a new library version)."""
+    with opened(home) as hf:
+        data = hf.rules.undo(resolve_user(hf, user))
+        emit(data, as_json, lambda d: console.print(
+            f"undid library version {d['undone']}; now at version {d['library_version']}"))
+
+
+@app.command()
+def export(
+    directory: Annotated[Path, typer.Option("--dir", help="Directory for one Markdown file per rule.")],
+    project: Annotated[Path | None, typer.Option("--project", "-p", help="Only global rules and this project's.")]
+    = None,
+    agents: Annotated[Path | None, typer.Option("--agents", help="Also write guidance for AGENTS.md/CLAUDE.md.")]
+    = None,
+    user: UserOption = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Export rules as reviewable Markdown (one file per rule)."""
+    with opened(home) as hf:
+        data = hf.rules.export(resolve_user(hf, user), directory,
+                               project=None if project is None else _project(project), agents_file=agents)
+        emit(data, as_json, lambda d: console.print(f"wrote {d['count']} rule files to {d['directory']}"))
+
+
+@app.command()
+def adopt(
+    session: Annotated[str, typer.Option("--session", help="Session id.")],
+    turn: Annotated[str, typer.Option("--turn", help="Turn id.")],
+    user: UserOption = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Pin the current library version for a user turn (later calls in the turn get the same one)."""
+    with opened(home) as hf:
+        version = hf.rules.adopt(resolve_user(hf, user), session, turn)
+        emit({"session": session, "turn": turn, "library_version": version}, as_json,
+             lambda d: console.print(f"turn {turn} uses library version {d['library_version']}"))

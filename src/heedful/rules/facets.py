@@ -1,0 +1,120 @@
+"""Facets: what a task is about and what a rule governs, read from their words (pure).
+
+The offline selector's reading of applicability: a rule applies when it governs an activity
+the task involves (installing packages, committing, editing the database schema, writing
+code, ...), when it governs every reply, or when it is close in meaning or wording. Rules that
+name a language or platform the task and project do not use are set aside.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+_I = re.IGNORECASE
+
+FACETS: dict[str, re.Pattern[str]] = {
+    name: re.compile(pattern, _I)
+    for name, pattern in {
+        "deps": r"\binstall(?:ing|s)?\b(?!\s+(?:guide|instructions|docs|documentation|steps|page))|dependenc|"
+                r"\bpackages?\b|librar(?:y|ies)|requirements|\bpip\b|\buv\b|\bnpm\b|\bpnpm\b|"
+                r"\byarn\b|\bpoetry\b|lockfile|\bpin\b",
+        "git": r"\bcommit|\bpush|pull request|\bprs?\b|\bbranch|\bmerg|\brebas|\bgit\b",
+        "search": r"\bsearch|\bgrep\b|\brg\b|\bfind (?:every|all|where|the places|uses|usages)|\buses of\b|look for|"
+                  r"occurrences|where .{0,30}(?:is |are )?(?:used|called|defined)",
+        "db": r"databas|\btables?\b|\bcolumns?\b|migration|\bsql\b|quer(?:y|ies)|schema",
+        "frontend": r"react|component|\btsx\b|\bjsx\b|\bcss\b|tailwind|\bstyles?\b|\bui\b|frontend|"
+                    r"hover|avatar|button|typescript|javascript",
+        "tests": r"\btests?\b|pytest|unittest|regression",
+        "bugfix": r"\bfix|\bbugs?\b|crash|broken|regression",
+        "docs": r"\bdocs?\b|readme|\bguide\b|documentation|changelog|spelling",
+        "docker": r"docker|container|\bimages?\b",
+        "secrets": r"secret|\btokens?\b|password|credential|api key|environment variables?|\benv\b",
+        "logging": r"\blog(?:s|ging)?\b|\bprint|debug",
+        "delete": r"\bdelet|\bremov(?:e|ing) (?:the |any |all )?(?:\w+ )?(?:files?|scripts?|folders?|director)|"
+                  r"\bunused\b|clean(?: |-)?up",
+        "refactor": r"refactor|renam|restructur|\bsplit\b|\blong\b|\blines?\b",
+        "api": r"endpoint|\bapi\b|\bhandlers?\b|\bservices?\b|webhook|payload",
+        "cli": r"\bcommands?\b|\bcli\b|\bflags?\b|command-line options?",
+        "time": r"\bdates?\b|\btimes?\b|timestamp",
+        "strings": r"\bstrings?\b|greeting|string formatting|\bformat (?:the|a)\b",
+        "data": r"payload|\bdicts?\b|structured|dataclass|pydantic|\bobjects?\b",
+        "code": r"\bfunctions?\b|\bvariables?\b|\bimports?\b|type hints|docstring|f-strings|\bclass(?:es)?\b|"
+                r"\bmodules?\b|string formatting|run (?:the )?tests",
+    }.items()
+}
+# Rules about every reply apply to every task.
+ALWAYS = re.compile(r"\brepl(?:y|ies)\b|\banswers?\b|\bresponses?\b|\bat the end of each task\b", _I)
+# What makes a task a code change: code nouns, or a change verb with a facet beyond chores.
+_CODE_NOUNS = re.compile(r"\bfunctions?\b|\bhelpers?\b|\bmodules?\b|\bclass(?:es)?\b|\bendpoints?\b|implement|"
+                         r"refactor|\bcode\b|\bscripts?\b|\bmethods?\b|\bbug\b", _I)
+_CODE_TASK = re.compile(r"^\s*(?:please\s+)?(?:add|write|fix|implement|refactor|convert|create|rename|update|store|"
+                        r"read|format|change|make|build)\b", _I)
+_NOT_CODE = frozenset({"docs", "git", "search", "deps", "docker", "delete"})
+
+LANGUAGES: dict[str, re.Pattern[str]] = {
+    "python": re.compile(r"\bpython\b|\.py\b|pytest|\bpip\b|\buv\b|django|flask|fastapi|pandas|numpy|notebook|"
+                         r"\bruff\b|mypy|pydantic|dataclass|f-strings?|snake_case|docstrings?", _I),
+    "typescript": re.compile(r"typescript|javascript|\bts\b|\btsx\b|\bjsx\b|react|\bnode\b|\bnpm\b|\bpnpm\b|"
+                             r"\byarn\b|\bvue\b|angular|svelte|tailwind", _I),
+    **{
+        name.lower(): re.compile(pattern, _I)
+        for name, pattern in {
+            "kotlin": r"\bkotlin\b", "swift": r"\bswift\b", "haskell": r"\bhaskell\b", "elixir": r"\belixir\b",
+            "scala": r"\bscala\b", "clojure": r"\bclojure\b", "erlang": r"\berlang\b", "ocaml": r"\bocaml\b",
+            "perl": r"\bperl\b", "zig": r"\bzig\b", "nim": r"\bnim\b", "dart": r"\bdart\b|\bflutter\b",
+            "lua": r"\blua\b", "julia": r"\bjulia\b", "matlab": r"\bmatlab\b", "fortran": r"\bfortran\b",
+            "cobol": r"\bcobol\b", "groovy": r"\bgroovy\b", "powershell": r"\bpowershell\b",
+            "solidity": r"\bsolidity\b", "fsharp": r"\bf#", "crystal": r"\bcrystal\b", "racket": r"\bracket\b",
+            "ada": r"\bada\b", "pascal": r"\bpascal\b", "vhdl": r"\bvhdl\b", "verilog": r"\bverilog\b",
+            "prolog": r"\bprolog\b", "objc": r"objective-c", "elm": r"\belm\b", "gleam": r"\bgleam\b",
+            "rust": r"\brust\b|\bcargo\b", "go": r"\bgolang\b|\bgo (?:code|modules?|files?)\b", "java": r"\bjava\b",
+            "csharp": r"\bc#|\.net\b", "cpp": r"c\+\+", "ruby": r"\bruby\b|\brails\b", "php": r"\bphp\b",
+            "terraform": r"terraform", "ansible": r"ansible", "kubernetes": r"kubernetes|\bk8s\b", "helm": r"\bhelm\b",
+            "unity": r"\bunity\b", "blender": r"\bblender\b", "latex": r"\blatex\b", "excel": r"\bexcel\b",
+            "arduino": r"arduino", "android": r"\bandroid\b", "ios": r"\bios\b|storyboard", "jenkins": r"jenkins",
+            "nginx": r"nginx", "bazel": r"\bbazel\b", "protobuf": r"protobuf", "grafana": r"grafana",
+            "airflow": r"airflow", "dbt": r"\bdbt\b", "vim": r"\bvim\b", "emacs": r"\bemacs\b",
+            "docker": r"docker",
+        }.items()
+    },
+    "r": re.compile(r"(?:^|\s)R(?:\s|$)|\bR (?:code|scripts?|packages?)\b"),
+}
+_MARKERS = {
+    "python": ("pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile"),
+    "typescript": ("package.json", "tsconfig.json"),
+    "rust": ("Cargo.toml",), "go": ("go.mod",), "java": ("pom.xml", "build.gradle"), "ruby": ("Gemfile",),
+    "php": ("composer.json",), "docker": ("Dockerfile", "docker-compose.yml", "compose.yaml"),
+    "kotlin": ("build.gradle.kts",), "elixir": ("mix.exs",), "dart": ("pubspec.yaml",), "swift": ("Package.swift",),
+    "terraform": ("main.tf",),
+}
+
+
+def facets(text: str, task: bool = False) -> set[str]:
+    found = {name for name, pattern in FACETS.items() if pattern.search(text)}
+    if task and (_CODE_NOUNS.search(text) or (_CODE_TASK.search(text) and found - _NOT_CODE)):
+        found.add("code")
+    return found
+
+
+def languages(text: str) -> set[str]:
+    return {name for name, pattern in LANGUAGES.items() if pattern.search(text)}
+
+
+def always_applies(text: str) -> bool:
+    return bool(ALWAYS.search(text))
+
+
+def detect_languages(project: str | None) -> set[str] | None:
+    """Languages and platforms of a project directory from its marker files (None: unknown)."""
+    if not project:
+        return None
+    root = Path(project)
+    try:
+        if not root.is_dir():
+            return None
+        names = {entry.name for entry in root.iterdir()}
+    except OSError:
+        return None
+    found = {language for language, markers in _MARKERS.items() if names & set(markers)}
+    return found or None

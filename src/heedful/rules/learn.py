@@ -1,0 +1,197 @@
+"""The learning step: admit, interpret, ground, resolve against the library, compile, commit.
+
+One user message becomes at most one new library version. The message is read alone first;
+context (earlier messages of the same session) is consulted only when the message refers back
+("keep doing that"), and only the user's own earlier words can supply the meaning.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from heedful.errors import InputError
+from heedful.llm import run_step
+from heedful.rules.interpret import is_referent_only, resolve_referent, verify_evidence
+from heedful.rules.library import compile_candidate, restate, row_for, rule_from_row
+from heedful.rules.models import LIVE_STATUSES, Action, Admission, Candidate, ContextMessage, LearnResult, Rule
+from heedful.rules.resolve import content_words, merge_update, retraction_target
+from heedful.rules.steps import AdmitInput, AdmitStep, InterpretInput, InterpretStep, ResolveInput, ResolveStep
+
+if TYPE_CHECKING:
+    from heedful.rules.service import RuleService
+    from heedful.store.sqlite.rules import RuleRow
+
+RELATED_LIMIT = 8
+
+
+def parse_context(context: Any) -> list[ContextMessage]:
+    """Context as a list of {role, text} (or a JSON string of one); bad shapes are an InputError."""
+    if context is None:
+        return []
+    if isinstance(context, str):
+        try:
+            context = json.loads(context)
+        except ValueError as exc:
+            raise InputError("the context must be a JSON list of {role, text} messages") from exc
+    if not isinstance(context, list):
+        raise InputError("the context must be a JSON list of {role, text} messages")
+    out = []
+    for index, item in enumerate(context):
+        if isinstance(item, ContextMessage):
+            out.append(item)
+            continue
+        if not isinstance(item, dict) or not isinstance(item.get("text", item.get("content")), str):
+            raise InputError(f"context message {index} needs a role and a text")
+        role = item.get("role", "user")
+        if role not in ("user", "assistant", "tool", "system"):
+            raise InputError(f"context message {index} has an unknown role {role!r}")
+        out.append(ContextMessage(role=role, text=item.get("text", item.get("content"))))
+    return out
+
+
+def _public(rule_id: str, row: RuleRow) -> dict[str, Any]:
+    return {"id": rule_id, "text": row.text, "scope": row.scope, "project": row.project, "status": row.status,
+            "condition": row.condition, "exceptions": row.exceptions, "evidence": row.evidence,
+            "check": row.check_spec, "version": row.version, "reason": row.reason}
+
+
+def _card(rule: Rule) -> dict[str, Any]:
+    return {"id": rule.id, "text": rule.text, "condition": rule.condition, "exceptions": rule.exceptions,
+            "evidence": rule.evidence, "check": None if rule.check is None else rule.check.model_dump()}
+
+
+def _related(candidate: Candidate, rules: list[Rule], vectors: np.ndarray | None, vector: np.ndarray
+             ) -> tuple[list[Rule], list[float]]:
+    """The existing rules most related to a candidate (embedding or shared words)."""
+    words = content_words(candidate.text)
+    scored = []
+    for index, rule in enumerate(rules):
+        cosine = float(np.dot(vectors[index], vector)) if vectors is not None else 0.0
+        shared = len(words & content_words(rule.text))
+        scored.append((max(cosine, 0.3 * shared), cosine, rule))
+    scored.sort(key=lambda item: item[0], reverse=True)
+    top = [item for item in scored[:RELATED_LIMIT] if item[0] > 0.15]
+    return [item[2] for item in top], [item[1] for item in top]
+
+
+def learn(service: RuleService, user: str, text: str, project: str | None, context: list[ContextMessage]
+          ) -> LearnResult:
+    model = service.hf.model
+    admission: Admission = run_step(model, AdmitStep(), AdmitInput(text=text))
+    sources = [text]
+    candidates: list[Candidate] = []
+    if admission.decision == "underspecified" and context and is_referent_only(text):
+        resolved, source_text = resolve_referent(context)
+        if resolved and source_text is not None:
+            candidates = resolved
+            sources.append(source_text)
+            admission = admission.model_copy(update={
+                "decision": "persist", "reasons": ["the reference resolves to an earlier user message"]})
+    if admission.decision != "persist":
+        return LearnResult(decision=admission.decision, scope=admission.scope if admission.decision != "task_local"
+                           and admission.decision != "none" else None, reasons=admission.reasons)
+    scope = admission.scope or "global"
+    if scope == "project" and project is None:
+        return LearnResult(decision="underspecified", scope="project", reasons=[
+            "the rule is for a project, but no project was given"])
+    visible = [r for r in service.rules(user, project, statuses=LIVE_STATUSES)
+               if r.scope == "global" or r.project == project]
+    if admission.retraction:
+        return _retract(service, user, text, visible, admission)
+    live = [r for r in visible if r.scope == scope]
+    if not candidates:
+        candidates = run_step(model, InterpretStep(), InterpretInput(text=text)).candidates
+    grounded = [c for c in candidates if not c.vague and verify_evidence(c, sources)]
+    if not grounded:
+        return LearnResult(decision="underspecified", scope=scope, reasons=[
+            *admission.reasons, "no directive could be grounded in the user's own words"])
+    rows: list[RuleRow] = []
+    actions: list[Action] = []
+    embedder = service.hf.embedder
+    live_rows = service._repo.rules_at(user, service._repo.latest_version(user), project=project,
+                                       statuses=LIVE_STATUSES, with_embeddings=True)
+    by_id = {row.id: row for row in live_rows}
+    vectors = None
+    if live:
+        vectors = np.stack([
+            by_id[r.id].embedding if by_id.get(r.id) is not None and by_id[r.id].embedding is not None
+            and len(by_id[r.id].embedding) == embedder.dim else np.zeros(embedder.dim, dtype=np.float32)
+            for r in live
+        ])
+    new_vectors = embedder.embed([" ".join([c.text, c.condition or ""]) for c in grounded])
+    touched: set[str] = set()
+    for candidate, vector in zip(grounded, new_vectors, strict=True):
+        action, made = _resolve_one(service, user, text, scope, project, candidate, vector, live, vectors, touched)
+        actions.append(action)
+        rows.extend(made)
+    changed = [a.rule_id for a in actions if a.op != "noop" and a.rule_id]
+    if len(grounded) > 1 and len(changed) > 1:
+        actions.insert(0, Action(op="split", children=changed, reason="a bundled correction, stored as atomic rules"))
+    version = None
+    if rows:
+        version = service._repo.commit(user, "learn", text[:120], rows)
+    return LearnResult(decision="persist", scope=scope, actions=actions, reasons=admission.reasons,
+                       library_version=version)
+
+
+def _resolve_one(
+    service: RuleService, user: str, text: str, scope: str, project: str | None, candidate: Candidate,
+    vector: np.ndarray, live: list[Rule], vectors: np.ndarray | None, touched: set[str],
+) -> tuple[Action, list[RuleRow]]:
+    repo = service._repo
+    model = service.hf.model
+    if candidate.dangerous:
+        rule_id = service._new_id()
+        row = row_for(rule_id, user, 1, candidate, scope, project, "needs_user", None, "needs_user",
+                      candidate.danger_reason or "would weaken a safeguard", text, embedding=vector)
+        return Action(op="needs_user", rule_id=rule_id, rule=_public(rule_id, row),
+                      reason=f"held for the user: {row.reason}"), [row]
+    related, similarities = _related(candidate, [r for r in live if r.id not in touched], vectors, vector)
+    decision = run_step(model, ResolveStep(), ResolveInput(candidate=candidate, related=[_card(r) for r in related],
+                                                           similarities=similarities))
+    target = next((r for r in related if r.id == decision.target_id), None)
+    if decision.op == "noop" and target is not None:
+        return Action(op="noop", rule_id=target.id, rule=target.public(), reason=decision.reason), []
+    if decision.op == "update" and target is not None:
+        merged = merge_update(_card(target), candidate)
+        outcome = compile_candidate(model, merged)
+        row = row_for(target.id, user, repo.next_rule_version(user, target.id), merged, target.scope, target.project,
+                      outcome.status, outcome.check, "update", f"{decision.reason}; {outcome.reason}", text,
+                      supersedes=target.supersedes, embedding=vector)
+        touched.add(target.id)
+        return Action(op="update", rule_id=target.id, rule=_public(target.id, row), reason=decision.reason), [row]
+    outcome = compile_candidate(model, candidate)
+    rule_id = service._new_id()
+    rows = []
+    op = "new"
+    supersedes = None
+    if decision.op == "supersede" and target is not None:
+        op, supersedes = "supersede", target.id
+        touched.add(target.id)
+        rows.append(row_for(target.id, user, repo.next_rule_version(user, target.id), restate(target), target.scope,
+                            target.project, "superseded", None, "supersede", f"superseded by {rule_id}", text,
+                            supersedes=target.supersedes, superseded_by=rule_id))
+    row = row_for(rule_id, user, 1, candidate, scope, project, outcome.status, outcome.check, op,
+                  f"{decision.reason}; {outcome.reason}", text, supersedes=supersedes, embedding=vector)
+    rows.append(row)
+    return Action(op=op, rule_id=rule_id, rule=_public(rule_id, row), reason=decision.reason), rows
+
+
+def _retract(service: RuleService, user: str, text: str, live: list[Rule], admission: Admission) -> LearnResult:
+    target = retraction_target(text, [_card(r) | {"status": r.status} for r in live])
+    if target is None:
+        return LearnResult(decision="persist", scope=admission.scope, reasons=[*admission.reasons],
+                           actions=[Action(op="noop", reason="no existing rule matches what the user withdrew")])
+    rule = next(r for r in live if r.id == target["id"])
+    row = row_for(rule.id, user, service._repo.next_rule_version(user, rule.id), restate(rule), rule.scope,
+                  rule.project, "retracted", None, "retract", "retracted by the user", text)
+    version = service._repo.commit(user, "retract", text[:120], [row])
+    return LearnResult(decision="persist", scope=rule.scope, reasons=admission.reasons, library_version=version,
+                       actions=[Action(op="retract", rule_id=rule.id, rule=_public(rule.id, row),
+                                       reason="explicit retraction")])
+
+
+__all__ = ["learn", "parse_context", "rule_from_row"]

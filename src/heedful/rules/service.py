@@ -1,0 +1,318 @@
+"""RuleService: learn, list, select, check, show, edit, retract, history, undo, export, adopt.
+
+    hf = Heedful.open(home)
+    hf.rules.learn("me", "never push to main")
+    hf.rules.check("me", "pre_action", {"action": {"tool": "Bash", "command": "git push origin main"}})
+
+Every write is one new immutable library version; a turn adopts one version and keeps it.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from heedful.errors import InputError, NotFoundError
+from heedful.ids import new_id
+from heedful.llm import run_step
+from heedful.rules import learn as learning
+from heedful.rules.checks import evaluate
+from heedful.rules.facets import detect_languages
+from heedful.rules.library import (
+    agents_section,
+    compile_candidate,
+    markdown,
+    markdown_name,
+    restate,
+    row_for,
+    rule_from_row,
+)
+from heedful.rules.models import (
+    ACTIVE_STATUSES,
+    LIVE_STATUSES,
+    STAGES,
+    ContextMessage,
+    Judgment,
+    LearnResult,
+    Rule,
+    Source,
+)
+from heedful.rules.select import select as score_rules
+
+if TYPE_CHECKING:
+    from heedful.api import Heedful
+
+MAX_TEXT = 20_000
+SOURCES: tuple[Source, ...] = ("user", "assistant", "tool", "file", "system")
+
+
+def normalise_project(project: str | Path | None) -> str | None:
+    if project is None:
+        return None
+    text = str(project).strip()
+    if not text:
+        raise InputError("the project path is empty")
+    return str(Path(text).expanduser().resolve())
+
+
+def _user(user_id: str) -> str:
+    if not isinstance(user_id, str) or not user_id.strip():
+        raise InputError("the user id is empty")
+    return user_id.strip()
+
+
+class RuleService:
+    def __init__(self, hf: Heedful) -> None:
+        self.hf = hf
+
+    @property
+    def _repo(self) -> Any:
+        return self.hf.store.rules
+
+    # -- learning ------------------------------------------------------------------------------
+    def learn(
+        self,
+        user_id: str,
+        text: str,
+        project: str | Path | None = None,
+        context: list[ContextMessage] | list[dict[str, Any]] | None = None,
+        source: str = "user",
+    ) -> LearnResult:
+        """Examine one message; store what should last. Only `source="user"` can change rules."""
+        started = time.perf_counter()
+        user = _user(user_id)
+        if not isinstance(text, str) or not text.strip():
+            raise InputError("the message is empty")
+        if len(text) > MAX_TEXT:
+            raise InputError(f"the message is longer than {MAX_TEXT} characters")
+        if source not in SOURCES:
+            raise InputError(f"unknown source {source!r}; one of: {', '.join(SOURCES)}")
+        messages = learning.parse_context(context)
+        project_path = normalise_project(project)
+        if source != "user":
+            return LearnResult(decision="none", scope=None, reasons=[
+                f"text from the {source} is data, not the user's instruction: it never creates or changes a rule"])
+        result = learning.learn(self, user, text, project_path, messages)
+        result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
+        return result
+
+    # -- reading -------------------------------------------------------------------------------
+    def version_for(self, user_id: str, session: str | None = None, turn: str | None = None) -> int:
+        if session is not None and turn is not None:
+            pinned = self._repo.pinned(user_id, session, turn)
+            if pinned is not None:
+                return int(pinned)
+        return int(self._repo.latest_version(user_id))
+
+    def adopt(self, user_id: str, session: str, turn: str) -> int:
+        """Pin the latest library version for this user turn (idempotent within the turn)."""
+        user = _user(user_id)
+        if not session or not turn:
+            raise InputError("adopting a library version needs a session id and a turn id")
+        return int(self._repo.pin(user, str(session), str(turn)))
+
+    def rules(
+        self, user_id: str, project: str | Path | None = None, include_all: bool = False,
+        library_version: int | None = None, statuses: tuple[str, ...] | None = None, with_embeddings: bool = False,
+    ) -> list[Rule]:
+        user = _user(user_id)
+        version = self._repo.latest_version(user) if library_version is None else library_version
+        wanted = statuses if statuses is not None else (None if include_all else LIVE_STATUSES)
+        rows = self._repo.rules_at(user, version, project=normalise_project(project), statuses=wanted,
+                                   any_project=project is None, with_embeddings=with_embeddings)
+        return [rule_from_row(row) for row in rows]
+
+    def list(self, user_id: str, project: str | Path | None = None, include_all: bool = False) -> list[dict[str, Any]]:
+        return [rule.public() for rule in self.rules(user_id, project, include_all)]
+
+    def get(self, user_id: str, rule_id: str) -> Rule:
+        user = _user(user_id)
+        row = self._repo.rule_at(user, rule_id, self._repo.latest_version(user))
+        if row is None:
+            raise NotFoundError(f"no rule {rule_id!r} for user {user!r}")
+        return rule_from_row(row)
+
+    def show(self, user_id: str, rule_id: str) -> dict[str, Any]:
+        rule = self.get(user_id, rule_id)
+        out = rule.public()
+        out["reason"] = rule.reason
+        out["source_text"] = rule.source_text
+        out["cases"] = [] if rule.check is None else [c.model_dump() for c in rule.check.cases]
+        out["history"] = len(self._repo.history(rule.user_id, rule_id))
+        return out
+
+    def history(self, user_id: str, rule_id: str) -> list[dict[str, Any]]:
+        user = _user(user_id)
+        rows = self._repo.history(user, rule_id)
+        if not rows:
+            raise NotFoundError(f"no rule {rule_id!r} for user {user!r}")
+        return [
+            {"version": r.version, "op": r.op, "status": r.status, "text": r.text, "condition": r.condition,
+             "exceptions": r.exceptions, "evidence": r.evidence, "reason": r.reason, "source_text": r.source_text,
+             "library_version": r.library_version, "supersedes": r.supersedes, "superseded_by": r.superseded_by,
+             "created_at": r.created_at}
+            for r in rows
+        ]
+
+    # -- selection and checking ----------------------------------------------------------------
+    def select(
+        self, user_id: str, task: str, message: str | None = None, project: str | Path | None = None,
+        session: str | None = None, turn: str | None = None,
+    ) -> dict[str, Any]:
+        user = _user(user_id)
+        if not isinstance(task, str) or not task.strip():
+            raise InputError("the task description is empty")
+        version = self.version_for(user, session, turn)
+        project_path = normalise_project(project)
+        rows = self._repo.rules_at(user, version, project=project_path, statuses=ACTIVE_STATUSES,
+                                   with_embeddings=True)
+        rules = [rule_from_row(row) for row in rows]
+        query = " ".join(part for part in (task, message or "") if part)
+        vectors, query_vector = self._vectors(rows, query)
+        chosen = score_rules(rules, vectors, query, query_vector, project_languages=detect_languages(project_path))
+        return {
+            "library_version": version,
+            "project": project_path,
+            "rules": [
+                {"id": s.rule.id, "text": s.rule.text, "scope": s.rule.scope, "condition": s.rule.condition,
+                 "exceptions": s.rule.exceptions, "status": s.rule.status, "score": round(s.score, 3), "why": s.why}
+                for s in chosen.rules
+            ],
+            "checks": [
+                {"rule_id": r.id, "text": r.text, "kind": r.check.kind, "stage": r.check.stage,
+                 "params": r.check.params, "evidence": r.check.evidence}
+                for r in rules if r.status == "checked" and r.check is not None
+            ],
+            "batches": chosen.batches,
+            "examined": len(rules),
+            "note": "Current user instructions and required output formats take precedence over learned rules.",
+        }
+
+    def _vectors(self, rows: list[Any], query: str) -> tuple[np.ndarray | None, np.ndarray | None]:
+        if not rows:
+            return None, None
+        embedder = self.hf.embedder
+        missing = [i for i, row in enumerate(rows) if row.embedding is None or len(row.embedding) != embedder.dim]
+        vectors = np.zeros((len(rows), embedder.dim), dtype=np.float32)
+        for i, row in enumerate(rows):
+            if i not in missing:
+                vectors[i] = row.embedding
+        texts = [" ".join([rows[i].text, rows[i].condition or ""]) for i in missing] + [query]
+        fresh = embedder.embed(texts)
+        for j, i in enumerate(missing):
+            vectors[i] = fresh[j]
+        return vectors, fresh[-1]
+
+    def check(
+        self, user_id: str, stage: str, evidence: dict[str, Any], project: str | Path | None = None,
+        session: str | None = None, turn: str | None = None, rule_ids: list[str] | None = None,
+    ) -> dict[str, Any]:
+        user = _user(user_id)
+        if stage not in STAGES:
+            raise InputError(f"unknown stage {stage!r}; one of: {', '.join(STAGES)}")
+        if not isinstance(evidence, dict):
+            raise InputError("the evidence must be a JSON object")
+        project_path = normalise_project(project or evidence.get("project"))
+        if project_path and not evidence.get("project"):
+            evidence = {**evidence, "project": project_path}
+        version = self.version_for(user, session, turn)
+        rows = self._repo.rules_at(user, version, project=project_path, statuses=("checked",))
+        judgments: list[Judgment] = []
+        for rule in (rule_from_row(row) for row in rows):
+            if rule.check is None or rule.check.stage != stage or (rule_ids and rule.id not in rule_ids):
+                continue
+            verdict = evaluate(rule.check.kind, rule.check.params, stage, evidence)
+            judgments.append(Judgment(rule_id=rule.id, rule_version=rule.version, text=rule.text,
+                                      kind=rule.check.kind, stage=stage, result=verdict.result,
+                                      reason=verdict.reason, quotes=verdict.quotes))
+        counts = {r: sum(j.result == r for j in judgments) for r in ("pass", "violated", "not_applicable", "unknown")}
+        return {"library_version": version, "stage": stage, "project": project_path,
+                "blocked": counts["violated"] > 0, "counts": counts,
+                "judgments": [j.model_dump() for j in judgments]}
+
+    # -- people editing rules ------------------------------------------------------------------
+    def edit(
+        self, user_id: str, rule_id: str, text: str | None = None, condition: str | None = None,
+        exceptions: list[str] | None = None, approve: bool = False,
+    ) -> dict[str, Any]:
+        """A new revision from the user's own edit (their words are its evidence); recompiled."""
+        rule = self.get(user_id, rule_id)
+        if rule.status in ("retracted", "superseded"):
+            raise InputError(f"rule {rule_id} is {rule.status}; learn a new rule instead")
+        if text is not None and not text.strip():
+            raise InputError("the rule text is empty")
+        changes: dict[str, Any] = {}
+        if text is not None and text.strip() != rule.text:
+            changes["text"] = text.strip()
+        if condition is not None and (condition.strip() or None) != rule.condition:
+            changes["condition"] = condition.strip() or None
+        if exceptions is not None and [e.strip() for e in exceptions if e.strip()] != rule.exceptions:
+            changes["exceptions"] = [e.strip() for e in exceptions if e.strip()]
+        if not changes and not (approve and rule.status == "needs_user"):
+            raise InputError("nothing to change: give a new text, condition or exceptions")
+        quotes = [q for q in (changes.get("text"), changes.get("condition"), *changes.get("exceptions", [])) if q]
+        candidate = restate(rule, **changes)
+        candidate = candidate.model_copy(update={"evidence": list(dict.fromkeys([*rule.evidence, *quotes]))})
+        if rule.status == "needs_user" and not approve:
+            outcome_status, check, reason = "needs_user", None, rule.reason
+        else:
+            outcome = compile_candidate(self.hf.model, candidate)
+            outcome_status, check, reason = outcome.status, outcome.check, outcome.reason
+        row = row_for(rule.id, rule.user_id, self._repo.next_rule_version(rule.user_id, rule.id), candidate,
+                      rule.scope, rule.project, outcome_status, check, "update", reason,
+                      "edited by the user" if changes else "approved by the user",
+                      supersedes=rule.supersedes, embedding=self._embed_one(candidate.text, candidate.condition))
+        version = self._repo.commit(rule.user_id, "approve" if approve and not changes else "edit",
+                                    f"edit {rule.id}", [row])
+        return {"library_version": version, "rule": self.get(user_id, rule_id).public()}
+
+    def retract(self, user_id: str, rule_id: str, reason: str = "retracted by the user") -> dict[str, Any]:
+        rule = self.get(user_id, rule_id)
+        if rule.status in ("retracted", "superseded"):
+            raise InputError(f"rule {rule_id} is already {rule.status}")
+        row = row_for(rule.id, rule.user_id, self._repo.next_rule_version(rule.user_id, rule.id), restate(rule),
+                      rule.scope, rule.project, "retracted", None, "retract", reason, reason)
+        version = self._repo.commit(rule.user_id, "retract", f"retract {rule.id}", [row])
+        return {"library_version": version, "rule": self.get(user_id, rule_id).public()}
+
+    def undo(self, user_id: str) -> dict[str, Any]:
+        user = _user(user_id)
+        done = self._repo.undo(user)
+        if done is None:
+            raise InputError("nothing to undo")
+        return {"undone": done[0], "library_version": done[1]}
+
+    def export(self, user_id: str, directory: str | Path, project: str | Path | None = None,
+               agents_file: str | Path | None = None) -> dict[str, Any]:
+        """One Markdown file per live rule (plus an index), and optionally an AGENTS.md section."""
+        rules = self.rules(user_id, project)
+        target = Path(directory).expanduser()
+        if target.exists() and not target.is_dir():
+            raise InputError(f"{target} exists and is not a directory")
+        target.mkdir(parents=True, exist_ok=True)
+        written = []
+        for rule in rules:
+            path = target / markdown_name(rule)
+            path.write_text(markdown(rule), encoding="utf-8")
+            written.append(str(path))
+        index = ["# Learned rules", ""] + [f"- [{r.text}]({markdown_name(r)}) — {r.status}, {r.scope}" for r in rules]
+        (target / "INDEX.md").write_text("\n".join(index) + "\n", encoding="utf-8")
+        out: dict[str, Any] = {"directory": str(target), "files": written, "count": len(written)}
+        if agents_file is not None:
+            active = [r for r in rules if r.status in ACTIVE_STATUSES]
+            Path(agents_file).expanduser().write_text(agents_section(active), encoding="utf-8")
+            out["agents_file"] = str(agents_file)
+        return out
+
+    # -- used by the learner -------------------------------------------------------------------
+    def _embed_one(self, text: str, condition: str | None) -> np.ndarray:
+        return self.hf.embedder.embed([" ".join([text, condition or ""])])[0]
+
+    def _new_id(self) -> str:
+        return new_id("r")
+
+
+__all__ = ["RuleService", "normalise_project", "run_step"]

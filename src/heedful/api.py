@@ -86,9 +86,9 @@ class Heedful:
 
     @cached_property
     def model(self) -> Model:
-        from heedful.llm import load_model
+        from heedful.llm.factory import load_model
 
-        return load_model(self.settings.model.name)
+        return load_model(self.settings.model, self.settings.log_dir)
 
     @cached_property
     def memory(self) -> MemoryService:

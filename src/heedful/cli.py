@@ -5,7 +5,7 @@ from __future__ import annotations
 import typer
 
 from heedful import __version__
-from heedful.commands import demo, jobs, memory, rules
+from heedful.commands import demo, doctor, jobs, memory, rules
 
 app = typer.Typer(
     help="heedful: tell your agent once. Learned rules enforced later; memory that supersedes and forgets.",
@@ -17,6 +17,7 @@ app.add_typer(rules.app, name="rules")
 app.add_typer(jobs.app, name="jobs")
 app.command("worker")(jobs.worker)
 app.command("demo")(demo.demo)
+app.command("doctor")(doctor.doctor)
 
 
 @app.command()

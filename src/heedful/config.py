@@ -6,7 +6,9 @@ Example `config.toml`:
     name = "minilm"        # or "hashing" (tests and tiny machines only)
 
     [model]
-    name = "offline"       # the deterministic learner; providers come later
+    name = "offline"       # or "local", "openai:gpt-4o-mini", "anthropic:claude-sonnet-4-5"
+    base_url = "http://127.0.0.1:8080/v1"   # for OpenAI-compatible endpoints
+    api_key_env = "OPENAI_API_KEY"          # the key is read from this variable, never stored
 
     [store]
     url = "sqlite"         # the database file lives in HEEDFUL_HOME
@@ -20,6 +22,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -36,8 +39,24 @@ class EmbedderSettings(BaseModel):
 
 
 class ModelSettings(BaseModel):
+    """Which model does the steps the papers do with an LLM.
+
+    `name` is `offline` (the deterministic learner), `local` (the bundled SmolLM2 through
+    llama.cpp, in process), or `PROVIDER:MODEL` with PROVIDER `openai` (any OpenAI-compatible
+    endpoint: OpenAI, vLLM, Ollama, llama.cpp server, LM Studio, OpenRouter) or `anthropic`.
+    """
+
     model_config = ConfigDict(extra="forbid")
     name: str = "offline"
+    base_url: str | None = None
+    api_key_env: str | None = None
+    json_mode: Literal["json_schema", "json_object"] = "json_schema"
+    timeout_seconds: float = 60.0
+    retry_budget_seconds: float = 180.0
+    max_tokens: int = 2048
+    fallback: str | None = None
+    fallback_base_url: str | None = None
+    fallback_api_key_env: str | None = None
 
 
 class StoreSettings(BaseModel):
@@ -86,6 +105,8 @@ def load_settings(home: Path | str | None = None) -> Settings:
     for section, key, env in (
         ("embedder", "name", "HEEDFUL_EMBEDDER"),
         ("model", "name", "HEEDFUL_MODEL"),
+        ("model", "base_url", "HEEDFUL_MODEL_BASE_URL"),
+        ("model", "api_key_env", "HEEDFUL_MODEL_API_KEY_ENV"),
         ("store", "url", "HEEDFUL_STORE"),
         ("user", "default", "HEEDFUL_USER"),
     ):

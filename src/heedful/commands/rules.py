@@ -130,7 +130,10 @@ def select_rules(
 def check(
     stage: Annotated[str, typer.Option("--stage", help="pre_action, artifact or delivery.")],
     evidence: Annotated[Path, typer.Option("--evidence", help="Observation JSON file ('-' for stdin).")],
-    project: ProjectOption = None,
+    project: Annotated[
+        Path | None,
+        typer.Option("--project", "-p", help="Project directory (default: the evidence's project, else this one)."),
+    ] = None,
     session: SessionOption = None,
     turn: TurnOption = None,
     fail_on_violation: Annotated[
@@ -145,8 +148,8 @@ def check(
         observation = _read_json(evidence, "evidence")
         if not isinstance(observation, dict):
             fail("the evidence must be a JSON object (see `heedful rules check --help`)")
-        data = hf.rules.check(resolve_user(hf, user), stage, observation, project=_project(project),
-                              session=session, turn=turn)
+        where = _project(project) if project is not None or not observation.get("project") else None
+        data = hf.rules.check(resolve_user(hf, user), stage, observation, project=where, session=session, turn=turn)
 
         def render(d: dict[str, Any]) -> None:
             for j in d["judgments"]:

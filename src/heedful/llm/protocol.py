@@ -11,8 +11,6 @@ from typing import Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from heedful.errors import InputError
-
 ContextT = TypeVar("ContextT", contravariant=True)
 ResponseT = TypeVar("ResponseT", bound=BaseModel)
 
@@ -56,10 +54,8 @@ def run_step(model: Model, step: Step[ContextT, ResponseT], context: ContextT) -
     return model.structured(step.messages(context), step.response_model)
 
 
-MODELS = ("offline",)
-
-
 def load_model(name: str) -> Model:
-    if name == "offline":
-        return OfflineModel()
-    raise InputError(f"unknown model {name!r}; available now: {', '.join(MODELS)}")
+    """A model from its name alone (`offline`, `local`, `openai:MODEL`, `anthropic:MODEL`)."""
+    from heedful.llm.factory import build_model
+
+    return build_model(name)

@@ -17,7 +17,6 @@ import numpy as np
 from heedful.errors import InputError
 from heedful.ids import new_id
 from heedful.llm.prompts.adjudicate_facts import (
-    Adjudication,
     AdjudicationContext,
     CandidateWithNeighbours,
     Decision,
@@ -240,25 +239,31 @@ class MemoryWriter:
                 pending.append(index)
         if not pending:
             return events
-        context = AdjudicationContext(
-            items=[
-                CandidateWithNeighbours(
-                    index=i,
-                    candidate=candidates[i],
-                    neighbours=_neighbours(
-                        candidates[i], new_facts[i], stored + [new_facts[j] for j in pending if j < i]
-                    ),
-                )
-                for i in pending
-            ]
-        )
+        # Each candidate is compared with the stored facts and with the candidates before it.
+        items = [
+            CandidateWithNeighbours(
+                index=i,
+                candidate=candidates[i],
+                neighbours=_neighbours(new_facts[i], stored + [new_facts[j] for j in pending if j < i]),
+            )
+            for i in pending
+        ]
+        decisions = {
+            item.index: Decision(index=item.index, action="new", reason="nothing related is stored")
+            for item in items
+            if not item.neighbours  # no model call when there is nothing to compare with
+        }
+        to_decide = [item for item in items if item.neighbours]
         try:
-            adjudication = run_step(self.hf.model, AdjudicateStep(), context)
-            decisions = {d.index: d for d in adjudication.decisions}
+            if to_decide:
+                adjudication = run_step(self.hf.model, AdjudicateStep(), AdjudicationContext(items=to_decide))
+                decisions.update({d.index: d for d in adjudication.decisions if d.index in pending})
         except Exception as exc:  # a failed adjudication keeps every candidate as new
             log.warning("adjudication failed; keeping all candidates as new: %s", exc)
-            adjudication = Adjudication(decisions=[])
-            decisions = {i: Decision(index=i, action="new", reason=f"adjudication failed: {exc}") for i in pending}
+            decisions.update(
+                {item.index: Decision(index=item.index, action="new", reason=f"adjudication failed: {exc}")
+                 for item in to_decide}
+            )
         inserted: dict[str, FactRecord] = {f.id: f for f in stored}
         for index in pending:
             fact = new_facts[index]
@@ -340,7 +345,7 @@ class MemoryWriter:
         )
 
 
-def _neighbours(candidate: Candidate, fact: FactRecord, pool: list[FactRecord]) -> list[StoredFact]:
+def _neighbours(fact: FactRecord, pool: list[FactRecord]) -> list[StoredFact]:
     """Stored facts about the same entity, plus the nearest by cosine (to find, not to decide)."""
     if not pool or fact.embedding is None:
         return []

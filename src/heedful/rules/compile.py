@@ -120,7 +120,9 @@ def _program(word: str) -> str | None:
 def _spec(kind: str, params: dict[str, Any]) -> CheckSpec:
     from heedful.rules.checks import KINDS
 
-    return CheckSpec(kind=kind, stage=stage_of(kind, params), params=params, evidence=list(KINDS[kind].EVIDENCE))
+    module = KINDS[kind]
+    evidence = module.evidence_for(params) if hasattr(module, "evidence_for") else list(module.EVIDENCE)
+    return CheckSpec(kind=kind, stage=stage_of(kind, params), params=params, evidence=evidence)
 
 
 def _flags_for(program: str | None, flag: str) -> list[str]:

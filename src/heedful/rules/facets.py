@@ -9,6 +9,7 @@ name a language or platform the task and project do not use are set aside.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from pathlib import Path
 
 _I = re.IGNORECASE
@@ -90,15 +91,21 @@ _MARKERS = {
 }
 
 
-def facets(text: str, task: bool = False) -> set[str]:
+def facets(text: str, task: bool = False) -> frozenset[str]:
+    return _facets(text, task)
+
+
+@lru_cache(maxsize=8192)
+def _facets(text: str, task: bool) -> frozenset[str]:
     found = {name for name, pattern in FACETS.items() if pattern.search(text)}
     if task and (_CODE_NOUNS.search(text) or (_CODE_TASK.search(text) and found - _NOT_CODE)):
         found.add("code")
-    return found
+    return frozenset(found)
 
 
-def languages(text: str) -> set[str]:
-    return {name for name, pattern in LANGUAGES.items() if pattern.search(text)}
+@lru_cache(maxsize=8192)
+def languages(text: str) -> frozenset[str]:
+    return frozenset(name for name, pattern in LANGUAGES.items() if pattern.search(text))
 
 
 def always_applies(text: str) -> bool:

@@ -13,7 +13,8 @@ def rx(*parts: str) -> re.Pattern[str]:
 
 
 ALWAYS_NEVER = (
-    r"(?:^|[,.;:!(-]\s*|\b(?:please|you|should|must|and|but|so|to|we|i|just|then|also|pls)\s+)(?:always|never)\b"
+    r"(?:^|[.;:!(-]\s*|\b(?:please|you|you should|you must|we should|we must|and|but|so|to|we|i|just|then|also|"
+    r"pls)\s+)(?:always|never)\b(?!\s+(?:behind|above|below|on|in|at|visible|hidden|true|false|null|empty|zero))"
     r"|\b(?:always|never) (?:use|run|add|write|commit|push|put|include|ask|leave|create|make|call|import|install|"
     r"edit|touch|modify|format|start|end|reply|respond|answer|explain|keep|mention|check|test|pin|prefix|wrap|"
     r"sort|do|be|give|show|open|merge|rebase|force|delete|remove|skip|bump|update|document|type|name|split)\b"
@@ -35,11 +36,13 @@ LASTING = rx(
     r"\bthe convention (?:here )?is\b", r"\bkeep (?:doing|using)\b", r"\bhabit\b", r"\bwe (?:use|prefer|switched|moved"
     r"|migrated|don'?t use|do not use|'ve switched|have switched|only use)\b", r"\bi (?:prefer|hate|dislike|"
     r"like it when"
-    r"|don'?t like it when|want you to always|want you to never|never want)\b", r"\bin this (?:repo|repository|project|"
-    r"codebase|code base|monorepo)\b", r"\bfor this (?:repo|repository|project|codebase)\b", r"\bin (?:our|"
-    r"this) team\b",
+    r"|don'?t like it when|want you to always|want you to never|never want)\b",
+    r"^(?:in|for) this (?:repo|repository|project|codebase|code base|monorepo)\b",
+    r",? (?:in|for) this (?:repo|repository|project|codebase|code base)[.!]*$", r"\bin (?:our|this) team\b",
     r"\b(?:don'?t|do not|never|stop)\b.*\bagain\b", r"\beverywhere\b",
-    r"^(?:when|if|whenever) (?!you(?:'re| are)? (?:done|finished))(?:you(?:'re| are)? )?\w+ing\b[^,]{0,60},",
+    r"^(?:when|if|whenever) (?:you(?:'re| are)? )?(?:writing|adding|editing|committing|creating|working|touching|"
+    r"changing|refactoring|reviewing|testing|debugging|deploying|installing|naming|documenting|coding|pushing|"
+    r"merging|releasing|fixing|updating|generating|using)\b[^,]{0,60},",
 )
 
 # Bound to the current task: a request, a temporary exception, a one-off constraint.
@@ -122,7 +125,7 @@ GENERIC_CORRECTION = rx(
     r"add |write |run |put |leave |commit |push |create |make |call |mention |ask |include |open |install |"
     r"import |touch |edit |modify |change )",
     r"^(?:please )?(?:use|prefer) \S+(?: \S+){0,3},? (?:not|instead of|over|rather than) \S+",
-    r"\b\S+,? not \S+[.!]*$", r"\bwhy (?:do|did|are|would) you (?:always|keep) \w+",
+    r"\b\S+, not \S+[.!]*$", r"\bwhy (?:do|did|are|would) you (?:always|keep) \w+",
     r"^(?:please )?always \w+",
     r"^(?:please )?keep (?:your |the |all )?(?:replies|answers|responses|messages|explanations|summaries|commit "
     r"messages|commits|prs|pull requests|functions|lines|comments|docstrings|diffs|changes)\b",

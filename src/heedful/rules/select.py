@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -32,8 +33,9 @@ def stem(word: str) -> str:
     return _SUFFIX.sub("", word) if len(word) > 4 else word
 
 
-def stems(text: str) -> set[str]:
-    return {stem(w) for w in content_words(text)}
+@lru_cache(maxsize=8192)
+def stems(text: str) -> frozenset[str]:
+    return frozenset(stem(w) for w in content_words(text))
 
 
 @dataclass
@@ -53,7 +55,7 @@ class Selection:
     batches: int = 0
 
 
-def keyword_score(query: set[str], rule_words: set[str], idf: dict[str, float]) -> float:
+def keyword_score(query: frozenset[str], rule_words: frozenset[str], idf: dict[str, float]) -> float:
     """Share of the rule's (idf-weighted) words that the request mentions."""
     if not rule_words:
         return 0.0
@@ -62,7 +64,7 @@ def keyword_score(query: set[str], rule_words: set[str], idf: dict[str, float]) 
     return hit / total if total else 0.0
 
 
-def inverse_document_frequency(documents: Sequence[set[str]]) -> dict[str, float]:
+def inverse_document_frequency(documents: Sequence[frozenset[str]]) -> dict[str, float]:
     count: dict[str, int] = {}
     for words in documents:
         for word in words:
@@ -75,7 +77,7 @@ def rule_text_for_matching(rule: Rule) -> str:
     return " ".join([rule.text, rule.condition or ""])
 
 
-def exception_met(rule: Rule, query_words: set[str]) -> str | None:
+def exception_met(rule: Rule, query_words: frozenset[str]) -> str | None:
     for exception in rule.exceptions:
         words = stems(re.sub(r"^(?:unless|except(?: for| when| in| if)?|but not (?:for|in|when))\s+", "", exception))
         if words and words <= query_words:
@@ -128,8 +130,8 @@ def select(
 
 
 def _judge(
-    rule: Rule, query_words: set[str], query_facets: set[str], available: set[str] | None, cosine: float,
-    keyword: float, cosine_threshold: float, keyword_threshold: float,
+    rule: Rule, query_words: frozenset[str], query_facets: frozenset[str], available: frozenset[str] | set[str] | None,
+    cosine: float, keyword: float, cosine_threshold: float, keyword_threshold: float,
 ) -> str:
     """'+why' when the rule applies, '-why' when it does not."""
     exception = exception_met(rule, query_words)

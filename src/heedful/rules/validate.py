@@ -30,8 +30,20 @@ class Outcome:
     rounds: list[dict[str, Any]] = field(default_factory=list)
 
 
+# What exists at each stage: a check may not need evidence that only appears later.
+AVAILABLE = {
+    "pre_action": {"action", "project", "task", "events", "branch"},
+    "artifact": {"artifact", "project", "task", "events"},
+    "delivery": {"delivery", "events", "workspace", "project", "task"},
+}
+
+
 def structural_problems(spec: CheckSpec, cases: list[Case]) -> list[str]:
     problems = []
+    roots = {field.split(".", 1)[0].split(" ", 1)[0] for field in spec.evidence}
+    late = sorted(roots - AVAILABLE[spec.stage])
+    if late:
+        problems.append(f"needs {', '.join(late)}, which does not exist yet at the {spec.stage} stage")
     if not MIN_CASES <= len(cases) <= MAX_CASES:
         problems.append(f"{len(cases)} cases; between {MIN_CASES} and {MAX_CASES} are needed")
     if not any(case.expected == "not_applicable" for case in cases):

@@ -87,3 +87,12 @@ def test_validation_uses_up_to_three_revision_rounds() -> None:
     assert len(outcome.rounds) == 3
     outcome = validation.validate(MODEL, "Never push to main.", [bad, bad, bad, good], None, [], False)
     assert outcome.status == "guidance"
+
+
+def test_a_check_may_not_need_evidence_from_a_later_stage() -> None:
+    (spec,) = propose("Keep replies under 100 words.")
+    early = spec.model_copy(update={"stage": "pre_action"})
+    problems = validation.structural_problems(early, spec.cases or [])
+    assert any("does not exist yet" in p for p in problems)
+    outcome = validation.validate(MODEL, "Keep replies under 100 words.", [early], None, [], False)
+    assert outcome.status == "guidance"

@@ -17,6 +17,10 @@ EVIDENCE = ["action | artifact | delivery (JSON)"]
 _MISSING = object()
 
 
+def evidence_for(params: dict[str, Any]) -> list[str]:
+    return [f"{params.get('target')}.{'.'.join(map(str, params.get('path') or []))}"]
+
+
 def stage_for(params: dict[str, Any]) -> Stage:
     return STAGE_OF_TARGET.get(str(params.get("target")), "delivery")
 

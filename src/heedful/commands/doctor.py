@@ -1,0 +1,80 @@
+"""`heedful doctor`: what is configured, and whether each part actually works here."""
+
+from __future__ import annotations
+
+import time
+from typing import Annotated, Any
+
+import typer
+from pydantic import BaseModel
+from rich.console import Console
+
+from heedful.commands.common import HomeOption, JsonOption, emit, opened
+
+
+class _Ping(BaseModel):
+    ok: bool
+
+
+def _check(name: str, action: Any) -> dict[str, Any]:
+    started = time.perf_counter()
+    try:
+        detail = action()
+    except Exception as exc:  # doctor reports every failure instead of stopping at the first
+        return {"part": name, "ok": False, "detail": f"{type(exc).__name__}: {exc}", "ms": None}
+    return {"part": name, "ok": True, "detail": detail, "ms": round((time.perf_counter() - started) * 1000, 1)}
+
+
+def doctor(
+    skip_model: Annotated[bool, typer.Option("--skip-model", help="Do not call the configured model.")] = False,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Show the configuration and test the store, the embedder and the model connection."""
+    from heedful import __version__
+    from heedful.llm.protocol import ChatMessage
+
+    with opened(home) as hf:
+        settings = hf.settings
+
+        def model_check() -> str:
+            model = hf.model
+            if model.offline:
+                return "offline: the deterministic learner (no model calls)"
+            answer = model.structured(
+                [ChatMessage(role="user", content='Reply with the JSON object {"ok": true}.')], _Ping
+            )
+            return f"{model.name} answered ok={answer.ok}"
+
+        checks = [
+            _check("store", lambda: f"{settings.db_path} (schema {hf.store.db.schema_version})"),
+            _check("embedder", lambda: f"{hf.embedder.name}, {hf.embedder.embed(['ping']).shape[1]} dimensions"),
+        ]
+        if not skip_model:
+            checks.append(_check("model", model_check))
+        data = {
+            "version": __version__,
+            "home": str(settings.home),
+            "config_file": str(settings.home / "config.toml"),
+            "embedder": settings.embedder.name,
+            "model": settings.model.name,
+            "model_base_url": settings.model.base_url,
+            "model_api_key_env": settings.model.api_key_env,
+            "fallback": settings.model.fallback,
+            "jobs": hf.store.jobs.counts(),
+            "checks": checks,
+            "ok": all(c["ok"] for c in checks),
+        }
+
+        def render(d: dict[str, Any]) -> None:
+            console = Console()
+            console.print(f"heedful {d['version']} · home {d['home']}")
+            console.print(f"embedder {d['embedder']} · model {d['model']}" + (f" at {d['model_base_url']}"
+                                                                             if d["model_base_url"] else ""))
+            for c in d["checks"]:
+                mark = "[green]ok[/green]" if c["ok"] else "[red]FAIL[/red]"
+                console.print(f"  {mark} {c['part']}: {c['detail']}" + (f" ({c['ms']} ms)" if c["ms"] else ""))
+
+        emit(data, as_json, render)
+        if not data["ok"]:
+            raise typer.Exit(1)

@@ -1,0 +1,40 @@
+"""The two rule benchmarks run end to end and report measured numbers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from heedful.bench import corrections, selection
+
+
+def test_corrections_benchmark_reports_both_splits(tmp_path: Path) -> None:
+    report = corrections.run(data=tmp_path / "absent", embedder="hashing", timing=True)
+    assert set(report["splits"]) == {"tune", "heldout"}
+    for split in report["splits"].values():
+        assert split["messages"] >= 100
+        assert 0 <= split["structural_correct"] <= split["messages"]
+        assert split["persist_recall"] is not None
+    assert sum(len(corrections.load_split(s)) for s in corrections.SPLITS) >= 200
+    assert "skipped" in report["swe_together"]
+    assert report["learning_step"]["steps"] > 0 and report["learning_step"]["median_ms"] > 0
+
+
+def test_swe_together_reader_on_a_small_copy(tmp_path: Path) -> None:
+    task = tmp_path / "tasks" / "demo"
+    task.mkdir(parents=True)
+    (task / "oracle_intents.json").write_text(
+        '{"intents": [{"intent_kind": "request", "text": "Fix the login bug."},'
+        ' {"intent_kind": "correction", "text": "From now on, never push to main."}]}'
+    )
+    report = corrections.swe_together(tmp_path)
+    assert report["intents"] == 2 and report["durable"] == 1
+    assert report["durable_rules"][0]["text"] == "From now on, never push to main."
+
+
+def test_selection_benchmark_grows_the_library() -> None:
+    report = selection.run(embedder="hashing", sizes=(50, 120), orders=1)
+    for split in ("tune", "heldout"):
+        assert set(report[split]) == {"50", "120"}
+        for row in report[split].values():
+            assert 0 <= row["recall"] <= 100 and 0 <= row["precision"] <= 100
+    assert report["heldout"]["120"]["library"] == 120

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
+from typing import Annotated
+
 import typer
 
 from heedful import __version__
-from heedful.commands import demo, doctor, jobs, memory, rules
+from heedful.commands import bench, demo, doctor, jobs, memory, rules
 
 app = typer.Typer(
     help="heedful: tell your agent once. Learned rules enforced later; memory that supersedes and forgets.",
@@ -15,9 +18,25 @@ app = typer.Typer(
 app.add_typer(memory.app, name="memory")
 app.add_typer(rules.app, name="rules")
 app.add_typer(jobs.app, name="jobs")
+app.add_typer(bench.app, name="bench")
 app.command("worker")(jobs.worker)
 app.command("demo")(demo.demo)
 app.command("doctor")(doctor.doctor)
+
+
+@app.callback()
+def root(
+    model: Annotated[
+        str | None,
+        typer.Option("--model", help="offline, local, openai:MODEL or anthropic:MODEL, for this command only."),
+    ] = None,
+    embedder: Annotated[str | None, typer.Option("--embedder", help="minilm or hashing, for this command.")] = None,
+) -> None:
+    """Options placed before the command apply to every step it runs: `heedful --model local memory flush`."""
+    if model:
+        os.environ["HEEDFUL_MODEL"] = model
+    if embedder:
+        os.environ["HEEDFUL_EMBEDDER"] = embedder
 
 
 @app.command()

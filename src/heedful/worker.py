@@ -103,14 +103,13 @@ def drain(
     owner = owner_name()
     stats = DrainStats()
     while (job := run_one(hf, owner, lease_seconds)) is not None:
+        if job.state == "pending":
+            continue  # failed and will be retried: the next claim takes it again
         if job.state == "done":
             stats.done += 1
-        elif job.state in ("failed", "pending"):
-            stats.failed += job.state == "failed"
-            if job.last_error:
-                stats.errors.append(f"{job.id} ({job.kind}): {job.last_error}")
-            if job.state == "pending":
-                continue
+        else:
+            stats.failed += 1
+            stats.errors.append(f"{job.id} ({job.kind}): {job.last_error}")
         if on_job is not None:
             on_job(job)
     return stats

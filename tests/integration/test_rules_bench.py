@@ -7,11 +7,11 @@ from pathlib import Path
 from heedful.bench import corrections, selection
 
 
-def test_corrections_benchmark_reports_both_splits(tmp_path: Path) -> None:
+def test_corrections_benchmark_reports_every_split(tmp_path: Path) -> None:
     report = corrections.run(data=tmp_path / "absent", embedder="hashing", timing=True)
-    assert set(report["splits"]) == {"tune", "heldout"}
+    assert set(report["splits"]) == set(corrections.SPLITS) >= {"tune", "heldout"}
     for split in report["splits"].values():
-        assert split["messages"] >= 100
+        assert split["messages"] >= 50
         assert 0 <= split["structural_correct"] <= split["messages"]
         assert split["persist_recall"] is not None
     assert sum(len(corrections.load_split(s)) for s in corrections.SPLITS) >= 200

@@ -9,8 +9,8 @@ import pytest
 from heedful.api import Heedful
 from heedful.errors import InputError, NotFoundError
 
-PROJECT = "/work/projects/app"
-OTHER = "/work/projects/other"
+PROJECT = "/srv/projects/app"
+OTHER = "/srv/projects/other"
 
 
 def bash(command: str) -> dict:
@@ -216,3 +216,21 @@ def test_learning_runs_as_a_background_job(hf: Heedful) -> None:
     stats = drain(hf)
     assert stats.done == 1 and stats.failed == 0
     assert [r["text"] for r in hf.rules.list("me")] == ["Never push to main."]
+
+
+def test_a_conflicting_revision_is_a_store_error_and_changes_nothing(hf: Heedful) -> None:
+    from heedful.errors import StoreError
+    from heedful.rules.library import restate, row_for
+
+    rule_id = hf.rules.learn("me", "never push to main", project=PROJECT).actions[0].rule_id
+    rule = hf.rules.get("me", rule_id)
+    stale = row_for(rule.id, "me", 1, restate(rule), "global", None, "guidance", None, "update", "stale", "x")
+    before = hf.store.rules.latest_version("me")
+    with pytest.raises(StoreError):
+        hf.store.rules.commit("me", "edit", "stale revision", [stale])
+    assert hf.store.rules.latest_version("me") == before
+    assert hf.rules.get("me", rule_id).status == "checked"
+    foreign = row_for(rule.id, "mallory", 1, restate(rule), "global", None, "guidance", None, "update", "x", "x")
+    with pytest.raises(StoreError):
+        hf.store.rules.commit("mallory", "edit", "someone else's rule", [foreign])
+    assert hf.rules.list("mallory") == []

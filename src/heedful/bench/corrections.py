@@ -28,7 +28,7 @@ from heedful.rules.interpret import interpret, verify_evidence
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "swe_together"
 DATA_DIR = Path(__file__).resolve().parent / "data"
-SPLITS = ("tune", "heldout")
+SPLITS = ("tune", "heldout", "heldout2")
 
 
 def load_split(split: str) -> list[dict[str, Any]]:

@@ -19,7 +19,6 @@ import time
 from pathlib import Path
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 
 from heedful.rules.models import Rule
@@ -198,4 +197,4 @@ def cli(
         _render(report)
 
 
-__all__ = ["cli", "np", "run"]
+__all__ = ["cli", "run"]

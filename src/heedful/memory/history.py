@@ -103,17 +103,19 @@ class MemoryHistory:
         memory = self.hf.store.memory
         chain = [fact]
         # Walk back through the facts this one replaced, and forward through its replacements.
+        replaced_by: dict[str, list[str]] = {}
+        for op in memory.ops(user_id):
+            if op.op == "supersede" and op.after.get("superseded_by"):
+                replaced_by.setdefault(str(op.after["superseded_by"]), []).append(op.fact_id)
         seen = {fact.id}
         frontier = [fact.id]
         while frontier:
-            current = frontier.pop()
-            for op in memory.ops(user_id):
-                if op.op == "supersede" and op.after.get("superseded_by") == current and op.fact_id not in seen:
-                    older = memory.get_fact(user_id, op.fact_id)
-                    if older is not None:
-                        chain.append(older)
-                        seen.add(older.id)
-                        frontier.append(older.id)
+            for older_id in replaced_by.get(frontier.pop(), []):
+                older = memory.get_fact(user_id, older_id) if older_id not in seen else None
+                if older is not None:
+                    chain.append(older)
+                    seen.add(older.id)
+                    frontier.append(older.id)
         newer = fact
         while newer.superseded_by and newer.superseded_by not in seen:
             replacement = memory.get_fact(user_id, newer.superseded_by)

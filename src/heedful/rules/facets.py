@@ -40,10 +40,14 @@ FACETS: dict[str, re.Pattern[str]] = {
         "time": r"\bdates?\b|\btimes?\b|timestamp",
         "strings": r"\bstrings?\b|greeting|string formatting|\bformat (?:the|a)\b",
         "data": r"payload|\bdicts?\b|structured|dataclass|pydantic|\bobjects?\b",
-        "code": r"\bfunctions?\b|\bvariables?\b|\bimports?\b|type hints|docstring|f-strings|\bclass(?:es)?\b|"
-                r"\bmodules?\b|string formatting|run (?:the )?tests",
     }.items()
 }
+# Rules that govern how any code is written (style, naming, imports, tests before done).
+_RULE_CODE = re.compile(
+    r"type hints|docstrings?|f-strings|snake_case|camelcase|pascalcase|wildcard imports|\bimports?\b|"
+    r"\bfunctions?\b|naming|\bnames?\b|run (?:the )?tests|\bvariables\b(?! for)|\bcomments?\b",
+    _I,
+)
 # Rules about every reply apply to every task.
 ALWAYS = re.compile(r"\brepl(?:y|ies)\b|\banswers?\b|\bresponses?\b|\bat the end of each task\b", _I)
 # What makes a task a code change: code nouns, or a change verb with a facet beyond chores.
@@ -99,6 +103,8 @@ def facets(text: str, task: bool = False) -> frozenset[str]:
 def _facets(text: str, task: bool) -> frozenset[str]:
     found = {name for name, pattern in FACETS.items() if pattern.search(text)}
     if task and (_CODE_NOUNS.search(text) or (_CODE_TASK.search(text) and found - _NOT_CODE)):
+        found.add("code")
+    if not task and _RULE_CODE.search(text):
         found.add("code")
     return frozenset(found)
 

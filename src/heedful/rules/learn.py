@@ -15,7 +15,7 @@ import numpy as np
 from heedful.errors import InputError
 from heedful.llm import run_step
 from heedful.rules.interpret import is_referent_only, resolve_referent, verify_evidence
-from heedful.rules.library import compile_candidate, restate, row_for, rule_from_row
+from heedful.rules.library import compile_candidate, restate, row_for
 from heedful.rules.models import LIVE_STATUSES, Action, Admission, Candidate, ContextMessage, LearnResult, Rule
 from heedful.rules.resolve import content_words, merge_update, retraction_target
 from heedful.rules.steps import AdmitInput, AdmitStep, InterpretInput, InterpretStep, ResolveInput, ResolveStep
@@ -194,4 +194,4 @@ def _retract(service: RuleService, user: str, text: str, live: list[Rule], admis
                                        reason="explicit retraction")])
 
 
-__all__ = ["learn", "parse_context", "rule_from_row"]
+__all__ = ["learn", "parse_context"]

@@ -13,7 +13,7 @@ def rx(*parts: str) -> re.Pattern[str]:
 
 
 ALWAYS_NEVER = (
-    r"(?:^|[.;:!(-]\s*|\b(?:please|you|you should|you must|we should|we must|and|but|so|to|we|i|just|then|also|"
+    r"(?:^|[,.;:!(-]\s*|\b(?:please|you|should|must|and|but|so|to|we|i|just|then|also|"
     r"pls)\s+)(?:always|never)\b(?!\s+(?:behind|above|below|on|in|at|visible|hidden|true|false|null|empty|zero))"
     r"|\b(?:always|never) (?:use|run|add|write|commit|push|put|include|ask|leave|create|make|call|import|install|"
     r"edit|touch|modify|format|start|end|reply|respond|answer|explain|keep|mention|check|test|pin|prefix|wrap|"
@@ -40,6 +40,8 @@ LASTING = rx(
     r"^(?:in|for) this (?:repo|repository|project|codebase|code base|monorepo)\b",
     r",? (?:in|for) this (?:repo|repository|project|codebase|code base)[.!]*$", r"\bin (?:our|this) team\b",
     r"\b(?:don'?t|do not|never|stop)\b.*\bagain\b", r"\beverywhere\b",
+    r"\byou keep (?:on )?\w+ing\b[^.;?!]*[.;?!,]\s*(?:please )?(?:use|don'?t|do not|stop|always|never|prefer)\b",
+    r"\b(?:this|our) (?:repo|repository|project|codebase|team) (?:uses|follows|prefers)\b",
     r"^(?:when|if|whenever) (?:you(?:'re| are)? )?(?:writing|adding|editing|committing|creating|working|touching|"
     r"changing|refactoring|reviewing|testing|debugging|deploying|installing|naming|documenting|coding|pushing|"
     r"merging|releasing|fixing|updating|generating|using)\b[^,]{0,60},",
@@ -62,6 +64,7 @@ PROJECT = rx(
     r"\bin this (?:repo|repository|project|codebase|code base|monorepo|workspace|package)\b",
     r"\bfor this (?:repo|repository|project|codebase|code base)\b", r"\bthis (?:repo|project|codebase)'s\b",
     r"\bin (?:our|the) (?:repo|repository|project|codebase|code base|monorepo)\b", r"\bour (?:codebase|repo|project)\b",
+    r"\bthis (?:repo|repository|project|codebase) (?:uses|follows|prefers)\b",
     r"\bhere\b(?!'s)", r"\bwe (?:use|prefer|don'?t use|do not use|switched|moved|migrated|'ve switched|have switched|"
     r"only use|always|never|run|keep|write|name|put|follow|deploy|target|support)\b",
     r"\bin (?:this|our) team\b", r"\bour (?:convention|standard|style guide|team)\b", r"\bthe convention here\b",

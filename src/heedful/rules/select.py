@@ -19,6 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from heedful.llm import Model, OfflineModel, run_step
 from heedful.rules.facets import always_applies, facets, languages
 from heedful.rules.models import Rule
 from heedful.rules.resolve import content_words
@@ -77,22 +78,10 @@ def rule_text_for_matching(rule: Rule) -> str:
     return " ".join([rule.text, rule.condition or ""])
 
 
-def exception_met(rule: Rule, query_words: frozenset[str]) -> str | None:
-    for exception in rule.exceptions:
-        words = stems(re.sub(r"^(?:unless|except(?: for| when| in| if)?|but not (?:for|in|when))\s+", "", exception))
-        if words and words <= query_words:
-            return exception
-    return None
+_EXCEPTION_LEAD = re.compile(r"^(?:unless|except(?: for| when| in| if)?|but not (?:for|in|when))\s+", re.IGNORECASE)
 
 
 _LEADING_CONDITION = re.compile(r"^((?:when(?:ever)?|if|for|in) [^,]{3,80}),", re.IGNORECASE)
-
-
-def condition_of(rule: Rule) -> str | None:
-    if rule.condition:
-        return rule.condition
-    match = _LEADING_CONDITION.match(rule.text)
-    return match.group(1) if match else None
 
 
 def select(
@@ -103,54 +92,75 @@ def select(
     cosine_threshold: float = COSINE_THRESHOLD,
     keyword_threshold: float = KEYWORD_THRESHOLD,
     project_languages: set[str] | None = None,
+    model: Model | None = None,
 ) -> Selection:
-    """Score every rule against the request; `vectors` rows align with `rules`."""
+    """Judge every rule against the request, a batch at a time; `vectors` rows align with `rules`.
+
+    Each batch is one `SelectStep`: the offline path is `judge_card` below; a model would read
+    the same cards (with their cosine and keyword scores as hints).
+    """
+    from heedful.rules.steps import SelectCard, SelectInput, SelectStep
+
     out = Selection()
-    query_words = stems(query)
-    query_facets = facets(query, task=True)
-    available = languages(query) or project_languages
     documents = [stems(rule_text_for_matching(rule)) for rule in rules]
     idf = inverse_document_frequency(documents)
+    query_words = stems(query)
+    languages_hint = sorted(project_languages) if project_languages is not None else None
     for start in range(0, len(rules), BATCH_SIZE):
         out.batches += 1
-        for offset, rule in enumerate(rules[start : start + BATCH_SIZE]):
+        batch = list(rules[start : start + BATCH_SIZE])
+        cards = []
+        for offset, rule in enumerate(batch):
             index = start + offset
             cosine = 0.0
             if vectors is not None and query_vector is not None and index < len(vectors):
                 cosine = float(np.dot(vectors[index], query_vector))
-            keyword = keyword_score(query_words, documents[index], idf)
-            score = max(cosine / cosine_threshold, keyword / keyword_threshold)
-            verdict = _judge(rule, query_words, query_facets, available, cosine, keyword,
-                             cosine_threshold, keyword_threshold)
-            selected = verdict.startswith("+")
-            item = Scored(rule, score + (1.0 if selected else 0.0), cosine, keyword, selected, verdict[1:])
+            cards.append(SelectCard(id=rule.id, text=rule.text, condition=rule.condition, exceptions=rule.exceptions,
+                                    cosine=cosine, keyword=keyword_score(query_words, documents[index], idf)))
+        step_input = SelectInput(query=query, project_languages=languages_hint, cards=cards,
+                                 cosine_threshold=cosine_threshold, keyword_threshold=keyword_threshold)
+        answer = run_step(model or OfflineModel(), SelectStep(), step_input)
+        verdicts = {d.id: d for d in answer.decisions}
+        for rule, card in zip(batch, cards, strict=True):
+            decision = verdicts.get(rule.id)
+            selected = decision is not None and decision.applies
+            why = decision.why if decision is not None else "not examined"
+            score = max(card.cosine / cosine_threshold, card.keyword / keyword_threshold) + (1.0 if selected else 0.0)
+            item = Scored(rule, score, card.cosine, card.keyword, selected, why)
             (out.rules if selected else out.rejected).append(item)
     out.rules.sort(key=lambda s: s.score, reverse=True)
     return out
 
 
-def _judge(
-    rule: Rule, query_words: frozenset[str], query_facets: frozenset[str], available: frozenset[str] | set[str] | None,
-    cosine: float, keyword: float, cosine_threshold: float, keyword_threshold: float,
-) -> str:
-    """'+why' when the rule applies, '-why' when it does not."""
-    exception = exception_met(rule, query_words)
-    if exception:
-        return f"-exception applies: {exception}"
-    text = rule_text_for_matching(rule)
-    named = languages(text)
+def judge_card(
+    query: str, text: str, condition: str | None, exceptions: list[str], cosine: float, keyword: float,
+    project_languages: set[str] | None, cosine_threshold: float = COSINE_THRESHOLD,
+    keyword_threshold: float = KEYWORD_THRESHOLD,
+) -> tuple[bool, str]:
+    """(applies, why) for one rule card: the offline selector."""
+    query_words = stems(query)
+    query_facets = facets(query, task=True)
+    available = languages(query) or project_languages
+    for exception in exceptions:
+        words = stems(_EXCEPTION_LEAD.sub("", exception))
+        if words and words <= query_words:
+            return False, f"exception applies: {exception}"
+    matching = " ".join([text, condition or ""])
+    named = languages(matching)
     if named and available is not None and not named & available:
-        return f"-names {', '.join(sorted(named))}, which this task and project do not use"
-    condition = condition_of(rule)
+        return False, f"names {', '.join(sorted(named))}, which this task and project do not use"
+    if condition is None:
+        lead = _LEADING_CONDITION.match(text)
+        condition = lead.group(1) if lead else None
     if condition and not (stems(condition) & query_words or facets(condition) & query_facets):
-        return f"-its condition ({condition}) does not hold for this task"
-    if always_applies(rule.text):
-        return "+governs every reply"
-    shared = facets(text) & query_facets
+        return False, f"its condition ({condition}) does not hold for this task"
+    if always_applies(text):
+        return True, "governs every reply"
+    shared = facets(matching) & query_facets
     if shared:
-        return f"+governs {', '.join(sorted(shared))}"
+        return True, f"governs {', '.join(sorted(shared))}"
     if cosine >= cosine_threshold:
-        return f"+close in meaning (cosine {cosine:.2f})"
+        return True, f"close in meaning (cosine {cosine:.2f})"
     if keyword >= keyword_threshold:
-        return f"+shares key words (overlap {keyword:.2f})"
-    return f"-not related (cosine {cosine:.2f}, keywords {keyword:.2f})"
+        return True, f"shares key words (overlap {keyword:.2f})"
+    return False, f"not related (cosine {cosine:.2f}, keywords {keyword:.2f})"

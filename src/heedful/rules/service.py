@@ -17,7 +17,6 @@ import numpy as np
 
 from heedful.errors import InputError, NotFoundError
 from heedful.ids import new_id
-from heedful.llm import run_step
 from heedful.rules import learn as learning
 from heedful.rules.checks import evaluate
 from heedful.rules.facets import detect_languages
@@ -172,7 +171,8 @@ class RuleService:
         rules = [rule_from_row(row) for row in rows]
         query = " ".join(part for part in (task, message or "") if part)
         vectors, query_vector = self._vectors(rows, query)
-        chosen = score_rules(rules, vectors, query, query_vector, project_languages=detect_languages(project_path))
+        chosen = score_rules(rules, vectors, query, query_vector, project_languages=detect_languages(project_path),
+                             model=self.hf.model)
         return {
             "library_version": version,
             "project": project_path,
@@ -315,4 +315,4 @@ class RuleService:
         return new_id("r")
 
 
-__all__ = ["RuleService", "normalise_project", "run_step"]
+__all__ = ["RuleService", "normalise_project"]

@@ -180,3 +180,59 @@ class ResolveStep:
         from heedful.rules.resolve import resolve_offline
 
         return resolve_offline(context)
+
+
+# -- selection ------------------------------------------------------------------------------
+class SelectCard(BaseModel):
+    id: str
+    text: str
+    condition: str | None = None
+    exceptions: list[str] = Field(default_factory=list)
+    cosine: float = 0.0
+    keyword: float = 0.0
+
+
+class SelectInput(BaseModel):
+    query: str
+    project_languages: list[str] | None = None
+    cards: list[SelectCard]
+    cosine_threshold: float
+    keyword_threshold: float
+
+
+class SelectDecision(BaseModel):
+    id: str
+    applies: bool
+    why: str
+
+
+class SelectResponse(BaseModel):
+    decisions: list[SelectDecision]
+
+
+class SelectStep:
+    """One batch of rule cards (at most 32) judged for the current task and message."""
+
+    name = "rules.select"
+    response_model = SelectResponse
+
+    def messages(self, context: SelectInput) -> list[ChatMessage]:
+        system = (
+            "Select the learned rules that apply to the CURRENT task and the user's latest message. Judge each "
+            "rule's scope, condition and exceptions; topic similarity alone is not enough; an exception that the "
+            "request meets excludes a rule. Prefer including a rule that may apply over missing it. Answer one "
+            "decision per card with a short reason. " + _DATA_NOTE
+        )
+        return [ChatMessage(role="system", content=system),
+                ChatMessage(role="user", content=_data(context.model_dump()))]
+
+    def offline(self, context: SelectInput) -> SelectResponse:
+        from heedful.rules.select import judge_card
+
+        languages = set(context.project_languages) if context.project_languages is not None else None
+        decisions = []
+        for card in context.cards:
+            applies, why = judge_card(context.query, card.text, card.condition, card.exceptions, card.cosine,
+                                      card.keyword, languages, context.cosine_threshold, context.keyword_threshold)
+            decisions.append(SelectDecision(id=card.id, applies=applies, why=why))
+        return SelectResponse(decisions=decisions)

@@ -12,38 +12,12 @@ Two refinements over a plain BM25 query:
 
 from __future__ import annotations
 
-from heedful.memory.recall.query import fts_expression, keywords
+from heedful.memory.recall.query import fts_expression
 from heedful.memory.recall.routes import Ranking, RouteContext
 
 COMMON_SHARE = 0.2
 PREVIOUS_WEIGHT = 0.5
-FEEDBACK_DOCS = 0
-FEEDBACK_TERMS = 5
-FEEDBACK_WEIGHT = 0.3
-
-
-def _feedback(ctx: RouteContext, hits: Ranking, kept: list[str]) -> Ranking:
-    """Pseudo-relevance feedback: words shared by the best hits, searched again."""
-    top = [item_id for item_id, _ in hits[:FEEDBACK_DOCS]]
-    rows = ctx.search.candidates(ctx.user_id, top)
-    counts: dict[str, int] = {}
-    for item_id in top:
-        row = rows.get(item_id)
-        if row is None:
-            continue
-        for word in keywords(row.statement):
-            if word not in kept and not word.isdigit():
-                counts[word] = counts.get(word, 0) + 1
-    ordered = sorted((w for w, n in counts.items() if n >= 2), key=lambda w: (-counts[w], w))
-    extra = [w for w in ordered if ctx.search.term_share(ctx.user_id, fts_expression([w])) <= COMMON_SHARE]
-    extra = extra[:FEEDBACK_TERMS]
-    if not extra:
-        return hits
-    second = ctx.search.keyword(ctx.user_id, fts_expression(kept + extra), ctx.depth)
-    combined = dict(hits)
-    for item_id, score in second:
-        combined[item_id] = combined.get(item_id, 0.0) + FEEDBACK_WEIGHT * score
-    return sorted(combined.items(), key=lambda pair: (-pair[1], pair[0]))
+FOLLOWING_TURNS = 1
 
 
 def run(ctx: RouteContext) -> Ranking:
@@ -55,8 +29,6 @@ def run(ctx: RouteContext) -> Ranking:
     if not expression:
         return []
     hits = ctx.search.keyword(ctx.user_id, expression, ctx.depth)
-    if FEEDBACK_DOCS > 0 and hits:
-        hits = _feedback(ctx, hits, kept or terms)
     if PREVIOUS_WEIGHT <= 0 or not hits:
         return hits
     _, following = ctx.search.excerpt_neighbours(ctx.user_id)
@@ -64,7 +36,12 @@ def run(ctx: RouteContext) -> Ranking:
     combined = dict(scores)
     for item_id, score in hits:
         after = following.get(item_id)
-        if after is not None:
-            combined[after] = combined.get(after, 0.0) + PREVIOUS_WEIGHT * score
+        weight = PREVIOUS_WEIGHT
+        for _ in range(FOLLOWING_TURNS):
+            if after is None:
+                break
+            combined[after] = combined.get(after, 0.0) + weight * score
+            after = following.get(after)
+            weight *= PREVIOUS_WEIGHT
     ranked = sorted(combined.items(), key=lambda pair: (-pair[1], pair[0]))
     return ranked[: ctx.depth]

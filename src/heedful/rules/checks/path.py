@@ -129,7 +129,7 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
 
 def cases(params: dict[str, Any]) -> list[Case]:
     found: list[Case] = []
-    project = "/work/project"
+    project = "/srv/project"
     globs = _globs(params)
     if globs:
         example = globs[0].replace("**/", "").replace("**", "deep/file").replace("*", "example").rstrip("/")

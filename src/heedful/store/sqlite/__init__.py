@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from heedful.store.sqlite.db import Database
+from heedful.store.sqlite.enforce import SQLiteEnforceRepo
 from heedful.store.sqlite.jobs import SQLiteJobQueue
 from heedful.store.sqlite.memory import SQLiteMemoryRepo
 from heedful.store.sqlite.rules import SQLiteRuleRepo
@@ -20,6 +21,7 @@ class SQLiteStore:
         self.search = SQLiteSearch(self.db)
         self.jobs = SQLiteJobQueue(self.db)
         self.rules = SQLiteRuleRepo(self.db)
+        self.enforce = SQLiteEnforceRepo(self.db)
 
     def transaction(self) -> AbstractContextManager[Any]:
         return self.db.transaction()

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from heedful.errors import StoreError
 from heedful.store.sqlite.db import Database
 from heedful.timeutil import now_text
 
@@ -146,6 +147,13 @@ class SQLiteRuleRepo:
     def commit(self, user_id: str, kind: str, summary: str, rows: Sequence[RuleRow], base_version: int | None = None
                ) -> int:
         """Store new rule revisions and a new library version holding them; returns its number."""
+        try:
+            return self._commit(user_id, kind, summary, rows, base_version)
+        except sqlite3.IntegrityError as exc:
+            raise StoreError(f"the rule library changed while this change was prepared; try again ({exc})") from exc
+
+    def _commit(self, user_id: str, kind: str, summary: str, rows: Sequence[RuleRow], base_version: int | None
+                ) -> int:
         stamp = now_text()
         with self.db.transaction() as conn:
             latest = self.latest_version(user_id)
@@ -170,7 +178,7 @@ class SQLiteRuleRepo:
                 )
                 owner = conn.execute("SELECT user_id FROM rules WHERE id = ?", (row.id,)).fetchone()
                 if owner is None or owner[0] != user_id:
-                    raise ValueError("a rule id belongs to another user")
+                    raise StoreError("a rule id belongs to another user")
                 conn.execute(
                     "INSERT INTO rule_versions (rule_id, version, user_id, text, condition, exceptions, evidence,"
                     " status, check_spec, op, reason, source_text, supersedes, superseded_by, library_version,"

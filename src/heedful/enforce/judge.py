@@ -1,0 +1,67 @@
+"""Running checks on one candidate and settling the judgments against earlier ones (pure).
+
+A candidate is one proposed action, one written file, or one reply; its identity is a hash of
+the evidence that the stage's checks read. On an unchanged candidate an `unknown` never clears
+an earlier violation of the same rule: only a later pass or not_applicable does. An appeal that
+was upheld on re-check overturns the rule's violation for that candidate only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from typing import Any
+
+Evaluate = Callable[[str, dict[str, Any], str, Any], Any]
+
+
+def candidate_id(stage: str, subject: Any) -> str:
+    body = json.dumps(subject, sort_keys=True, ensure_ascii=False, default=str)
+    return stage[0] + "-" + hashlib.sha1(body.encode("utf-8")).hexdigest()[:16]
+
+
+def run_checks(rules: list[dict[str, Any]], stage: str, evidence: dict[str, Any], evaluate: Evaluate
+               ) -> list[dict[str, Any]]:
+    """One judgment per checked rule whose check runs at `stage`."""
+    out = []
+    for rule in rules:
+        check = rule.get("check")
+        if rule.get("status") != "checked" or not isinstance(check, dict) or check.get("stage") != stage:
+            continue
+        params = check.get("params") if isinstance(check.get("params"), dict) else {}
+        try:
+            verdict = evaluate(str(check.get("kind")), params, stage, evidence)
+            result, reason, quotes = verdict.result, verdict.reason, list(verdict.quotes)
+        except Exception as exc:  # a check never takes the hook down
+            result, reason, quotes = "unknown", f"the check failed ({type(exc).__name__})", []
+        out.append({"rule_id": rule["id"], "rule_text": rule.get("text", ""), "kind": check.get("kind"),
+                    "params": params, "stage": stage, "result": result, "reason": reason, "quotes": quotes})
+    return out
+
+
+def settle(judgments: list[dict[str, Any]], standing: dict[str, str]) -> tuple[list[dict[str, Any]], list[str]]:
+    """(effective judgments, rule ids whose earlier violation a pass / not_applicable now clears).
+
+    `standing` maps rule id -> violated | cleared | overturned: the latest standing outcome of that
+    rule on this same candidate.
+    """
+    effective = []
+    cleared = []
+    for judgment in judgments:
+        prior = standing.get(judgment["rule_id"])
+        result = judgment["result"]
+        if result == "unknown" and prior == "violated":
+            judgment = {**judgment, "result": "violated", "held": True,
+                        "reason": f"{judgment['reason']}; the earlier violation on this unchanged candidate stands"}
+        elif result == "violated" and prior == "overturned":
+            judgment = {**judgment, "result": "pass", "reason": "overturned on appeal for this candidate"}
+        elif result in ("pass", "not_applicable") and prior == "violated":
+            cleared.append(judgment["rule_id"])
+        effective.append(judgment)
+    return effective, cleared
+
+
+def review_offline(recheck: dict[str, Any]) -> bool:
+    """The offline appeal review: only a pass on re-check overturns a judgment."""
+    return recheck.get("result") == "pass"

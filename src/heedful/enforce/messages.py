@@ -1,0 +1,111 @@
+"""What the agent is told when a check fails: the rule, what matched, and the compliant way (pure).
+
+The texts are phrased so that the agent corrects course rather than stopping: they state the
+rule in the user's terms, quote what matched, and say what to do instead.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+APPEAL_LINE = re.compile(r"^[ \t>*-]*heedful-appeal[ \t]+([A-Za-z0-9_-]+)[ \t]*:[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
+
+
+def _words(value: Any) -> list[str]:
+    return [str(v) for v in value if isinstance(v, str) and v] if isinstance(value, list) else []
+
+
+def _rewrite(quote: str, program: str, alternative: str) -> str | None:
+    """`pip install x` with the alternative `uv pip` gives `uv pip install x` (best effort)."""
+    tokens = quote.split()
+    replacement = alternative.split()
+    if replacement == ["uv"] and program in ("pip", "python", "pytest"):
+        replacement = ["uv", "pip"] if program == "pip" else ["uv", "run", program]
+    for index, token in enumerate(tokens):
+        if token.rsplit("/", 1)[-1] == program:
+            return " ".join([*tokens[:index], *replacement, *tokens[index + 1 :]])
+    return None
+
+
+def hint(kind: str | None, params: dict[str, Any], quotes: list[str]) -> str:
+    """The compliant alternative for one violated check."""
+    if kind == "forbidden_command":
+        alternatives = _words(params.get("alternatives"))
+        if alternatives:
+            program = str(params.get("program") or "")
+            if quotes and program:
+                rewritten = _rewrite(quotes[0], program, alternatives[0])
+                if rewritten and rewritten != quotes[0]:
+                    return f"use {' or '.join(alternatives)} instead, e.g. `{rewritten}`"
+            return f"use {' or '.join(alternatives)} instead"
+        return "do not run this command; reach the goal another way the rule allows"
+    if kind == "forbidden_path":
+        globs = _words(params.get("globs"))
+        where = ", ".join(globs) if globs else "those paths"
+        if params.get("outside_project"):
+            where = (where + " or anything outside the project") if globs else "anything outside the project"
+        return f"leave {where} unchanged and make the change in a file the rule allows"
+    if kind == "required_event":
+        commands = params.get("commands") or []
+        first = commands[0] if commands else None
+        name = " ".join(first) if isinstance(first, list) else str(first or "the required command")
+        return f"run `{name}` now, after your last edit, and then finish"
+    if kind == "workspace_leftovers":
+        left = ", ".join(quotes) if quotes else "the files you created"
+        return f"delete {left} before finishing"
+    if kind == "reply_word_limit":
+        return f"shorten the reply to at most {params.get('limit')} words"
+    if kind == "reply_json_fields":
+        return "reply with one JSON object that has the fields " + ", ".join(_words(params.get("fields")))
+    if kind == "field_value":
+        dotted = ".".join(_words(params.get("path")))
+        verb = "set" if params.get("op") == "equals" else "do not set"
+        return f"{verb} {dotted} to {params.get('value')!r}"
+    return "change it so that it follows the rule"
+
+
+def _item(number: int, violation: dict[str, Any]) -> str:
+    quotes = violation.get("quotes") or []
+    quote = f" Matched: `{quotes[0]}`." if quotes else ""
+    return (f"{number}. “{violation['rule_text']}” [{violation['rule_id']}]: {violation['reason']}.{quote} "
+            f"Instead: {violation['hint']}.")
+
+
+def deny(violations: list[dict[str, Any]], used: int, budget: int) -> str:
+    head = ("This tool call was not run: it breaks a rule the user taught in an earlier session"
+            if len(violations) == 1 else
+            f"This tool call was not run: it breaks {len(violations)} rules the user taught in earlier sessions")
+    body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
+    return (f"{head} (heedful).\n{body}\nContinue the task with the compliant alternative; there is no need to "
+            f"stop or ask the user. (Correction {used} of {budget} this turn.)")
+
+
+def feedback(violations: list[dict[str, Any]], used: int, budget: int) -> str:
+    body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
+    return (f"The change just made breaks a rule the user taught in an earlier session (heedful). The tool has "
+            f"already run, so fix the result now:\n{body}\n(Correction {used} of {budget} this turn.)")
+
+
+def revise(violations: list[dict[str, Any]], used: int, budget: int) -> str:
+    count = "a rule" if len(violations) == 1 else f"{len(violations)} rules"
+    body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
+    return (f"Before this reply is final: it breaks {count} the user taught in earlier sessions (heedful).\n{body}\n"
+            f"Do what is needed and give the revised reply (revision {used} of {budget} this turn). "
+            "The user's instructions in this conversation take precedence over learned rules: if they asked for "
+            "this explicitly, or a judgment is wrong, you may appeal once per rule by adding a line "
+            "`heedful-appeal <rule id>: <your evidence>` to the reply; the rule is then checked again.")
+
+
+def reminder(unknown: list[dict[str, Any]]) -> str:
+    lines = [f"- “{u['rule_text']}” [{u['rule_id']}]: {u['reason']}" for u in unknown]
+    return ("heedful could not check these rules on this step (not enough evidence); they still apply:\n"
+            + "\n".join(lines))
+
+
+def appeals_in(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """(the reply without appeal lines, [(rule id, evidence)])."""
+    found = [(m.group(1), m.group(2).strip()) for m in APPEAL_LINE.finditer(text)]
+    if not found:
+        return text, []
+    return APPEAL_LINE.sub("", text).strip(), found

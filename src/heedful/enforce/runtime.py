@@ -1,0 +1,116 @@
+"""The hook process: where the home is, who the user is, the database, the background worker, the log.
+
+Everything here stays off the heavy imports (no pydantic settings, no numpy store): a hook starts
+a fresh interpreter for every event. The settings read are the same as `heedful.config`:
+`HEEDFUL_HOME` (default ~/.heedful), then `config.toml` (`[user] default`, `[store]
+busy_timeout_ms`), then `HEEDFUL_USER`.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+from heedful.enforce.engine import Enforcer, env_project_dir
+
+HOOK_BUSY_TIMEOUT_MS = 2000
+WORKER_IDLE_SECONDS = 60
+
+
+def home() -> Path:
+    env = os.environ.get("HEEDFUL_HOME")
+    return Path(env).expanduser() if env else Path.home() / ".heedful"
+
+
+def _config(root: Path) -> dict[str, Any]:
+    path = root / "config.toml"
+    if not path.exists():
+        return {}
+    import tomllib
+
+    with open(path, "rb") as handle:
+        return tomllib.load(handle)
+
+
+def user_and_timeout(root: Path) -> tuple[str, int]:
+    config = _config(root)
+    user_section = config.get("user") if isinstance(config.get("user"), dict) else {}
+    store_section = config.get("store") if isinstance(config.get("store"), dict) else {}
+    user = os.environ.get("HEEDFUL_USER") or str(user_section.get("default") or "me")
+    busy = store_section.get("busy_timeout_ms")
+    timeout = min(int(busy), HOOK_BUSY_TIMEOUT_MS) if isinstance(busy, int) and busy > 0 else HOOK_BUSY_TIMEOUT_MS
+    return user.strip() or "me", timeout
+
+
+def log_error(context: str, exc: BaseException | None = None) -> None:
+    """Append an error to HEEDFUL_HOME/logs/hooks.log; never raises (the hook fails open)."""
+    try:
+        folder = home() / "logs"
+        folder.mkdir(parents=True, exist_ok=True)
+        detail = "".join(traceback.format_exception(exc)) if exc is not None else ""
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        with open(folder / "hooks.log", "a", encoding="utf-8") as handle:
+            handle.write(f"{stamp} {context}\n{detail}")
+    except Exception:
+        try:
+            sys.stderr.write(f"heedful hook: {context}\n")
+        except Exception:
+            return
+
+
+class HookRuntime:
+    """Opens the store lazily, so that events that need nothing never touch the database."""
+
+    def __init__(self, platform: str) -> None:
+        self.platform = platform
+        self.home = home()
+        self.user, self.busy_ms = user_and_timeout(self.home)
+        self._db: Any = None
+        self._enforcer: Enforcer | None = None
+
+    @property
+    def enforcer(self) -> Enforcer:
+        if self._enforcer is None:
+            from heedful.enforce.lightload import load_check_kinds, load_database_module, load_enforce_store
+
+            enforce_module = load_enforce_store()
+            path = self.home / "heedful.db"
+            self._db = enforce_module.quick_open(path, self.busy_ms)
+            if self._db is None:
+                self._db = load_database_module().Database(path, self.busy_ms)
+            repo = enforce_module.SQLiteEnforceRepo(self._db)
+            checks = load_check_kinds(light=True)
+            self._enforcer = Enforcer(repo, self.user, checks.evaluate, self.platform,
+                                      project_dir=env_project_dir(self.platform))
+        return self._enforcer
+
+    def start_worker(self) -> None:
+        """Start a detached `heedful worker --idle-exit N` unless one is running or it is turned off."""
+        if os.environ.get("HEEDFUL_HOOK_WORKER", "1").lower() in ("0", "false", "no", "off"):
+            return
+        run = self.home / "run"
+        pid_file = run / "worker.pid"
+        try:
+            pid = int(pid_file.read_text().strip())
+            os.kill(pid, 0)
+            return
+        except (OSError, ValueError):
+            pass
+        run.mkdir(parents=True, exist_ok=True)
+        (self.home / "logs").mkdir(parents=True, exist_ok=True)
+        with open(self.home / "logs" / "worker.log", "ab") as log:
+            process = subprocess.Popen(
+                [sys.executable, "-m", "heedful", "worker", "--idle-exit", str(WORKER_IDLE_SECONDS),
+                 "--home", str(self.home)],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True,
+            )
+        pid_file.write_text(str(process.pid))
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()

@@ -1,0 +1,207 @@
+"""Platform tool calls as evidence: the proposed action, the files written, the events to record.
+
+Pure apart from small reads of the files a tool wrote (their content after the write, whether
+they existed before). Claude Code and Codex name tools alike (`Bash`, `Write`, `Edit`,
+`apply_patch`); unknown tools become plain `tool` events.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+SHELL_TOOLS = frozenset({"bash", "powershell", "shell", "exec_command", "local_shell", "run_terminal_cmd"})
+WRITE_TOOLS = frozenset({"write", "create", "write_file"})
+EDIT_TOOLS = frozenset({"edit", "multiedit", "notebookedit", "str_replace_editor"})
+PATCH_TOOLS = frozenset({"apply_patch"})
+MAX_CONTENT = 512_000
+_PATCH_FILE = re.compile(r"^\*\*\* (Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
+_PATCH_MOVE = re.compile(r"^\*\*\* Move to: (.+?)\s*$", re.MULTILINE)
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def tool_class(tool_name: str) -> str:
+    """shell | write | edit | patch | other."""
+    name = tool_name.lower()
+    if name in SHELL_TOOLS:
+        return "shell"
+    if name in WRITE_TOOLS:
+        return "write"
+    if name in EDIT_TOOLS:
+        return "edit"
+    if name in PATCH_TOOLS:
+        return "patch"
+    return "other"
+
+
+def command_of(tool_input: dict[str, Any]) -> str | None:
+    command = tool_input.get("command") or tool_input.get("cmd")
+    if isinstance(command, list):
+        return " ".join(str(part) for part in command)
+    return _text(command)
+
+
+def patch_text(tool_name: str, tool_input: dict[str, Any]) -> str | None:
+    """The patch of an apply_patch call (Codex puts it in `command`)."""
+    if tool_class(tool_name) != "patch":
+        return None
+    return _text(tool_input.get("patch")) or _text(tool_input.get("input")) or command_of(tool_input)
+
+
+def patch_files(patch: str) -> list[tuple[str, str]]:
+    """(operation, path) per file of a patch; operation add | update | delete (a move adds the target)."""
+    files = [(op.lower(), path) for op, path in _PATCH_FILE.findall(patch)]
+    files += [("add", path) for path in _PATCH_MOVE.findall(patch)]
+    return files
+
+
+def action(tool_name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
+    """The proposed action in the checks' evidence shape."""
+    kind = tool_class(tool_name)
+    if kind == "patch":
+        patch = patch_text(tool_name, tool_input) or ""
+        paths = [path for _, path in patch_files(patch)]
+        return {"tool": tool_name, "input": {"patch": patch}, **({"paths": paths} if paths else {})}
+    if kind == "shell":
+        command = command_of(tool_input)
+        inner = {k: v for k, v in tool_input.items() if k != "cmd"}
+        if command is not None:
+            inner["command"] = command
+        return {"tool": tool_name, "input": inner}
+    return {"tool": tool_name, "input": dict(tool_input)}
+
+
+def absolute(path: str, cwd: str) -> str:
+    expanded = os.path.expanduser(path)
+    return os.path.normpath(expanded if os.path.isabs(expanded) else os.path.join(cwd, expanded))
+
+
+def relative(path: str, project: str | None, cwd: str) -> str:
+    """A path relative to the project when it is inside it, else absolute."""
+    full = absolute(path, cwd)
+    if project:
+        root = os.path.normpath(project)
+        if full == root or full.startswith(root.rstrip(os.sep) + os.sep):
+            return os.path.relpath(full, root)
+    return full
+
+
+def written_paths(tool_name: str, tool_input: dict[str, Any]) -> list[tuple[str, str]]:
+    """(operation, path) for every file the call writes: create-or-write | edit | add | update | delete."""
+    kind = tool_class(tool_name)
+    path = _text(tool_input.get("file_path")) or _text(tool_input.get("path")) or _text(
+        tool_input.get("notebook_path"))
+    if kind == "write" and path:
+        return [("write", path)]
+    if kind == "edit" and path:
+        return [("edit", path)]
+    if kind == "patch":
+        return patch_files(patch_text(tool_name, tool_input) or "")
+    return []
+
+
+def existed_before(tool_name: str, tool_input: dict[str, Any], cwd: str) -> dict[str, bool]:
+    """Whether each file the call will write exists now (asked before the tool runs)."""
+    return {path: os.path.exists(absolute(path, cwd)) for _, path in written_paths(tool_name, tool_input)}
+
+
+def read_content(path: str, cwd: str) -> str | None:
+    try:
+        full = absolute(path, cwd)
+        if os.path.getsize(full) > MAX_CONTENT:
+            return None
+        with open(full, encoding="utf-8", errors="replace") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def _created(tool_response: Any, existed: dict[str, bool] | None, path: str) -> bool | None:
+    if existed is not None and path in existed:
+        return not existed[path]
+    if isinstance(tool_response, dict) and tool_response.get("type") in ("create", "update"):
+        return tool_response.get("type") == "create"
+    return None
+
+
+def events(
+    tool_name: str, tool_input: dict[str, Any], tool_response: Any, project: str | None, cwd: str,
+    existed: dict[str, bool] | None = None, ok: bool = True,
+) -> list[dict[str, Any]]:
+    """The events a completed tool call adds to the session log."""
+    kind = tool_class(tool_name)
+    base: dict[str, Any] = {"tool": tool_name, "ok": ok}
+    if kind == "shell":
+        command = command_of(tool_input)
+        return [{**base, "kind": "command", "command": command or ""}]
+    found: list[dict[str, Any]] = []
+    for op, path in written_paths(tool_name, tool_input):
+        rel = relative(path, project, cwd)
+        if op == "delete":
+            found.append({**base, "kind": "delete", "path": rel})
+        elif op == "add" or (op == "write" and _created(tool_response, existed, path)):
+            found.append({**base, "kind": "create", "path": rel, "created": True})
+        elif op == "write":
+            found.append({**base, "kind": "write", "path": rel})
+        else:
+            found.append({**base, "kind": "edit", "path": rel})
+    if found:
+        return found
+    path = _text(tool_input.get("file_path")) or _text(tool_input.get("path"))
+    event: dict[str, Any] = {**base, "kind": "tool"}
+    if path:
+        event["path"] = relative(path, project, cwd)
+    return [event]
+
+
+def artifacts(tool_name: str, tool_input: dict[str, Any], cwd: str) -> list[dict[str, Any]]:
+    """The files a completed call produced, with their content now (or deleted)."""
+    out = []
+    for op, path in written_paths(tool_name, tool_input):
+        full = absolute(path, cwd)
+        if op == "delete" or not os.path.exists(full):
+            out.append({"path": full, "content": None, "kind": "deleted"})
+            continue
+        content = read_content(full, cwd)
+        if content is None and op == "write":
+            content = _text(tool_input.get("content"))
+        out.append({"path": full, "content": content, "kind": "text"})
+    return out
+
+
+def present(paths: list[str], project: str | None, cwd: str) -> list[str]:
+    """Those of `paths` (relative to the project, or absolute) that exist now."""
+    root = project or cwd
+    return [path for path in paths if os.path.exists(path if os.path.isabs(path) else os.path.join(root, path))]
+
+
+def git_branch(project: str | None) -> str | None:
+    """The checked-out branch of the project's repository, read from .git/HEAD (None if unknown)."""
+    if not project:
+        return None
+    head = os.path.join(project, ".git", "HEAD")
+    try:
+        with open(head, encoding="utf-8") as handle:
+            text = handle.read().strip()
+    except OSError:
+        return None
+    return text.removeprefix("ref: refs/heads/") if text.startswith("ref: refs/heads/") else None
+
+
+def project_root(cwd: str, env_dir: str | None = None) -> str:
+    """The project a session works in: the platform's project dir, else the git root, else `cwd`."""
+    if env_dir and os.path.isdir(env_dir):
+        return os.path.realpath(env_dir)
+    start = os.path.realpath(cwd)
+    current = start
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return start
+        current = parent

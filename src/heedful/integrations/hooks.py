@@ -1,0 +1,74 @@
+"""The hook event loop shared by Claude Code and Codex: payload in, the platform's answer out.
+
+The two platforms send the same field names (`hook_event_name`, `session_id`, `cwd`, `prompt`,
+`tool_name`, `tool_input`, `tool_response`, `tool_use_id`, `stop_hook_active`,
+`last_assistant_message`; Codex adds `turn_id`, recent Claude Code `prompt_id`); they differ in
+what they accept back, which each adapter's `Renderer` decides. Anything unexpected fails open.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Protocol
+
+from heedful.enforce.engine import Outcome
+
+
+class Renderer(Protocol):
+    def fail_open(self, event: str | None) -> str: ...
+    def context(self, event: str, text: str | None) -> str: ...
+    def pre_tool(self, outcome: Outcome) -> str: ...
+    def post_tool(self, outcome: Outcome) -> str: ...
+    def stop(self, outcome: Outcome) -> str: ...
+
+
+def parse(raw: bytes | str) -> dict[str, Any] | None:
+    try:
+        payload = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return None
+    return payload if isinstance(payload, dict) else None
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def dispatch(runtime: Any, payload: dict[str, Any], render: Renderer) -> str:
+    """Handle one event; raises on internal errors (the caller fails open)."""
+    event = _text(payload.get("hook_event_name"))
+    session_id = _text(payload.get("session_id"))
+    if event is None or session_id is None:
+        return render.fail_open(event)
+    cwd = _text(payload.get("cwd")) or os.getcwd()
+    turn = _text(payload.get("turn_id")) or _text(payload.get("prompt_id"))
+    if event == "SessionStart":
+        return render.context(event, runtime.enforcer.session_start(session_id, cwd))
+    if event == "UserPromptSubmit":
+        prompt = _text(payload.get("prompt"))
+        if prompt is None:
+            return render.fail_open(event)
+        result = runtime.enforcer.user_prompt(session_id, prompt, cwd, turn)
+        if result.get("job"):
+            runtime.start_worker()
+        return render.context(event, result.get("context"))
+    tool_name = _text(payload.get("tool_name"))
+    tool_input = payload.get("tool_input")
+    tool_use_id = _text(payload.get("tool_use_id"))
+    if event == "PreToolUse":
+        if tool_name is None or not isinstance(tool_input, dict):
+            return render.fail_open(event)
+        return render.pre_tool(runtime.enforcer.pre_tool(session_id, tool_name, tool_input, cwd, turn, tool_use_id))
+    if event in ("PostToolUse", "PostToolUseFailure"):
+        if tool_name is None or not isinstance(tool_input, dict):
+            return render.fail_open(event)
+        outcome = runtime.enforcer.post_tool(session_id, tool_name, tool_input, payload.get("tool_response"), cwd,
+                                             turn, tool_use_id, ok=event == "PostToolUse")
+        return render.post_tool(outcome)
+    if event == "Stop":
+        message = payload.get("last_assistant_message")
+        active = payload.get("stop_hook_active") is True
+        return render.stop(runtime.enforcer.stop(session_id, message if isinstance(message, str) else None, cwd,
+                                                 turn, active))
+    return render.fail_open(event)

@@ -1,0 +1,160 @@
+"""Installing the hooks: merge heedful's handlers into a settings file, and take exactly them out again.
+
+Claude Code reads `hooks` from `~/.claude/settings.json` (user) or `<project>/.claude/settings.json`;
+Codex from `~/.codex/hooks.json` or `<project>/.codex/hooks.json`. Both use the same three-level
+shape: event -> [{matcher, hooks: [{type, command, timeout}]}]. heedful's handlers are recognised
+by their command (`-m heedful.hookmain <platform>`); every other key, group and handler is kept as
+it was. Installing twice changes nothing; uninstalling removes only heedful's handlers and the
+groups and events that held nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from heedful.errors import InputError
+
+MARK = "heedful.hookmain"
+TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure")
+EVENTS = {
+    "claude-code": ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop"),
+    "codex": ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"),
+}
+MATCHERS = {"claude-code": "*", "codex": "Bash|apply_patch"}
+TIMEOUT_SECONDS = 30
+
+
+def settings_path(platform: str, project: Path | None, user_home: Path | None = None) -> Path:
+    base = user_home or Path.home()
+    if platform == "claude-code":
+        return (project / ".claude" / "settings.json") if project else base / ".claude" / "settings.json"
+    if platform == "codex":
+        return (project / ".codex" / "hooks.json") if project else base / ".codex" / "hooks.json"
+    raise InputError(f"unknown platform {platform!r}; one of: claude-code, codex")
+
+
+def hook_command(platform: str, home: Path | None = None, python: str | None = None) -> str:
+    command = f"{shlex.quote(python or sys.executable)} -m {MARK} {platform}"
+    if home is not None:
+        command = f"HEEDFUL_HOME={shlex.quote(str(home.expanduser().resolve()))} {command}"
+    return command
+
+
+def _is_ours(handler: Any, platform: str) -> bool:
+    command = handler.get("command") if isinstance(handler, dict) else None
+    return isinstance(command, str) and f"-m {MARK} {platform}" in command
+
+
+def read_settings(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8") or "{}")
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path} is not valid JSON ({exc.msg}, line {exc.lineno}); fix it first") from exc
+    if not isinstance(data, dict):
+        raise InputError(f"{path} does not hold a JSON object")
+    if "hooks" in data and not isinstance(data["hooks"], dict):
+        raise InputError(f"{path}: `hooks` is not an object")
+    return data
+
+
+def write_settings(path: Path, data: dict[str, Any]) -> None:
+    """Write atomically (a crash never leaves half a settings file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            json.dump(data, out, indent=2, ensure_ascii=False)
+            out.write("\n")
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def merge(data: dict[str, Any], platform: str, command: str) -> tuple[dict[str, Any], list[str]]:
+    """(new settings, events changed): heedful's handler in every event, each exactly once."""
+    out = json.loads(json.dumps(data))
+    hooks = out.setdefault("hooks", {})
+    changed = []
+    for event in EVENTS[platform]:
+        groups = hooks.get(event)
+        if not isinstance(groups, list):
+            groups = []
+        handler = {"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}
+        present = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or [] if _is_ours(h, platform)]
+        if present == [handler]:
+            continue
+        groups = _without_ours(groups, platform)
+        group: dict[str, Any] = {"hooks": [handler]}
+        if event in TOOL_EVENTS or (event == "SessionStart" and platform == "claude-code"):
+            group = {"matcher": MATCHERS[platform] if event in TOOL_EVENTS else "*", **group}
+        hooks[event] = [*groups, group]
+        changed.append(event)
+    return out, changed
+
+
+def _without_ours(groups: list[Any], platform: str) -> list[Any]:
+    kept = []
+    for group in groups:
+        if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
+            kept.append(group)
+            continue
+        handlers = [h for h in group["hooks"] if not _is_ours(h, platform)]
+        if len(handlers) == len(group["hooks"]):
+            kept.append(group)
+        elif handlers:
+            kept.append({**group, "hooks": handlers})
+    return kept
+
+
+def remove(data: dict[str, Any], platform: str) -> tuple[dict[str, Any], list[str]]:
+    """(new settings, events changed): every heedful handler of `platform` taken out."""
+    out = json.loads(json.dumps(data))
+    hooks = out.get("hooks")
+    if not isinstance(hooks, dict):
+        return out, []
+    changed = []
+    for event in list(hooks):
+        groups = hooks[event]
+        if not isinstance(groups, list):
+            continue
+        kept = _without_ours(groups, platform)
+        if kept != groups:
+            changed.append(event)
+            if kept:
+                hooks[event] = kept
+            else:
+                del hooks[event]
+    if not hooks and changed:
+        del out["hooks"]
+    return out, changed
+
+
+def install(platform: str, project: Path | None = None, home: Path | None = None,
+            user_home: Path | None = None) -> dict[str, Any]:
+    path = settings_path(platform, project, user_home)
+    data = read_settings(path)
+    merged, changed = merge(data, platform, hook_command(platform, home))
+    if changed or not path.exists():
+        write_settings(path, merged)
+    return {"platform": platform, "settings": str(path), "installed": list(EVENTS[platform]), "changed": changed,
+            "command": hook_command(platform, home)}
+
+
+def uninstall(platform: str, project: Path | None = None, user_home: Path | None = None) -> dict[str, Any]:
+    path = settings_path(platform, project, user_home)
+    if not path.exists():
+        return {"platform": platform, "settings": str(path), "removed": []}
+    data = read_settings(path)
+    cleaned, changed = remove(data, platform)
+    if changed:
+        write_settings(path, cleaned)
+    return {"platform": platform, "settings": str(path), "removed": changed}

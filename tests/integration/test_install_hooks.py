@@ -1,0 +1,113 @@
+"""install / uninstall round trips on settings files that already hold other hooks and settings."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from heedful.integrations.install import EVENTS, MARK
+
+EXISTING: dict[str, Any] = {
+    "model": "sonnet",
+    "permissions": {"allow": ["Bash(npm test)"]},
+    "hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/guard.sh", "timeout": 5}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}],
+        "Notification": [{"hooks": [{"type": "command", "command": "say hi"}]}],
+    },
+}
+
+
+def run(app: str, *args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEEDFUL_")}
+    env["HOME"] = str(home)
+    code = f"from heedful.commands.install import {app}; {app}()"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env, timeout=60)
+
+
+def ours(data: dict[str, Any], platform: str) -> dict[str, int]:
+    return {event: sum(1 for g in groups for h in g["hooks"] if f"{MARK} {platform}" in h.get("command", ""))
+            for event, groups in data.get("hooks", {}).items()}
+
+
+@pytest.mark.parametrize(("platform", "relative"), [("claude-code", ".claude/settings.json"),
+                                                    ("codex", ".codex/hooks.json")])
+def test_project_round_trip_keeps_other_hooks(tmp_path: Path, platform: str, relative: str) -> None:
+    project = tmp_path / "proj"
+    settings = project / relative
+    settings.parent.mkdir(parents=True)
+    settings.write_text(json.dumps(EXISTING, indent=2))
+    done = run("install_app", platform, "--project", str(project), "--json", home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["changed"] == list(EVENTS[platform])
+    data = json.loads(settings.read_text())
+    counts = ours(data, platform)
+    assert all(counts[event] == 1 for event in EVENTS[platform])
+    assert data["model"] == "sonnet" and data["permissions"] == EXISTING["permissions"]
+    assert data["hooks"]["PreToolUse"][0] == EXISTING["hooks"]["PreToolUse"][0]
+    assert data["hooks"]["Notification"] == EXISTING["hooks"]["Notification"]
+    pre = [g for g in data["hooks"]["PreToolUse"] if g is not EXISTING["hooks"]["PreToolUse"][0]][-1]
+    assert pre["matcher"] == ("*" if platform == "claude-code" else "Bash|apply_patch")
+    assert pre["hooks"][0]["command"].endswith(f"-m {MARK} {platform}")
+
+    again = run("install_app", platform, "--project", str(project), "--json", home=tmp_path)
+    assert json.loads(again.stdout)["changed"] == []
+    assert json.loads(settings.read_text()) == data
+
+    removed = run("uninstall_app", platform, "--project", str(project), "--json", home=tmp_path)
+    assert removed.returncode == 0, removed.stderr
+    assert sorted(json.loads(removed.stdout)["removed"]) == sorted(EVENTS[platform])
+    assert json.loads(settings.read_text()) == EXISTING
+    nothing = run("uninstall_app", platform, "--project", str(project), "--json", home=tmp_path)
+    assert json.loads(nothing.stdout)["removed"] == []
+
+
+def test_user_scope_writes_the_user_settings(tmp_path: Path) -> None:
+    done = run("install_app", "claude-code", "--user", "--home", str(tmp_path / "hf"), home=tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / ".claude" / "settings.json").read_text())
+    command = data["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+    assert command.startswith("HEEDFUL_HOME=") and str(tmp_path / "hf") in command
+    run("uninstall_app", "claude-code", home=tmp_path)
+    assert json.loads((tmp_path / ".claude" / "settings.json").read_text()) == {}
+
+
+def test_codex_and_claude_code_hooks_live_side_by_side(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    project.mkdir()
+    for platform in ("claude-code", "codex"):
+        assert run("install_app", platform, "--project", str(project), home=tmp_path).returncode == 0
+    run("uninstall_app", "codex", "--project", str(project), home=tmp_path)
+    claude = json.loads((project / ".claude" / "settings.json").read_text())
+    assert all(n == 1 for n in ours(claude, "claude-code").values())
+    assert "hooks" not in json.loads((project / ".codex" / "hooks.json").read_text())
+
+
+def test_an_outdated_heedful_handler_is_replaced_not_duplicated(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    old = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": f"/old/python -m {MARK} claude-code"},
+                                         {"type": "command", "command": "notify-send done"}]}]}}
+    settings.write_text(json.dumps(old))
+    assert run("install_app", "claude-code", "--project", str(project), home=tmp_path).returncode == 0
+    data = json.loads(settings.read_text())
+    assert ours(data, "claude-code")["Stop"] == 1
+    assert {"type": "command", "command": "notify-send done"} in data["hooks"]["Stop"][0]["hooks"]
+    assert all("/old/python" not in h["command"] for g in data["hooks"]["Stop"] for h in g["hooks"])
+
+
+def test_invalid_settings_are_refused_untouched(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir(parents=True)
+    settings.write_text("{ not json")
+    done = run("install_app", "claude-code", "--project", str(project), home=tmp_path)
+    assert done.returncode != 0 and "not valid JSON" in done.stderr
+    assert settings.read_text() == "{ not json"

@@ -32,9 +32,7 @@ def openai_chat(content: str, finish_reason: str = "stop") -> dict[str, Any]:
         "object": "chat.completion",
         "created": 0,
         "model": "recorded-model",
-        "choices": [
-            {"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}
-        ],
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}],
         "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
     }
 
@@ -57,7 +55,7 @@ def recorded_endpoint() -> Iterator[RecordedEndpoint]:
     endpoint = RecordedEndpoint()
 
     class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802 - the http.server API
+        def do_POST(self) -> None:
             length = int(self.headers.get("content-length", "0"))
             endpoint.requests.append({"path": self.path, "body": json.loads(self.rfile.read(length) or b"{}")})
             if endpoint.responses:

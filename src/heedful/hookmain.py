@@ -7,6 +7,7 @@ allow the action (Codex's Stop gets `{}`), with the error logged under HEEDFUL_H
 
 from __future__ import annotations
 
+import contextlib
 import sys
 
 PLATFORMS = ("claude-code", "codex")
@@ -52,10 +53,8 @@ def run(platform: str, raw: bytes) -> str:
         return "{}" if platform == "codex" and event in (None, "Stop") else ""
     finally:
         if runtime is not None:
-            try:
+            with contextlib.suppress(Exception):
                 runtime.close()
-            except Exception:
-                pass
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,8 +34,10 @@ def test_add_with_extraction_speed(benchmark: BenchmarkFixture, hf: Heedful) -> 
 def test_recall_speed_over_500_messages(benchmark: BenchmarkFixture, hf: Heedful) -> None:
     hf.memory.add(
         "alice",
-        [NewMessage(f"Session note {n}: talked about topic {n % 37} and city {n % 11}", session_id=f"s{n // 20}")
-         for n in range(500)],
+        [
+            NewMessage(f"Session note {n}: talked about topic {n % 37} and city {n % 11}", session_id=f"s{n // 20}")
+            for n in range(500)
+        ],
         extract=False,
     )
     result = benchmark(hf.memory.recall, "alice", "what about topic 12 in city 3?")

@@ -16,7 +16,9 @@ def ok(result: CompletedProcess[str]) -> object:
 
 
 def test_add_recall_forget_list_history_undo(cli: Cli) -> None:
-    added = ok(cli("memory", "add", "--user", "alice", "--at", "2024-01-05T10:00:00Z", "I live in Berlin", "--flush", "--json"))
+    added = ok(
+        cli("memory", "add", "--user", "alice", "--at", "2024-01-05T10:00:00Z", "I live in Berlin", "--flush", "--json")
+    )
     assert added["events"][0]["op"] == "add"  # type: ignore[index]
     moved = ok(cli("memory", "add", "--user", "alice", "I moved to Lisbon", "--flush", "--json"))
     event = moved["events"][0]  # type: ignore[index]
@@ -46,18 +48,28 @@ def test_add_recall_forget_list_history_undo(cli: Cli) -> None:
 
 def test_conversation_file_dream_and_context(cli: Cli, tmp_path: Path) -> None:
     conversation = tmp_path / "conversation.json"
-    conversation.write_text(json.dumps({
-        "session_id": "s1",
-        "messages": [
-            {"role": "user", "content": "I love hiking and my sister Anna hates cilantro.", "at": "2024-05-07T09:00:00Z"},
-            {"role": "assistant", "text": "Noted! I'll remind you to book the hut."},
-        ],
-    }))
+    conversation.write_text(
+        json.dumps(
+            {
+                "session_id": "s1",
+                "messages": [
+                    {
+                        "role": "user",
+                        "content": "I love hiking and my sister Anna hates cilantro.",
+                        "at": "2024-05-07T09:00:00Z",
+                    },
+                    {"role": "assistant", "text": "Noted! I'll remind you to book the hut."},
+                ],
+            }
+        )
+    )
     added = ok(cli("memory", "add", "--user", "alice", "--file", str(conversation), "--flush", "--json"))
     assert {e["text"] for e in added["events"]} >= {"The user likes hiking", "The user's sister Anna hates cilantro"}  # type: ignore[index]
     dreamed = ok(cli("memory", "dream", "--user", "alice", "--json"))
     assert dreamed["state"] == "done" and dreamed["result"]["profile_rebuilt"]  # type: ignore[index]
-    context = cli("memory", "context", "--user", "alice", "--options", "hiking", "cilantro", "What does the user enjoy?")
+    context = cli(
+        "memory", "context", "--user", "alice", "--options", "hiking", "cilantro", "What does the user enjoy?"
+    )
     assert context.returncode == 0, context.stderr
     assert context.stdout.startswith("How to use the memory below")
     assert "Evidence for option (A) hiking" in context.stdout and "Evidence for option (B) cilantro" in context.stdout

@@ -166,3 +166,31 @@ def test_log_shows_what_was_blocked_and_why(home: Path, project: Path, env: dict
     (entry,) = data["entries"]
     assert entry["action"] == "deny" and entry["rule_text"] == "Never push to main."
     assert entry["quotes"] == ["git push origin main"] and entry["stage"] == "pre_action"
+
+
+def test_user_prompt_starts_a_detached_worker_that_learns_and_exits(home: Path, project: Path) -> None:
+    import os
+    import time
+
+    env = hook_env(home, user="me", worker=True, HEEDFUL_EMBEDDER="hashing", HEEDFUL_WORKER_IDLE_EXIT="1")
+    assert hook(env, claude("UserPromptSubmit", "s1", str(project), prompt="never push to main")) is None
+    pid = int((home / "run" / "worker.pid").read_text())
+    deadline = time.monotonic() + 90
+    learned = False
+    while time.monotonic() < deadline and not learned:
+        with Heedful.open(home, embedder="hashing") as hf:
+            learned = [r["text"] for r in hf.rules.list("me")] == ["Never push to main."]
+        time.sleep(0.2)
+    assert learned
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except OSError:
+            break
+        try:  # reap it if it is our child (it is not: it runs in its own session)
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+        time.sleep(0.2)
+    else:
+        raise AssertionError("the worker did not exit after its idle time")

@@ -59,7 +59,8 @@ def test_read_only_home_allows(home: Path, taught: Path) -> None:
     os.chmod(home / "heedful.db", stat.S_IRUSR)
     os.chmod(home, stat.S_IRUSR | stat.S_IXUSR)
     try:
-        code, out, _, _ = run_hook("claude-code", claude_bash("s1", str(taught), "git push origin main"), hook_env(home))
+        push = claude_bash("s1", str(taught), "git push origin main")
+        code, out, _, _ = run_hook("claude-code", push, hook_env(home))
         code2, out2, _, _ = run_hook("claude-code", claude("UserPromptSubmit", "s1", str(taught), prompt="hi"),
                                      hook_env(home))
     finally:
@@ -98,7 +99,7 @@ def test_locked_database_allows(home: Path, taught: Path) -> None:
     conn = sqlite3.connect(home / "heedful.db", isolation_level=None, timeout=1)
     conn.execute("BEGIN EXCLUSIVE")
     try:
-        code, out, _, elapsed = run_hook("claude-code", claude_bash("s1", str(taught), "git push origin main"),
+        code, out, _, _ = run_hook("claude-code", claude_bash("s1", str(taught), "git push origin main"),
                                          hook_env(home))
         assert code == 0
         # Reads still work under WAL while a writer holds the lock, so the check may still deny;

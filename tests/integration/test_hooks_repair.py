@@ -17,7 +17,8 @@ def project(home: Path, tmp_path: Path) -> Path:
     path = (tmp_path / "app").resolve()
     path.mkdir()
     with Heedful.open(home, embedder="hashing") as hf:
-        for text in ("never push to main", "keep replies under 50 words", "always run pytest before saying you are done"):
+        for text in ("never push to main", "keep replies under 50 words",
+                     "always run pytest before saying you are done"):
             assert hf.rules.learn("me", text, project=path).actions
     return path
 
@@ -56,7 +57,8 @@ def test_budget_is_shared_across_stages_and_resets_each_turn(home: Path, project
     assert actions == ["deny", "revise", "deny", "unresolved"]
     # A new user turn has a fresh budget.
     hook(env, claude("UserPromptSubmit", "s1", cwd, prompt="now the docs"))
-    assert hook(env, claude_bash("s1", cwd, "git push origin main"))["hookSpecificOutput"]["permissionDecision"] == "deny"
+    denied = hook(env, claude_bash("s1", cwd, "git push origin main"))
+    assert denied["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
 def test_all_violations_of_one_reply_go_into_one_request(home: Path, project: Path, env: dict[str, str]) -> None:
@@ -104,8 +106,8 @@ def test_appeal_overturns_only_when_the_recheck_passes(home: Path, project: Path
     first = hook(env, claude("Stop", "s1", cwd, last_assistant_message="Done."))
     rule_id = first["reason"].split("[")[1].split("]")[0]
     hook(env, claude_bash("s1", cwd, "pytest", event="PostToolUse"))
-    answer = hook(env, claude("Stop", "s1", cwd, last_assistant_message=f"Done.\nheedful-appeal {rule_id}: I ran pytest",
-                              stop_hook_active=True))
+    appealed = f"Done.\nheedful-appeal {rule_id}: I ran pytest"
+    answer = hook(env, claude("Stop", "s1", cwd, last_assistant_message=appealed, stop_hook_active=True))
     assert answer is None
     entries = [e for e in log(home, "s1") if e["action"] == "appeal_overturned"]
     assert [e["rule_id"] for e in entries] == [rule_id]

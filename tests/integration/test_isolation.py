@@ -13,7 +13,9 @@ def test_two_users_are_isolated_everywhere(hf: Heedful) -> None:
     hf.memory.add("bob", "I live in Oslo and I love sailing", flush=True)
     alice_fact = hf.memory.list("alice")[0]
 
-    assert all("Oslo" not in i.text and "sailing" not in i.text for i in hf.memory.recall("alice", "Oslo sailing").items)
+    assert all(
+        "Oslo" not in i.text and "sailing" not in i.text for i in hf.memory.recall("alice", "Oslo sailing").items
+    )
     assert all("Berlin" not in f.statement for f in hf.memory.list("bob", include_inactive=True))
     with pytest.raises(NotFoundError):
         hf.memory.history("bob", alice_fact.id)

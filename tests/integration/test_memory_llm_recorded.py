@@ -14,7 +14,7 @@ from heedful.llm.structured import ModelError
 
 pytest.importorskip("openai")
 
-from recorded_endpoint import RecordedEndpoint, openai_chat, recorded_endpoint  # noqa: E402
+from recorded_endpoint import RecordedEndpoint, openai_chat, recorded_endpoint
 
 
 @pytest.fixture
@@ -39,8 +39,15 @@ def extraction(*candidates: dict[str, object]) -> dict[str, object]:
 
 
 def fact(statement: str, predicate: str, obj: str, sources: list[str], **extra: object) -> dict[str, object]:
-    return {"kind": "fact", "statement": statement, "entity": "user", "predicate": predicate, "object": obj,
-            "source_message_ids": sources, **extra}
+    return {
+        "kind": "fact",
+        "statement": statement,
+        "entity": "user",
+        "predicate": predicate,
+        "object": obj,
+        "source_message_ids": sources,
+        **extra,
+    }
 
 
 def test_recorded_model_extracts_and_supersedes(hf_model: Heedful, endpoint: RecordedEndpoint) -> None:
@@ -50,10 +57,17 @@ def test_recorded_model_extracts_and_supersedes(hf_model: Heedful, endpoint: Rec
     berlin = hf_model.memory.list("alice")[0]
 
     second = hf_model.memory.add("alice", "I moved to Lisbon")
-    endpoint.queue(200, extraction(fact("The user lives in Lisbon", "lives_in", "Lisbon", second.message_ids,
-                                        single_valued=True)))
-    endpoint.queue(200, openai_chat(json.dumps(
-        {"decisions": [{"index": 0, "action": "replacement", "target_ids": [berlin.id], "reason": "moved"}]})))
+    endpoint.queue(
+        200, extraction(fact("The user lives in Lisbon", "lives_in", "Lisbon", second.message_ids, single_valued=True))
+    )
+    endpoint.queue(
+        200,
+        openai_chat(
+            json.dumps(
+                {"decisions": [{"index": 0, "action": "replacement", "target_ids": [berlin.id], "reason": "moved"}]}
+            )
+        ),
+    )
     (event,) = hf_model.memory.flush("alice")
     assert event.op == "supersede" and event.related_ids == [berlin.id]
     assert [f.statement for f in hf_model.memory.list("alice")] == ["The user lives in Lisbon"]
@@ -66,11 +80,20 @@ def test_recorded_model_invented_ids_are_ignored(hf_model: Heedful, endpoint: Re
     hf_model.memory.flush("alice")
     hf_model.memory.add("alice", "I love chess")
     endpoint.queue(200, extraction(fact("The user likes chess", "likes", "chess", ["m-invented"])))
-    endpoint.queue(200, openai_chat(json.dumps(
-        {"decisions": [{"index": 0, "action": "replacement", "target_ids": ["f-invented"], "reason": "?"}]})))
+    endpoint.queue(
+        200,
+        openai_chat(
+            json.dumps(
+                {"decisions": [{"index": 0, "action": "replacement", "target_ids": ["f-invented"], "reason": "?"}]}
+            )
+        ),
+    )
     (event,) = hf_model.memory.flush("alice")
     assert event.op == "add" and "no stored target" in event.reason  # nothing closed on a made-up id
-    assert sorted(f.statement for f in hf_model.memory.list("alice")) == ["The user likes chess", "The user likes hiking"]
+    assert sorted(f.statement for f in hf_model.memory.list("alice")) == [
+        "The user likes chess",
+        "The user likes hiking",
+    ]
     assert all(f.source_message_ids == [] for f in hf_model.memory.list("alice"))
 
 

@@ -142,9 +142,14 @@ def test_secrets_are_masked_before_storage(hf: Heedful) -> None:
 
 
 def test_dream_summarises_rebuilds_profile_and_honours_tombstones(hf: Heedful) -> None:
-    hf.memory.add("alice", [NewMessage("I live in Berlin and I love hiking in the Harz mountains.", session_id="s1"),
-                            NewMessage("My sister Anna loves cilantro.", session_id="s1"),
-                            NewMessage("I take sertraline for my anxiety every day.", session_id="s1")])
+    hf.memory.add(
+        "alice",
+        [
+            NewMessage("I live in Berlin and I love hiking in the Harz mountains.", session_id="s1"),
+            NewMessage("My sister Anna loves cilantro.", session_id="s1"),
+            NewMessage("I take sertraline for my anxiety every day.", session_id="s1"),
+        ],
+    )
     hf.memory.forget("alice", "I take sertraline")
     rows_before = hf.store.memory.count_facts("alice")
     result = hf.memory.dream("alice")

@@ -17,7 +17,6 @@ from typing import Any
 
 from heedful.enforce import judge, messages, tools
 from heedful.enforce.judge import Evaluate
-from heedful.ids import new_id
 
 REPAIR_BUDGET = 3
 MAX_LEARN_TEXT = 20_000
@@ -67,7 +66,7 @@ class Enforcer:
             found = self.repo.turn(self.user, session_id, turn_id)
             if found is not None:
                 return found
-        turn_id = turn_id or new_id("t")
+        turn_id = turn_id or _new_turn_id()
         version = self.repo.pin(self.user, session_id, turn_id)
         return self.repo.start_turn(self.user, session_id, turn_id, version, None, [])
 
@@ -96,7 +95,7 @@ class Enforcer:
         if _is_own_text(prompt):
             turn = self._turn(session, turn_hint)
             return {"turn": turn["turn_id"], "context": None, "job": None, "library_version": turn["library_version"]}
-        turn_id = turn_hint or new_id("t")
+        turn_id = turn_hint or _new_turn_id()
         version = self.repo.pin(self.user, session_id, turn_id)
         rules = self.rules(version, project)
         from heedful.enforce import select
@@ -227,6 +226,9 @@ class Enforcer:
                             "action": "cleared", "result": by_rule[rule_id]["result"],
                             "reason": by_rule[rule_id]["reason"]})
         unknown = [j for j in effective if j["result"] == "unknown"]
+        if unknown:
+            noted = self.repo.noted_unknown(self.user, session_id, turn_id)
+            unknown = [j for j in unknown if j["rule_id"] not in noted]
         entries += [{**base, **_entry(j), "action": "unknown"} for j in unknown]
         violations = [{**j, "hint": messages.hint(j["kind"], j["params"], j["quotes"])}
                       for j in effective if j["result"] == "violated"]
@@ -248,6 +250,12 @@ class Enforcer:
         if entries:
             self.repo.log(self.user, session_id, turn_id, entries)
         return outcome
+
+
+def _new_turn_id() -> str:
+    from heedful.ids import new_id
+
+    return new_id("t")
 
 
 def _entry(judgment: dict[str, Any]) -> dict[str, Any]:

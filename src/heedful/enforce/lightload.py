@@ -3,9 +3,9 @@
 `heedful.store` and `heedful.store.sqlite` import numpy in their `__init__` (through the memory
 and rule repositories), and the check kinds import `heedful.rules.models`, which builds pydantic
 models. A hook process needs neither: it needs the SQLite connection, the enforcement repository
-and the pure check functions. `load_enforce_store()` and `load_database_module()` import those submodules under bare stand-ins
-for their parent packages and then removes the stand-ins, so a later ordinary import still runs
-the real package code. `load_check_kinds(light=True)` gives the check kinds a minimal
+and the pure check functions. `load_enforce_store()` and `load_database_module()` import those
+submodules under bare stand-ins for their parent packages and then remove the stand-ins, so a later
+ordinary import still runs the real package code. `load_check_kinds(light=True)` gives the check kinds a minimal
 `heedful.rules.models` (only `Case`, `Result`, `Stage`, `Verdict`, which is all they import) when
 the real one is not loaded yet; the stand-in is removed again after the import.
 """
@@ -97,7 +97,25 @@ def load_check_kinds(light: bool = False) -> ModuleType:
     stand_in = _light_models()
     sys.modules[_MODELS] = stand_in
     try:
-        return importlib.import_module(name)
+        checks = importlib.import_module(name)
     finally:
         if sys.modules.get(_MODELS) is stand_in:
             del sys.modules[_MODELS]
+    _share_command_parsing()
+    return checks
+
+
+def _share_command_parsing() -> None:
+    """In a hook process every command check reads the same command line: parse it once.
+
+    The kinds bind `simple_commands` at import; each binding is replaced by one memoised wrapper
+    (the parse is pure and its result is only iterated).
+    """
+    from functools import lru_cache
+
+    shell = importlib.import_module("heedful.rules.shell")
+    cached = lru_cache(maxsize=64)(shell.simple_commands)
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith("heedful.rules.checks.") and (
+                getattr(module, "simple_commands", None) is shell.simple_commands):
+            module.simple_commands = cached  # type: ignore[attr-defined]

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-APPEAL_LINE = re.compile(r"^[ \t>*-]*heedful-appeal[ \t]+([A-Za-z0-9_-]+)[ \t]*:[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE)
+APPEAL_LINE = re.compile(r"^[ \t>*-]*heedful-appeal[ \t]+([A-Za-z0-9_-]+)[ \t]*:[ \t]*(.*)$",
+                         re.IGNORECASE | re.MULTILINE)
 
 
 def _words(value: Any) -> list[str]:

@@ -9,10 +9,8 @@ busy_timeout_ms`), then `HEEDFUL_USER`.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 import time
-import traceback
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +48,8 @@ def user_and_timeout(root: Path) -> tuple[str, int]:
 def log_error(context: str, exc: BaseException | None = None) -> None:
     """Append an error to HEEDFUL_HOME/logs/hooks.log; never raises (the hook fails open)."""
     try:
+        import traceback
+
         folder = home() / "logs"
         folder.mkdir(parents=True, exist_ok=True)
         detail = "".join(traceback.format_exception(exc)) if exc is not None else ""
@@ -90,7 +90,11 @@ class HookRuntime:
         return self._enforcer
 
     def start_worker(self) -> None:
-        """Start a detached `heedful worker --idle-exit N` unless one is running or it is turned off."""
+        """Start a detached `heedful worker --idle-exit N` unless one is running or it is turned off.
+
+        HEEDFUL_HOOK_WORKER=0 turns this off (then `heedful jobs drain` or a worker you run learns);
+        HEEDFUL_WORKER_IDLE_EXIT sets N (seconds, default 60).
+        """
         if os.environ.get("HEEDFUL_HOOK_WORKER", "1").lower() in ("0", "false", "no", "off"):
             return
         run = self.home / "run"
@@ -101,11 +105,14 @@ class HookRuntime:
             return
         except (OSError, ValueError):
             pass
+        import subprocess
+
         run.mkdir(parents=True, exist_ok=True)
         (self.home / "logs").mkdir(parents=True, exist_ok=True)
         with open(self.home / "logs" / "worker.log", "ab") as log:
             process = subprocess.Popen(
-                [sys.executable, "-m", "heedful", "worker", "--idle-exit", str(WORKER_IDLE_SECONDS),
+                [sys.executable, "-m", "heedful", "worker", "--idle-exit",
+                 os.environ.get("HEEDFUL_WORKER_IDLE_EXIT", str(WORKER_IDLE_SECONDS)),
                  "--home", str(self.home)],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True,
             )

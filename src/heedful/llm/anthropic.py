@@ -71,7 +71,6 @@ class AnthropicModel:
                 messages=turns,  # type: ignore[arg-type]
                 tools=[{"name": TOOL_NAME, "description": "Give the answer.", "input_schema": schema}],
                 tool_choice={"type": "tool", "name": TOOL_NAME},
-                temperature=0,
             )
         except (anthropic.RateLimitError, anthropic.APITimeoutError, anthropic.APIConnectionError) as exc:
             raise TransientModelError(f"{type(exc).__name__}: {exc}") from exc

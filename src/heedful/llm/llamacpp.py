@@ -43,7 +43,7 @@ class LlamaCppModel:
         model_path: Path | None = None,
         *,
         context_tokens: int = 4096,
-        max_tokens: int = 768,
+        max_tokens: int = 1024,
         threads: int | None = None,
         usage: UsageLog | None = None,
     ) -> None:
@@ -77,7 +77,8 @@ class LlamaCppModel:
         )
 
     def structured(self, messages: list[ChatMessage], response_model: type[ResponseT]) -> ResponseT:
-        schema = capped_schema(response_model.model_json_schema(), max_chars=300)
+        # A small model tends to loop; short strings and short lists keep every answer inside max_tokens.
+        schema = capped_schema(response_model.model_json_schema(), max_chars=120, max_items=4)
         return structured_call(
             lambda conversation: self._send(conversation, schema),
             messages,

@@ -49,14 +49,18 @@ class Reply:
     completion_tokens: int = 0
 
 
-def capped_schema(schema: dict[str, Any], max_chars: int = MAX_STRING_CHARS) -> dict[str, Any]:
-    """The JSON schema with a maxLength on every string that has none."""
+def capped_schema(
+    schema: dict[str, Any], max_chars: int = MAX_STRING_CHARS, max_items: int | None = None
+) -> dict[str, Any]:
+    """The JSON schema with a maxLength on every string (and maxItems on every array) that has none."""
 
     def visit(node: Any) -> Any:
         if isinstance(node, dict):
             out = {key: visit(value) for key, value in node.items()}
             if out.get("type") == "string" and "maxLength" not in out and "enum" not in out:
                 out["maxLength"] = max_chars
+            if out.get("type") == "array" and max_items is not None and "maxItems" not in out:
+                out["maxItems"] = max_items
             return out
         if isinstance(node, list):
             return [visit(item) for item in node]

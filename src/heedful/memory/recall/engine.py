@@ -52,14 +52,15 @@ ROUTES: dict[str, RouteFn] = {
     "recency": recency.run,
 }
 # Tuned on LoCoMo conversations 0-4 (see docs/recall.md): keyword search over raw turns is the
-# strongest single route there, dense search adds what the words miss, entities and time raise.
+# strongest single route there, dense search adds what the words miss; a named time is a strong
+# hint when the question gives one; entities and recency only nudge.
 DEFAULT_WEIGHTS: dict[str, float] = {
-    "vector": 0.8,
+    "vector": 0.6,
     "keyword": 1.0,
-    "entity": 0.3,
-    "time": 0.5,
+    "entity": 0.15,
+    "time": 1.0,
     "place": 0.3,
-    "recency": 0.1,
+    "recency": 0.05,
 }
 TIED_ROUTES = frozenset({"entity", "time", "place"})
 RECALLABLE_KINDS = frozenset({"fact", "commitment", "excerpt", "summary"})

@@ -14,6 +14,7 @@ HOP_WEIGHT = 0.5
 MAX_NEIGHBOURS = 10
 FEW_HITS = 5
 COMMON_SHARE = 0.2
+MIN_ROWS_TO_PRUNE = 100
 # A common entity still says whose item it is (the person speaking, the person asked about).
 COMMON_SCORE = 0.25
 
@@ -27,7 +28,11 @@ def run(ctx: RouteContext) -> Ranking:
     for names in direct.values():
         for name in names:
             per_entity[name] = per_entity.get(name, 0) + 1
-    rare = {name for name, count in per_entity.items() if count / total <= COMMON_SHARE}
+    rare = {
+        name
+        for name, count in per_entity.items()
+        if total < MIN_ROWS_TO_PRUNE or count / total <= COMMON_SHARE
+    }
     scores = {
         fact_id: float(sum(1.0 if name in rare else COMMON_SCORE for name in names))
         for fact_id, names in direct.items()

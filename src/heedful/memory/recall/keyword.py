@@ -5,9 +5,10 @@ Two refinements over a plain BM25 query:
 - terms that occur in a large share of this user's items (their own name, the name of the person
   they talk to most) are left out of the query: they say little about which item is meant, and the
   FTS index's statistics span every user, so it cannot see how common they are for this one;
-- a raw excerpt also scores a part of the turn before it in the same session, because a question
-  is often answered by the turn that follows the one that shares its words ("What inspired
-  you?" -> "I painted this after I visited ...").
+- a raw excerpt also takes a part of the score of the two turns before it in the same session
+  (half of the one just before, a quarter of the one before that), because a question is often
+  answered by a turn that follows the one sharing its words ("What inspired you?" -> "I painted
+  this after I visited ...").
 """
 
 from __future__ import annotations
@@ -15,30 +16,40 @@ from __future__ import annotations
 from heedful.memory.recall.query import fts_expression
 from heedful.memory.recall.routes import Ranking, RouteContext
 
-COMMON_SHARE = 0.2
+COMMON_SHARE = 0.05
+# Below this many items, shares say little and every term is kept.
+MIN_ROWS_TO_PRUNE = 100
 PREVIOUS_WEIGHT = 0.5
-FOLLOWING_TURNS = 1
+FOLLOWING_TURNS = 2
+NAMES_ONLY = True
+SHORT_TURN_CHARS = 0
 
 
 def run(ctx: RouteContext) -> Ranking:
     terms = ctx.analysis.terms
     if not terms:
         return []
-    kept = [t for t in terms if ctx.search.term_share(ctx.user_id, fts_expression([t])) <= COMMON_SHARE]
-    expression = fts_expression(kept or terms)
+    kept = terms
+    names = set(ctx.analysis.entities) if NAMES_ONLY else set(terms)
+    if ctx.search.row_count(ctx.user_id) >= MIN_ROWS_TO_PRUNE and names & set(terms):
+        shares = {t: ctx.search.term_share(ctx.user_id, fts_expression([t])) if t in names else 0.0 for t in terms}
+        kept = [t for t in terms if shares[t] <= COMMON_SHARE]
+        if not kept or all(t in names and shares[t] == 0 for t in kept):
+            kept = terms
+    expression = fts_expression(kept)
     if not expression:
         return []
     hits = ctx.search.keyword(ctx.user_id, expression, ctx.depth)
     if PREVIOUS_WEIGHT <= 0 or not hits:
         return hits
     _, following = ctx.search.excerpt_neighbours(ctx.user_id)
-    scores = dict(hits)
-    combined = dict(scores)
+    lengths = ctx.search.excerpt_lengths(ctx.user_id) if SHORT_TURN_CHARS else {}
+    combined = dict(hits)
     for item_id, score in hits:
         after = following.get(item_id)
         weight = PREVIOUS_WEIGHT
         for _ in range(FOLLOWING_TURNS):
-            if after is None:
+            if after is None or (SHORT_TURN_CHARS and lengths.get(after, 0) > SHORT_TURN_CHARS):
                 break
             combined[after] = combined.get(after, 0.0) + weight * score
             after = following.get(after)

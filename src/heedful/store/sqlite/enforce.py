@@ -13,10 +13,8 @@ import os
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from heedful.ids import new_id
 from heedful.timeutil import now_text
 
 if TYPE_CHECKING:
@@ -62,12 +60,12 @@ class QuickDatabase:
 
 
 def newest_migration() -> int:
-    names = os.listdir(Path(__file__).parent / "migrations")
+    names = os.listdir(os.path.join(os.path.dirname(__file__), "migrations"))
     return max(int(name.split("_", 1)[0]) for name in names if name.endswith(".sql"))
 
 
-def quick_open(path: Path, busy_timeout_ms: int) -> QuickDatabase | None:
-    if not path.exists():
+def quick_open(path: str | os.PathLike[str], busy_timeout_ms: int) -> QuickDatabase | None:
+    if not os.path.exists(path):
         return None
     conn = sqlite3.connect(str(path), isolation_level=None, timeout=busy_timeout_ms / 1000)
     try:
@@ -141,6 +139,8 @@ class SQLiteEnforceRepo:
         return version
 
     def enqueue_job(self, user_id: str, kind: str, payload: dict[str, Any], max_attempts: int = 3) -> str:
+        from heedful.ids import new_id
+
         job_id = new_id("j")
         stamp = now_text()
         with self.db.transaction() as conn:
@@ -318,6 +318,15 @@ class SQLiteEnforceRepo:
             elif row["result"] == "violated":
                 out[row["rule_id"]] = "violated"
         return out
+
+    def noted_unknown(self, user_id: str, session_id: str, turn_id: str) -> set[str]:
+        """Rules already reported as unknown in this turn (reminded and logged once per turn)."""
+        rows = self.conn.execute(
+            "SELECT DISTINCT rule_id FROM enforce_log WHERE user_id = ? AND session_id = ? AND turn_id = ?"
+            " AND action = 'unknown'",
+            (user_id, session_id, turn_id),
+        ).fetchall()
+        return {row[0] for row in rows}
 
     def appeals(self, user_id: str, session_id: str, turn_id: str, rule_id: str) -> int:
         row = self.conn.execute(

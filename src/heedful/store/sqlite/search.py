@@ -37,7 +37,7 @@ class SQLiteSearch:
         self._vector_cache: dict[str, tuple[tuple[int, int], list[str], np.ndarray]] = {}
         self._row_index: dict[str, tuple[tuple[int, int], dict[str, int]]] = {}
         self._entity_cache: dict[str, tuple[tuple[int, int], frozenset[str]]] = {}
-        self._sequence_cache: dict[str, tuple[tuple[int, int], dict[str, str], dict[str, str]]] = {}
+        self._sequence_cache: dict[str, tuple[tuple[int, int], dict[str, str], dict[str, str], dict[str, int]]] = {}
         self._share_cache: dict[tuple[str, str], tuple[tuple[int, int], float]] = {}
 
     def _vector_version(self, user_id: str) -> tuple[int, int]:
@@ -134,22 +134,37 @@ class SQLiteSearch:
 
     def excerpt_neighbours(self, user_id: str) -> tuple[dict[str, str], dict[str, str]]:
         """(previous, following): excerpt id -> its neighbour in the same session (cached per version)."""
+        cached = self._excerpt_sequence(user_id)
+        return cached[1], cached[2]
+
+    def excerpt_lengths(self, user_id: str) -> dict[str, int]:
+        """excerpt id -> the length of its statement in characters (cached per version)."""
+        return self._excerpt_sequence(user_id)[3]
+
+    def _excerpt_sequence(
+        self, user_id: str
+    ) -> tuple[tuple[int, int], dict[str, str], dict[str, str], dict[str, int]]:
         version = self._vector_version(user_id)
         cached = self._sequence_cache.get(user_id)
         if cached is not None and cached[0] == version:
-            return cached[1], cached[2]
+            return cached
         rows = self.db.conn.execute(
-            "SELECT id, session_id FROM facts WHERE user_id = ? AND kind = 'excerpt' ORDER BY rowid", (user_id,)
+            "SELECT id, session_id, length(statement) FROM facts WHERE user_id = ? AND kind = 'excerpt'"
+            " ORDER BY rowid",
+            (user_id,),
         ).fetchall()
         previous: dict[str, str] = {}
+        lengths: dict[str, int] = {}
         last_in_session: dict[str | None, str] = {}
-        for fact_id, session_id in rows:
+        for fact_id, session_id, length in rows:
+            lengths[fact_id] = int(length or 0)
             if session_id in last_in_session:
                 previous[fact_id] = last_in_session[session_id]
             last_in_session[session_id] = fact_id
         following = {before: after for after, before in previous.items()}
-        self._sequence_cache[user_id] = (version, previous, following)
-        return previous, following
+        entry = (version, previous, following, lengths)
+        self._sequence_cache[user_id] = entry
+        return entry
 
     def term_share(self, user_id: str, term: str) -> float:
         """The share of one user's recallable rows whose statement holds `term` (an FTS5 phrase)."""

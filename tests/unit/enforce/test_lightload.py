@@ -1,0 +1,73 @@
+"""The hook start-up path: no heavy imports, and the light check loading judges exactly like the real one."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from heedful.rules.checks import KINDS, evaluate
+
+PROBE = """
+import json, sys
+from heedful.enforce.lightload import load_check_kinds, load_enforce_store
+load_enforce_store()
+checks = load_check_kinds(light=True)
+params = json.loads(sys.argv[1])
+out = []
+for kind, module in sorted(checks.KINDS.items()):
+    for p in params.get(kind, []):
+        for case in module.cases(p):
+            v = checks.evaluate(kind, p, case.stage, case.evidence)
+            out.append([kind, case.stage, v.result, v.reason, v.quotes])
+heavy = sorted(m for m in ("numpy", "pydantic", "typer", "rich", "onnxruntime") if m in sys.modules)
+print(json.dumps({"results": out, "heavy": heavy}))
+"""
+
+PARAMS = {
+    "forbidden_command": [{"program": "pip", "alternatives": ["uv"]},
+                          {"program": "git", "subcommand": ["push"], "args": ["main"], "implicit_target": True},
+                          {"program": "rm", "flags": [["-r", "-R"], ["-f", "--force"]]}],
+    "forbidden_path": [{"globs": [".env", "migrations/"]}, {"globs": [], "outside_project": True}],
+    "required_event": [{"commands": [["pytest"]], "after": "edit"}],
+    "workspace_leftovers": [{"globs": ["scratch*"]}],
+    "reply_word_limit": [{"limit": 10}],
+    "reply_json_fields": [{"fields": ["summary", "risk"]}],
+    "field_value": [{"target": "artifact", "path": ["debug"], "op": "not_equals", "value": True},
+                    {"target": "action", "path": ["mode"], "op": "equals", "value": "safe"}],
+}
+
+
+def test_light_loading_gives_the_same_judgments_without_heavy_imports() -> None:
+    done = subprocess.run([sys.executable, "-c", PROBE, json.dumps(PARAMS)], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["heavy"] == []
+    expected = []
+    for kind, module in sorted(KINDS.items()):
+        for p in PARAMS.get(kind, []):
+            for case in module.cases(p):
+                v = evaluate(kind, p, case.stage, case.evidence)
+                expected.append([kind, case.stage, v.result, v.reason, v.quotes])
+    assert set(PARAMS) == set(KINDS)
+    assert data["results"] == expected and len(expected) > 30
+
+
+def test_a_hook_event_imports_nothing_heavy(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    code = (
+        "import io, json, sys\n"
+        "from heedful.hookmain import run\n"
+        "payload = {'session_id': 's', 'cwd': sys.argv[1], 'hook_event_name': 'PreToolUse', 'tool_name': 'Bash',"
+        " 'tool_input': {'command': 'ls'}}\n"
+        "run('claude-code', json.dumps(payload).encode())\n"
+        "payload.update(hook_event_name='UserPromptSubmit', prompt='never push to main')\n"
+        "run('claude-code', json.dumps(payload).encode())\n"
+        "print(json.dumps(sorted(m for m in ('numpy', 'pydantic', 'typer', 'rich', 'onnxruntime', 'tokenizers')"
+        " if m in sys.modules)))\n"
+    )
+    env = {"HEEDFUL_HOME": str(tmp_path / "home"), "HEEDFUL_HOOK_WORKER": "0", "PATH": "/usr/bin:/bin"}
+    done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, env=env,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []

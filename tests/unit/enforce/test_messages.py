@@ -1,0 +1,48 @@
+"""Intervention texts: the rule, the match, the compliant alternative; appeal lines."""
+
+from __future__ import annotations
+
+from heedful.enforce import messages
+
+
+def violation(**kw: object) -> dict[str, object]:
+    base = {"rule_id": "r-1", "rule_text": "Use uv, not pip.", "reason": "runs the forbidden command `pip`",
+            "quotes": ["pip install x"], "hint": "use uv instead"}
+    return {**base, **kw}
+
+
+def test_command_hints_rewrite_the_matched_command() -> None:
+    assert messages.hint("forbidden_command", {"program": "pip", "alternatives": ["uv"]}, ["pip install x"]) == (
+        "use uv instead, e.g. `uv pip install x`")
+    assert "`pnpm install a`" in messages.hint("forbidden_command", {"program": "npm", "alternatives": ["pnpm"]},
+                                               ["npm install a"])
+    assert "`rg -n foo`" in messages.hint("forbidden_command", {"program": "grep", "alternatives": ["rg"]},
+                                          ["grep -n foo"])
+    assert "another way" in messages.hint("forbidden_command", {"program": "git"}, ["git push origin main"])
+
+
+def test_hints_for_every_kind() -> None:
+    assert ".env" in messages.hint("forbidden_path", {"globs": [".env"]}, [])
+    assert "`pytest`" in messages.hint("required_event", {"commands": [["pytest"]]}, [])
+    assert "scratch_a.py" in messages.hint("workspace_leftovers", {"globs": ["scratch*"]}, ["scratch_a.py"])
+    assert "49 words" in messages.hint("reply_word_limit", {"limit": 49}, [])
+    assert "summary, risk" in messages.hint("reply_json_fields", {"fields": ["summary", "risk"]}, [])
+    assert "do not set mode" in messages.hint("field_value", {"path": ["mode"], "op": "not_equals", "value": "x"}, [])
+    assert messages.hint(None, {}, [])
+
+
+def test_one_request_lists_every_violation_and_the_budget() -> None:
+    text = messages.revise([violation(), violation(rule_id="r-2", rule_text="Keep replies short.")], 2, 3)
+    assert "breaks 2 rules" in text and "1. “Use uv, not pip.” [r-1]" in text and "2. “Keep replies short.” [r-2]" in text
+    assert "revision 2 of 3" in text and "heedful-appeal <rule id>" in text
+    deny = messages.deny([violation()], 1, 3)
+    assert "was not run" in deny and "Matched: `pip install x`" in deny and "no need to stop" in deny
+    assert "already run" in messages.feedback([violation()], 1, 3)
+
+
+def test_appeal_lines_are_found_and_removed() -> None:
+    text = "Done.\nheedful-appeal r-1a2b: the user asked for pip here\n> heedful-appeal r-9: ran tests in CI"
+    clean, found = messages.appeals_in(text)
+    assert clean == "Done."
+    assert found == [("r-1a2b", "the user asked for pip here"), ("r-9", "ran tests in CI")]
+    assert messages.appeals_in("no appeal here") == ("no appeal here", [])

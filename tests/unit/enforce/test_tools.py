@@ -1,0 +1,60 @@
+"""Tool calls as evidence: actions, patches, events, artifacts, project roots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from heedful.enforce import tools
+
+PATCH = ("*** Begin Patch\n*** Add File: docs/a.md\n+hi\n*** Update File: src/b.py\n@@\n-x\n+y\n"
+         "*** Delete File: old.txt\n*** Update File: c.py\n*** Move to: d.py\n*** End Patch\n")
+
+
+def test_actions_keep_commands_for_shells_and_paths_for_patches() -> None:
+    assert tools.action("Bash", {"command": "ls", "description": "x"})["input"]["command"] == "ls"
+    assert tools.action("exec_command", {"cmd": ["git", "push"]})["input"]["command"] == "git push"
+    patch = tools.action("apply_patch", {"command": PATCH})
+    assert "command" not in patch["input"] and patch["paths"] == ["docs/a.md", "src/b.py", "old.txt", "c.py", "d.py"]
+    assert tools.action("Write", {"file_path": "/p/a", "content": "c"})["input"]["file_path"] == "/p/a"
+
+
+def test_events_for_every_tool_kind(tmp_path: Path) -> None:
+    project, cwd = str(tmp_path), str(tmp_path)
+    assert tools.events("Bash", {"command": "pytest -q"}, {}, project, cwd) == [
+        {"tool": "Bash", "ok": True, "kind": "command", "command": "pytest -q"}]
+    created = tools.events("Write", {"file_path": f"{project}/n.py", "content": ""}, {}, project, cwd,
+                           existed={f"{project}/n.py": False})
+    assert created == [{"tool": "Write", "ok": True, "kind": "create", "path": "n.py", "created": True}]
+    rewritten = tools.events("Write", {"file_path": f"{project}/n.py", "content": ""}, {"type": "update"}, project, cwd)
+    assert rewritten[0]["kind"] == "write"
+    kinds = [(e["kind"], e["path"]) for e in tools.events("apply_patch", {"command": PATCH}, "ok", project, cwd)]
+    assert kinds == [("create", "docs/a.md"), ("edit", "src/b.py"), ("delete", "old.txt"), ("edit", "c.py"),
+                     ("create", "d.py")]
+    assert tools.events("Read", {"file_path": "/etc/hosts"}, {}, project, cwd) == [
+        {"tool": "Read", "ok": True, "kind": "tool", "path": "/etc/hosts"}]
+
+
+def test_existence_before_and_artifacts_after(tmp_path: Path) -> None:
+    (tmp_path / "there.txt").write_text("old")
+    assert tools.existed_before("Write", {"file_path": "there.txt"}, str(tmp_path)) == {"there.txt": True}
+    assert tools.existed_before("Write", {"file_path": "new.txt"}, str(tmp_path)) == {"new.txt": False}
+    (tmp_path / "there.txt").write_text("new content")
+    (art,) = tools.artifacts("Edit", {"file_path": "there.txt"}, str(tmp_path))
+    assert art == {"path": str(tmp_path / "there.txt"), "content": "new content", "kind": "text"}
+    (gone,) = tools.artifacts("Write", {"file_path": "missing.txt", "content": "x"}, str(tmp_path))
+    assert gone["kind"] == "deleted"
+    assert tools.present(["there.txt", "missing.txt"], str(tmp_path), str(tmp_path)) == ["there.txt"]
+
+
+def test_project_root_and_branch(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "src").mkdir()
+    (repo / ".git" / "HEAD").write_text("ref: refs/heads/feature/x\n")
+    assert tools.project_root(str(repo / "src")) == str(repo.resolve())
+    assert tools.project_root(str(repo / "src"), env_dir=str(tmp_path)) == str(tmp_path.resolve())
+    assert tools.project_root(str(tmp_path)) == str(tmp_path.resolve())
+    assert tools.git_branch(str(repo)) == "feature/x"
+    assert tools.git_branch(str(tmp_path)) is None
+    assert tools.relative(str(repo / "src" / "a.py"), str(repo), str(repo)) == "src/a.py"
+    assert tools.relative("/elsewhere/a.py", str(repo), str(repo)) == "/elsewhere/a.py"

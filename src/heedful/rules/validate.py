@@ -109,10 +109,18 @@ def validate(
     rounds: list[dict[str, Any]] = []
     clear = True
     for spec in proposals[:MAX_ROUNDS]:
-        module = KINDS[spec.kind]
-        cases: list[Case] = module.cases(spec.params)
-        record: dict[str, Any] = {"kind": spec.kind, "params": spec.params, "cases": len(cases)}
+        record: dict[str, Any] = {"kind": spec.kind, "params": spec.params}
         rounds.append(record)
+        module = KINDS.get(spec.kind)
+        if module is None:  # a model may propose a kind outside the closed set
+            record["rejected"] = f"unknown check kind {spec.kind!r}"
+            continue
+        try:
+            cases: list[Case] = module.cases(spec.params)
+        except Exception as exc:  # parameters a model made up that the kind cannot use
+            record["rejected"] = f"unusable parameters: {exc}"
+            continue
+        record["cases"] = len(cases)
         problems = structural_problems(spec, cases)
         if problems:
             record["rejected"] = "; ".join(problems)

@@ -99,15 +99,19 @@ def is_enumeration(text: str) -> bool:
 
 
 def query_entities(text: str, known: Iterable[str] = ()) -> list[str]:
-    """Names the query mentions: capitalised names, plus any known entity its words spell out."""
+    """Names the query mentions: capitalised names, plus known multi-word names it spells out.
+
+    A single lower-case word is not taken for a name even when a stored item has it capitalised:
+    headings and sentence openings make many common words look like names.
+    """
     found = [e for e in extract_entities(text) if e.lower() not in STOP_WORDS]
     known_set = set(known)
     if known_set:
         tokens = [w.removesuffix("'s") for w in words(text)]
-        for size in (3, 2, 1):
+        for size in (3, 2):
             for start in range(len(tokens) - size + 1):
                 candidate = normalize_entity(" ".join(tokens[start : start + size]))
-                if candidate in known_set and candidate not in found and candidate not in STOP_WORDS:
+                if candidate in known_set and candidate not in found:
                     found.append(candidate)
     return found
 

@@ -74,16 +74,54 @@ class SummarizeStep:
         return summarize_offline(context)
 
 
-def build_profile(facts: list[FactRecord]) -> str:
+class ProfileInput(BaseModel):
+    facts: list[dict[str, str]]  # statement, entity, predicate of each current fact
+
+
+class Profile(BaseModel):
+    text: str
+
+
+class ProfileStep:
+    """Rewrites the profile from current facts; offline it groups them (extractive)."""
+
+    name = "memory.profile"
+    response_model = Profile
+
+    def messages(self, context: ProfileInput) -> list[ChatMessage]:
+        lines = "\n".join(f"- [{f['entity']}] {f['statement']}" for f in context.facts)
+        return [
+            ChatMessage(
+                role="system",
+                content="Write the user's profile from these current facts, in their language: the user's own "
+                "facts first, then a separate block for other people (their preferences are not the user's). "
+                "Use only these facts; add nothing.",
+            ),
+            ChatMessage(role="user", content=lines),
+        ]
+
+    def offline(self, context: ProfileInput) -> Profile:
+        return Profile(text=_group_profile(context.facts))
+
+
+def _profile_row(fact: FactRecord) -> dict[str, str]:
+    return {
+        "statement": fact.statement,
+        "entity": fact.entity or "user",
+        "predicate": fact.predicate or "about",
+        "object": fact.object or fact.statement,
+    }
+
+
+def _group_profile(rows: list[dict[str, str]]) -> str:
     """The user's current facts, grouped: the user's own first, then other people's, kept apart."""
     own: dict[str, list[str]] = defaultdict(list)
     others: dict[str, list[str]] = defaultdict(list)
-    for fact in facts:
-        if fact.kind != "fact" or fact.state_at() != "current":
-            continue
-        target = own if (fact.entity or "user") == "user" else others
-        key = fact.predicate or "about" if target is own else (fact.entity or "someone")
-        value = fact.object or fact.statement if target is own else fact.statement
+    for row in rows:
+        if row["entity"] == "user":
+            key, value, target = row["predicate"], row["object"], own
+        else:
+            key, value, target = row["entity"], row["statement"], others
         if value not in target[key]:
             target[key].append(value)
     lines = [f"{predicate.replace('_', ' ')}: {', '.join(values)}" for predicate, values in own.items()]
@@ -130,7 +168,8 @@ def dream(hf: Heedful, user_id: str) -> dict[str, object]:
         new_rows.append(row)
         if previous is not None:
             closed.append((previous, row.id))
-    profile_text = build_profile(memory.list_facts(user_id, kinds=["fact"], current_only=True))
+    current = memory.list_facts(user_id, kinds=["fact"], current_only=True)
+    profile_text = run_step(hf.model, ProfileStep(), ProfileInput(facts=[_profile_row(f) for f in current])).text
     old_profiles = memory.list_facts(user_id, kinds=["profile"], current_only=True)
     if profile_text and (not old_profiles or old_profiles[-1].statement != profile_text):
         profile = _derived(user_id, "profile", profile_text, stamp, [], None, valid_from=stamp)

@@ -121,13 +121,23 @@ def serve(
     lease_seconds: float = DEFAULT_LEASE_SECONDS,
     stop: threading.Event | None = None,
     max_idle_seconds: float | None = None,
+    schedule_seconds: float | None = 300.0,
 ) -> DrainStats:
-    """Work until `stop` is set (or nothing came for `max_idle_seconds`)."""
+    """Work until `stop` is set (or nothing came for `max_idle_seconds`).
+
+    Every `schedule_seconds` it also queues Dream for users who are due (see memory.jobs).
+    """
+    from heedful.memory.jobs import schedule_dreams
+
     owner = owner_name()
     stats = DrainStats()
     idle_since = time.monotonic()
+    next_schedule = time.monotonic()
     stop = stop or threading.Event()
     while not stop.is_set():
+        if schedule_seconds is not None and time.monotonic() >= next_schedule:
+            schedule_dreams(hf)
+            next_schedule = time.monotonic() + schedule_seconds
         job = run_one(hf, owner, lease_seconds)
         if job is None:
             if max_idle_seconds is not None and time.monotonic() - idle_since > max_idle_seconds:

@@ -67,3 +67,21 @@ def test_every_handler_resolves() -> None:
 
     for kind in HANDLERS:
         assert callable(resolve_handler(kind))
+
+
+def test_dream_is_scheduled_for_idle_users_with_new_messages(hf: Heedful) -> None:
+    from datetime import timedelta
+
+    from heedful.memory.jobs import schedule_dreams
+    from heedful.timeutil import now
+
+    hf.memory.add("alice", "I live in Berlin")
+    hf.memory.add("bob", "I live in Oslo")
+    assert schedule_dreams(hf) == []  # both just spoke: not idle yet
+    later = now() + timedelta(hours=2)
+    assert sorted(schedule_dreams(hf, now=later)) == ["alice", "bob"]
+    assert schedule_dreams(hf, now=later) == []  # already pending: not queued twice
+    drain(hf)
+    assert schedule_dreams(hf, now=later + timedelta(hours=2)) == []  # nothing new since Dream
+    hf.memory.add("alice", "I moved to Lisbon")
+    assert schedule_dreams(hf, now=later + timedelta(hours=4)) == ["alice"]

@@ -270,13 +270,23 @@ def flush(user: UserOption = None, home: HomeOption = None, as_json: JsonOption 
 def dream(
     user: UserOption = None,
     enqueue: Annotated[bool, typer.Option("--enqueue", help="Only queue the job for a worker.")] = False,
+    due: Annotated[
+        bool, typer.Option("--due", help="Queue Dream for every user who is due (idle an hour with new messages).")
+    ] = False,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Consolidate: flush, summarise sessions, rebuild the profile (as a leased job)."""
+    from heedful.memory.jobs import schedule_dreams
     from heedful.worker import drain
 
     with opened(home) as hf, user_errors():
+        if due:
+            queued = schedule_dreams(hf)
+            stats = drain(hf) if not enqueue else None
+            emit({"queued": queued, "done": stats.done if stats else 0, "failed": stats.failed if stats else 0},
+                 as_json, lambda d: console.print(f"Dream queued for {len(d['queued'])} user(s)"))
+            return
         user_id = hf.memory.require_user(resolve_user(hf, user))
         job_id = hf.store.jobs.enqueue(user_id, "memory.dream", {})
         if not enqueue:

@@ -270,3 +270,10 @@ def _is_own_text(prompt: str) -> bool:
 
 def env_project_dir(platform: str) -> str | None:
     return os.environ.get("CLAUDE_PROJECT_DIR") if platform == "claude-code" else None
+
+
+def for_heedful(hf: Any, user_id: str | None = None, platform: str = "api") -> Enforcer:
+    """An `Enforcer` on an open `Heedful` (the full store; use the hook runtime for fast start-up)."""
+    from heedful.rules.checks import evaluate
+
+    return Enforcer(hf.store.enforce, (user_id or hf.settings.user.default).strip(), evaluate, platform)

@@ -39,9 +39,9 @@ def test_zero_weight_route_is_ignored() -> None:
 
 
 def test_tied_routes_share_ranks() -> None:
-    assert [rank for _, _, rank in ranks_with_ties([("a", 2), ("b", 1), ("c", 1), ("d", 0)])] == [1, 2, 2, 4]
+    assert [rank for _, _, rank in ranks_with_ties([("a", 2), ("b", 1), ("c", 1), ("d", 0)])] == [1, 2.5, 2.5, 4]
     fused = fuse({"entity": [("a", 1.0), ("b", 1.0)]}, tied=frozenset({"entity"}))
-    assert fused[0].score == fused[1].score == 1 / (RRF_K + 1)
+    assert fused[0].score == fused[1].score == 1 / (RRF_K + 1.5)
 
 
 rankings = st.dictionaries(

@@ -19,7 +19,7 @@ BOOST_ONLY_ROUTES = frozenset({"recency"})
 
 @dataclass(frozen=True, slots=True)
 class RouteRank:
-    rank: int
+    rank: float
     score: float
     contribution: float
 
@@ -31,16 +31,21 @@ class Fused:
     routes: dict[str, RouteRank] = field(default_factory=dict)
 
 
-def ranks_with_ties(scored: Sequence[tuple[str, float]]) -> list[tuple[str, float, int]]:
-    """Competition ranks ("1224") for a list already sorted best first: equal scores share a rank."""
-    out: list[tuple[str, float, int]] = []
-    previous: float | None = None
-    rank = 0
-    for position, (item_id, score) in enumerate(scored, start=1):
-        if previous is None or score != previous:
-            rank = position
-            previous = score
-        out.append((item_id, score, rank))
+def ranks_with_ties(scored: Sequence[tuple[str, float]]) -> list[tuple[str, float, float]]:
+    """Fractional ranks for a list sorted best first: equal scores share the mean of their positions.
+
+    ("a", 2), ("b", 1), ("c", 1), ("d", 0) -> ranks 1, 2.5, 2.5, 4. A route that finds many items
+    equally relevant (everything in a wide time window) thereby raises each of them only a little.
+    """
+    out: list[tuple[str, float, float]] = []
+    start = 0
+    while start < len(scored):
+        end = start
+        while end + 1 < len(scored) and scored[end + 1][1] == scored[start][1]:
+            end += 1
+        rank = (start + 1 + end + 1) / 2
+        out.extend((item_id, score, rank) for item_id, score in scored[start : end + 1])
+        start = end + 1
     return out
 
 
@@ -67,7 +72,7 @@ def fuse(
         if route in tied:
             ranked = ranks_with_ties(ranking)
         else:
-            ranked = [(item_id, score, rank) for rank, (item_id, score) in enumerate(ranking, start=1)]
+            ranked = [(item_id, score, float(rank)) for rank, (item_id, score) in enumerate(ranking, start=1)]
         seen: set[str] = set()
         for item_id, score, rank in ranked:
             if item_id in seen:

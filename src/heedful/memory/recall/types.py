@@ -10,9 +10,13 @@ State = Literal["current", "superseded", "forgotten"]
 
 @dataclass(slots=True)
 class RouteHit:
-    """How one route saw one item: its 1-based rank there and what it added to the fused score."""
+    """How one route saw one item: its 1-based rank there and what it added to the fused score.
 
-    rank: int
+    Routes that find many items equally relevant (entity, time, place) give tied items the mean of
+    the positions they share, so a rank may be fractional (2.5).
+    """
+
+    rank: float
     score: float
     contribution: float
 

@@ -76,6 +76,20 @@ class SQLiteMemoryRepo:
         row = self.db.conn.execute("SELECT 1 FROM users WHERE user_id = ?", (user_id,)).fetchone()
         return row is not None
 
+    def users_due_for_dream(self, idle_since: str, stale_since: str) -> list[str]:
+        """Users with messages newer than their last summary, idle since `idle_since` or waiting
+        since `stale_since`. Scheduling only: it returns ids, never anyone's content."""
+        rows = self.db.conn.execute(
+            "SELECT m.user_id FROM messages m GROUP BY m.user_id"
+            " HAVING MAX(m.ingested_at) > COALESCE((SELECT MAX(f.ingested_at) FROM facts f"
+            "   WHERE f.user_id = m.user_id AND f.kind IN ('summary', 'profile')), '')"
+            " AND (MAX(m.ingested_at) < ? OR MIN(CASE WHEN m.ingested_at > COALESCE((SELECT MAX(f.ingested_at)"
+            "   FROM facts f WHERE f.user_id = m.user_id AND f.kind IN ('summary', 'profile')), '')"
+            "   THEN m.ingested_at END) < ?)",
+            (idle_since, stale_since),
+        ).fetchall()
+        return [row[0] for row in rows]
+
     # -- messages ------------------------------------------------------------------------------
     def add_messages(self, messages: Sequence[MessageRecord]) -> None:
         with self.db.transaction() as conn:

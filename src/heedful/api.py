@@ -1,4 +1,4 @@
-"""The `Heedful` facade: the one object the CLI, the hooks and the service use.
+"""The `Heedful` facade: the one object the CLI, the MCP server and library users go through.
 
     with Heedful.open("/tmp/h") as hf:
         hf.memory.add("alice", "I moved to Lisbon last month")
@@ -19,6 +19,7 @@ from heedful.errors import StoreError
 
 if TYPE_CHECKING:
     from heedful.embed import Embedder
+    from heedful.enforce.engine import Enforcer
     from heedful.llm import Model
     from heedful.memory.service import MemoryService
     from heedful.rules.service import RuleService
@@ -101,6 +102,13 @@ class Heedful:
         from heedful.rules.service import RuleService
 
         return RuleService(self)
+
+    @cached_property
+    def enforce(self) -> Enforcer:
+        """Enforcement for the configured default user (hooks use a lighter runtime of their own)."""
+        from heedful.enforce.engine import for_heedful
+
+        return for_heedful(self)
 
     def close(self) -> None:
         if "store" in self.__dict__:

@@ -8,6 +8,7 @@ allow the action (Codex's Stop gets `{}`), with the error logged under HEEDFUL_H
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 
 PLATFORMS = ("claude-code", "codex")
@@ -23,8 +24,13 @@ def _renderer(platform: str):  # type: ignore[no-untyped-def]
     return CLAUDE
 
 
-def run(platform: str, raw: bytes) -> str:
-    """The answer to print for one hook event (never raises)."""
+def run(platform: str, raw: bytes, close: bool = True) -> str:
+    """The answer to print for one hook event (never raises).
+
+    `close=False` leaves the database connection to the process exit: closing the last connection
+    of a WAL database checkpoints it, which would cost a write-heavy hook several milliseconds;
+    SQLite's automatic checkpoints on later commits keep the WAL bounded instead.
+    """
     render = None
     event = None
     runtime = None
@@ -52,7 +58,7 @@ def run(platform: str, raw: bytes) -> str:
             pass
         return "{}" if platform == "codex" and event in (None, "Stop") else ""
     finally:
-        if runtime is not None:
+        if runtime is not None and close:
             with contextlib.suppress(Exception):
                 runtime.close()
 
@@ -64,10 +70,13 @@ def main(argv: list[str] | None = None) -> int:
         raw = sys.stdin.buffer.read()
     except Exception:
         raw = b""
-    answer = run(platform, raw)
-    if answer:
-        sys.stdout.write(answer)
+    answer = run(platform, raw, close=False)
+    with contextlib.suppress(Exception):
+        if answer:
+            sys.stdout.write(answer)
         sys.stdout.flush()
+    if argv is None:
+        os._exit(0)  # the hook's work is committed; skip interpreter teardown (see `run`)
     return 0
 
 

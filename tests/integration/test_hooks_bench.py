@@ -14,10 +14,7 @@ def test_replay_blocks_violations_and_honours_retract_supersede_and_scope() -> N
     assert report["violations_blocked_rate"] >= 0.95
     assert report["retract_honoured"] == 1.0 and report["supersede_honoured"] == 1.0
     assert report["scope_respected"] == 1.0
-    # Known: a rule taught as "run pytest" is not satisfied by `uv run pytest` (the required_event
-    # check does not unwrap runners); that one compliant event is the only one allowed to be blocked.
-    assert report["compliant_blocked"] <= 1
-    assert all(m["id"] == "c21" for m in report["mistakes"])
+    assert report["compliant_blocked"] == 0, report["mistakes"]
     assert report["latency_ms"]["p50"] > 0 and report["hook_calls"] > report["events"]
 
 

@@ -169,6 +169,7 @@ def test_log_shows_what_was_blocked_and_why(home: Path, project: Path, env: dict
 
 
 def test_user_prompt_starts_a_detached_worker_that_learns_and_exits(home: Path, project: Path) -> None:
+    import contextlib
     import os
     import time
 
@@ -187,10 +188,8 @@ def test_user_prompt_starts_a_detached_worker_that_learns_and_exits(home: Path, 
             os.kill(pid, 0)
         except OSError:
             break
-        try:  # reap it if it is our child (it is not: it runs in its own session)
+        with contextlib.suppress(ChildProcessError):  # not our child: it runs in its own session
             os.waitpid(pid, os.WNOHANG)
-        except ChildProcessError:
-            pass
         time.sleep(0.2)
     else:
         raise AssertionError("the worker did not exit after its idle time")

@@ -97,3 +97,21 @@ def test_turn_id_keeps_the_library_version_for_the_turn(home: Path, project: Pat
     hook(env, codex("UserPromptSubmit", "c2", cwd, turn="t2", prompt="add lodash"))
     _, answer = hook(env, codex("PreToolUse", "c2", cwd, turn="t2", tool_name="Bash", tool_input=yarn))
     assert answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_session_start_and_artifact_feedback_use_hook_specific_context(home: Path, project: Path,
+                                                                         env: dict[str, str]) -> None:
+    with Heedful.open(home, embedder="hashing") as hf:
+        assert hf.rules.learn("me", "`debug` must never be `true` in config.json files", project=project).actions
+    _, started = hook(env, codex("SessionStart", "c3", str(project)))
+    assert set(started) == {"hookSpecificOutput"}
+    assert set(started["hookSpecificOutput"]) == {"hookEventName", "additionalContext"}
+    assert started["hookSpecificOutput"]["hookEventName"] == "SessionStart"
+    (project / "config.json").write_text('{"debug": true}')
+    patch = "*** Begin Patch\n*** Add File: config.json\n+{\"debug\": true}\n*** End Patch\n"
+    _, answer = hook(env, codex("PostToolUse", "c3", str(project), turn="t1", tool_name="apply_patch",
+                                tool_input={"command": patch}, tool_response="Success."))
+    assert set(answer) == {"hookSpecificOutput"}
+    out = answer["hookSpecificOutput"]
+    assert out["hookEventName"] == "PostToolUse" and set(out) == {"hookEventName", "additionalContext"}
+    assert "debug" in out["additionalContext"] and "already run" in out["additionalContext"]

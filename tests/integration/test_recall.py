@@ -191,3 +191,17 @@ def test_bad_input_is_refused(hf: Heedful) -> None:
         hf.memory.recall("alice", "   ")
     with pytest.raises(InputError):
         hf.memory.recall("alice", "hello", as_of="not a time")
+
+
+def test_an_answer_is_found_through_the_question_before_it(hf: Heedful) -> None:
+    turns = [
+        "Your painting of the lighthouse is lovely, what inspired it?",
+        "A trip with my grandmother when I was nine.",
+        "I bought new shoes yesterday.",
+    ]
+    messages = [NewMessage(text=t, at=T0 + timedelta(minutes=i), session_id="chat") for i, t in enumerate(turns)]
+    hf.memory.add("alice", messages, extract=False)
+    result = hf.memory.recall("alice", "what inspired the lighthouse painting?")
+    texts = texts_of(result)
+    assert texts.index("A trip with my grandmother when I was nine.") < texts.index("I bought new shoes yesterday.")
+    assert "keyword" in result.items[texts.index("A trip with my grandmother when I was nine.")].routes

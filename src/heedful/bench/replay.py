@@ -13,7 +13,6 @@ respected, and hook latency p50/p95.
 from __future__ import annotations
 
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -214,6 +213,3 @@ def cli(
 
 __all__ = ["cli", "run"]
 
-
-if __name__ == "__main__" and os.environ.get("HEEDFUL_BENCH_MAIN"):
-    typer.run(cli)

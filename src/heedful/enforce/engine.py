@@ -119,8 +119,14 @@ class Enforcer:
         session = self._session(session_id, cwd)
         project = session.get("project")
         turn = self._turn(session, turn_hint)
-        if tool_use_id and tools.written_paths(tool_name, tool_input):
+        outcome = self._pre_action(session_id, turn, project, tool_name, tool_input)
+        if outcome.decision != "deny" and tool_use_id and tools.written_paths(tool_name, tool_input):
+            # whether each file existed before the write, so that PostToolUse can tell a creation
             self.repo.set_pending(self.user, session_id, tool_use_id, tools.existed_before(tool_name, tool_input, cwd))
+        return outcome
+
+    def _pre_action(self, session_id: str, turn: dict[str, Any], project: str | None, tool_name: str,
+                    tool_input: dict[str, Any]) -> Outcome:
         rules = self._checked(turn, project, "pre_action")
         if not rules:
             return Outcome()
@@ -186,7 +192,7 @@ class Enforcer:
                             note_active=stop_hook_active)
 
     def appeal(self, session_id: str, rule_id: str, evidence_text: str, message: str, cwd: str) -> dict[str, Any]:
-        """Appeal a delivery judgment outside the reply (API and MCP); same rules as an in-reply appeal."""
+        """Appeal a delivery judgment from code rather than in the reply; same rules as an in-reply appeal."""
         outcome = self.stop(session_id, f"{message}\nheedful-appeal {rule_id}: {evidence_text}", cwd)
         entries = [e for e in self.repo.entries(self.user, session_id, limit=20)
                    if e.get("rule_id") == rule_id and str(e.get("action", "")).startswith("appeal_")]
@@ -232,6 +238,15 @@ class Enforcer:
         entries += [{**base, **_entry(j), "action": "unknown"} for j in unknown]
         violations = [{**j, "hint": messages.hint(j["kind"], j["params"], j["quotes"])}
                       for j in effective if j["result"] == "violated"]
+        outcome = Outcome()
+        if not violations and not entries:
+            return outcome
+        with self.repo.transaction():
+            return self._intervene(session_id, turn_id, stage, base, entries, violations, unknown, note_active)
+
+    def _intervene(self, session_id: str, turn_id: str, stage: str, base: dict[str, Any],
+                   entries: list[dict[str, Any]], violations: list[dict[str, Any]], unknown: list[dict[str, Any]],
+                   note_active: bool) -> Outcome:
         outcome = Outcome()
         if violations:
             used = self.repo.claim_revision(self.user, session_id, turn_id, self.budget)

@@ -40,6 +40,9 @@ def hint(kind: str | None, params: dict[str, Any], quotes: list[str]) -> str:
                 if rewritten and rewritten != quotes[0]:
                     return f"use {' or '.join(alternatives)} instead, e.g. `{rewritten}`"
             return f"use {' or '.join(alternatives)} instead"
+        targets = _words(params.get("args"))
+        if params.get("program") == "git" and _words(params.get("subcommand"))[:1] == ["push"] and targets:
+            return f"push to another branch than {' or '.join(targets)} (e.g. a feature branch) and open a pull request"
         return "do not run this command; reach the goal another way the rule allows"
     if kind == "forbidden_path":
         globs = _words(params.get("globs"))

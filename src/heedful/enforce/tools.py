@@ -183,9 +183,13 @@ def git_branch(project: str | None) -> str | None:
     """The checked-out branch of the project's repository, read from .git/HEAD (None if unknown)."""
     if not project:
         return None
-    head = os.path.join(project, ".git", "HEAD")
+    git = os.path.join(project, ".git")
     try:
-        with open(head, encoding="utf-8") as handle:
+        if os.path.isfile(git):  # a worktree or submodule: `.git` names the real git directory
+            with open(git, encoding="utf-8") as handle:
+                pointer = handle.read().strip().removeprefix("gitdir:").strip()
+            git = pointer if os.path.isabs(pointer) else os.path.join(project, pointer)
+        with open(os.path.join(git, "HEAD"), encoding="utf-8") as handle:
             text = handle.read().strip()
     except OSError:
         return None

@@ -75,11 +75,7 @@ class MemoryService:
         as_of: str | None = None,
         include_forgotten: bool = False,
     ) -> RecallResult:
-        if not query or not query.strip():
-            raise InputError("the recall query is empty")
-        if limit is not None and limit < 1:
-            raise InputError("--limit must be at least 1")
-        return self.recaller.recall(
+        return self.recaller.recall(  # the recaller validates the query, limit and budget
             self.require_user(user_id),
             query,
             limit=limit,

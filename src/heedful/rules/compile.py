@@ -104,9 +104,30 @@ _NOT_TOOL = re.compile(
 )
 _BARE_TOOL = re.compile(
     r"\b(?:never|don'?t|do not|stop|avoid)\s+(?:ever\s+)?(?:use|using|run|running|call|calling|invoke|invoking)\s+"
-    r"(?P<cmd>`[^`]+`|[\w.-]+(?:\s+--?[\w-]+)*)",
+    r"(?P<cmd>`[^`]+`|[\w.-]+(?:\s+[^\s,.;:!?`]+)*)",
     re.IGNORECASE,
 )
+# Words that end a command named in prose ("never run git push --force on main"): what follows
+# them describes when or where, not the command itself.
+COMMAND_STOP_WORDS = frozenset(
+    "in on at to for with without when unless because and or but here there this that the a an anymore ever "
+    "again please instead directly anywhere while if so since before after from into we you i it".split()
+)
+
+
+def command_words(phrase: str, keep_adverbs: bool = False) -> list[str]:
+    """The leading words of a command named in prose, up to the first word that is not part of it.
+
+    An adverb ("globally", "locally") ends the command too, unless `keep_adverbs`: validation keeps
+    it to notice that the rule says more than any command check can state.
+    """
+    words: list[str] = []
+    for word in phrase.split():
+        lowered = word.lower()
+        if lowered in COMMAND_STOP_WORDS or (not keep_adverbs and lowered.endswith("ly") and word[0] != "-"):
+            break
+        words.append(word)
+    return words
 _FLAG_USE = re.compile(r"\b(?:never|don'?t|do not|stop|avoid)\b.{0,40}?(?P<flag>--[\w-]+)", re.IGNORECASE)
 
 
@@ -171,7 +192,8 @@ def _command_proposals(text: str) -> list[dict[str, Any]]:
                 params["alternatives"] = [good.strip("`").lower()]
             proposals.append(params)
     for match in _BARE_TOOL.finditer(text):
-        parsed = _command_from_text(match.group("cmd"))
+        phrase = match.group("cmd")
+        parsed = _command_from_text(phrase if phrase.startswith("`") else " ".join(command_words(phrase)))
         if parsed is not None and parsed not in proposals:
             proposals.append(parsed)
     flag = _FLAG_USE.search(text)

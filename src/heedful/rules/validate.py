@@ -73,11 +73,36 @@ def _terms(spec: CheckSpec) -> list[str]:
     return []
 
 
+def _left_out(text: str, spec: CheckSpec) -> list[str]:
+    """Words the rule puts after the forbidden program that the check drops (it would forbid more)."""
+    from heedful.rules.compile import command_words
+
+    params = spec.params
+    program = params.get("program")
+    if spec.kind != "forbidden_command" or not isinstance(program, str):
+        return []
+    kept = {str(w).lower() for w in params.get("subcommand") or []} | {str(w).lower() for w in params.get("args") or []}
+    kept |= {str(flag).lower() for group in params.get("flags") or [] for flag in group}
+    for match in re.finditer(rf"(?<![\w-]){re.escape(program)}(?![\w-])((?:\s+[^\s,.;:!?`]+)*)", text, re.IGNORECASE):
+        named = []
+        for word in command_words(match.group(1), keep_adverbs=True):
+            word = word.strip("`'\"").lower()
+            # A cluster of short flags (-rf) names each of them (-r, -f).
+            named += [f"-{c}" for c in word[1:]] if re.fullmatch(r"-[a-z]{2,}", word) else [word]
+        dropped = [w for w in named if w and w not in kept]
+        if dropped:
+            return dropped
+    return []
+
+
 def faithful(text: str, spec: CheckSpec) -> tuple[bool, str]:
     lowered = text.lower()
     missing = [t for t in _terms(spec) if t and t.lower() not in lowered]
     if missing:
         return False, f"the check names {', '.join(missing)}, which the rule does not say"
+    dropped = _left_out(text, spec)
+    if dropped:
+        return False, f"the check leaves out {' '.join(dropped)}, which the rule names: it would forbid more"
     if spec.kind == "reply_word_limit" and not re.search(r"\d", text):
         return False, "the rule states no number of words"
     return True, "the check states the rule's requirement and nothing more"

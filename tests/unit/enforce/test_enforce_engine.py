@@ -57,3 +57,17 @@ def test_events_are_scoped_by_user_and_session(hf: Heedful, tmp_path: Path) -> N
     assert [e["command"] for e in hf.store.enforce.events("alice", "s1")] == ["pytest"]
     assert [e["command"] for e in hf.store.enforce.events("bob", "s1")] == ["ls"]
     assert hf.store.enforce.session("carol", "s1") is None
+
+
+def test_appeal_through_the_api_is_reviewed_by_recheck(hf: Heedful, tmp_path: Path) -> None:
+    hf.rules.learn("me", "always run pytest before saying you are done", project=tmp_path)
+    enforcer = for_heedful(hf, "me")
+    cwd = str(tmp_path)
+    enforcer.user_prompt("s1", "fix the bug", cwd)
+    enforcer.post_tool("s1", "Edit", {"file_path": str(tmp_path / "a.py")}, {}, cwd)
+    revise = enforcer.stop("s1", "Fixed.", cwd)
+    rule_id = revise.violations[0]["rule_id"]
+    upheld = enforcer.appeal("s1", rule_id, "tests ran elsewhere", "Fixed.", cwd)
+    assert upheld["outcome"] == "appeal_upheld" and upheld["decision"] == "revise"
+    refused = enforcer.appeal("s1", rule_id, "really", "Fixed.", cwd)
+    assert refused["outcome"] == "appeal_refused"

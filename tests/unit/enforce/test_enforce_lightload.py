@@ -66,7 +66,8 @@ def test_a_hook_event_imports_nothing_heavy(tmp_path) -> None:  # type: ignore[n
         "print(json.dumps(sorted(m for m in ('numpy', 'pydantic', 'typer', 'rich', 'onnxruntime', 'tokenizers')"
         " if m in sys.modules)))\n"
     )
-    env = {"HEEDFUL_HOME": str(tmp_path / "home"), "HEEDFUL_HOOK_WORKER": "0", "PATH": "/usr/bin:/bin"}
+    env = {"HEEDFUL_HOME": str(tmp_path / "home"), "HEEDFUL_HOOK_WORKER": "0", "PATH": "/usr/bin:/bin",
+           "PYTHONDONTWRITEBYTECODE": "1"}
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, env=env,
                           timeout=60)
     assert done.returncode == 0, done.stderr

@@ -19,6 +19,8 @@ def test_command_hints_rewrite_the_matched_command() -> None:
     assert "`rg -n foo`" in messages.hint("forbidden_command", {"program": "grep", "alternatives": ["rg"]},
                                           ["grep -n foo"])
     assert "another way" in messages.hint("forbidden_command", {"program": "git"}, ["git push origin main"])
+    push = {"program": "git", "subcommand": ["push"], "args": ["main"]}
+    assert "feature branch" in messages.hint("forbidden_command", push, ["git push origin main"])
 
 
 def test_hints_for_every_kind() -> None:
@@ -33,7 +35,8 @@ def test_hints_for_every_kind() -> None:
 
 def test_one_request_lists_every_violation_and_the_budget() -> None:
     text = messages.revise([violation(), violation(rule_id="r-2", rule_text="Keep replies short.")], 2, 3)
-    assert "breaks 2 rules" in text and "1. “Use uv, not pip.” [r-1]" in text and "2. “Keep replies short.” [r-2]" in text
+    assert "breaks 2 rules" in text and "1. “Use uv, not pip.” [r-1]" in text
+    assert "2. “Keep replies short.” [r-2]" in text
     assert "revision 2 of 3" in text and "heedful-appeal <rule id>" in text
     deny = messages.deny([violation()], 1, 3)
     assert "was not run" in deny and "Matched: `pip install x`" in deny and "no need to stop" in deny

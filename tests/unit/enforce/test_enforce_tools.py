@@ -58,3 +58,14 @@ def test_project_root_and_branch(tmp_path: Path) -> None:
     assert tools.git_branch(str(tmp_path)) is None
     assert tools.relative(str(repo / "src" / "a.py"), str(repo), str(repo)) == "src/a.py"
     assert tools.relative("/elsewhere/a.py", str(repo), str(repo)) == "/elsewhere/a.py"
+
+
+def test_branch_of_a_worktree(tmp_path: Path) -> None:
+    real = tmp_path / "main-repo" / ".git" / "worktrees" / "wt"
+    real.mkdir(parents=True)
+    (real / "HEAD").write_text("ref: refs/heads/topic\n")
+    worktree = tmp_path / "wt"
+    worktree.mkdir()
+    (worktree / ".git").write_text(f"gitdir: {real}\n")
+    assert tools.git_branch(str(worktree)) == "topic"
+    assert tools.project_root(str(worktree)) == str(worktree.resolve())

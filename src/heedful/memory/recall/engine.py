@@ -29,7 +29,7 @@ from heedful.memory.recall.budget import (
     estimate_tokens,
     pack,
 )
-from heedful.memory.recall.fusion import RRF_K, Fused, fuse
+from heedful.memory.recall.fusion import BOOST_ONLY_ROUTES, CONTENT_ROUTES, RRF_K, Fused, fuse
 from heedful.memory.recall.query import QueryAnalysis, analyze
 from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
 from heedful.memory.recall.tombstones import forgotten_by_tombstone
@@ -55,7 +55,7 @@ ROUTES: dict[str, RouteFn] = {
 # strongest single route there, dense search adds what the words miss; a named time is a strong
 # hint when the question gives one; entities and recency only nudge.
 DEFAULT_WEIGHTS: dict[str, float] = {
-    "vector": 0.6,
+    "vector": 0.4,
     "keyword": 1.0,
     "entity": 0.15,
     "time": 1.0,
@@ -127,7 +127,12 @@ class Recaller:
         rankings, route_ms, timed_out, failed = self._run_routes(
             user_id, analysis, depth, self.route_timeout if route_timeout is None else route_timeout
         )
-        rows = self.store.search.candidates(user_id, [i for r in rankings.values() for i, _ in r])
+        # Only content routes admit items (anchors admit only when no content route found any), so
+        # only their items need reading; the anchor routes' other items could never come back.
+        admitting = [name for name in rankings if name in CONTENT_ROUTES and rankings[name]]
+        if not admitting:
+            admitting = [name for name in rankings if name not in BOOST_ONLY_ROUTES]
+        rows = self.store.search.candidates(user_id, [i for name in admitting for i, _ in rankings[name]])
         states = self._admissible(user_id, rows, moment, include_forgotten)
         filtered = {
             route: [(item_id, score) for item_id, score in ranking if item_id in states]

@@ -44,4 +44,4 @@ def run(ctx: RouteContext) -> Ranking:
             if fact_id not in scores:
                 scores[fact_id] = HOP_WEIGHT
     ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
-    return ranked[: max(ctx.depth, len(direct))]
+    return ranked[: ctx.depth]

@@ -61,7 +61,15 @@ def excerpt_statement(text: str, speaker: str | None) -> str:
     return f"{speaker}: {text}" if speaker else text
 
 
+# How much of the previous turn an excerpt's vector sees: its end, where a question usually is.
+# Kept short so that a long previous turn cannot push the turn itself past the model's input limit.
+PREVIOUS_CONTEXT_CHARS = 300
+
+
 def excerpt_embedding_text(text: str, speaker: str | None, previous: str | None) -> str:
-    """What the excerpt's vector is made from: the turn with the one before it as context."""
+    """What the excerpt's vector is made from: the turn, after the end of the one before it."""
     current = excerpt_statement(text, speaker)
-    return f"{previous}\n{current}" if previous else current
+    if not previous:
+        return current
+    context = previous if len(previous) <= PREVIOUS_CONTEXT_CHARS else "…" + previous[-PREVIOUS_CONTEXT_CHARS:]
+    return f"{context}\n{current}"

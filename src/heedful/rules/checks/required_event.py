@@ -38,10 +38,16 @@ def describe(params: dict[str, Any]) -> str:
     return f"run {names} after the last edit" if params.get("after", "edit") == "edit" else f"run {names}"
 
 
+# Runners that start another command: `uv run pytest` runs pytest.
+RUNNERS = (["uv", "run"], ["poetry", "run"], ["pipenv", "run"], ["pdm", "run"], ["hatch", "run"], ["rye", "run"],
+           ["uvx"], ["pipx", "run"], ["npx"], ["pnpm", "exec"], ["yarn", "exec"], ["bunx"])
+
+
 def _runs(line: str, wanted: list[list[str]]) -> bool:
     for command in simple_commands(line):
         head = [command.program, *[p.lower() for p in positionals(command)]]
-        if any(head[: len(w)] == w for w in wanted):
+        heads = [head] + [head[len(r):] for r in RUNNERS if head[: len(r)] == r and len(head) > len(r)]
+        if any(h[: len(w)] == w for h in heads for w in wanted):
             return True
     return False
 

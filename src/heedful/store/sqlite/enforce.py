@@ -95,6 +95,10 @@ class SQLiteEnforceRepo:
     def conn(self) -> sqlite3.Connection:
         return self.db.conn
 
+    def transaction(self) -> Any:
+        """Group several writes into one transaction (the methods below join it)."""
+        return self.db.transaction()
+
     # -- rule library (read-only) and turn pins ------------------------------------------------
     def latest_library_version(self, user_id: str) -> int:
         row = self.conn.execute(

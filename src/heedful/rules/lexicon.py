@@ -130,9 +130,11 @@ GENERIC_CORRECTION = rx(
     r"^(?:please )?(?:use|prefer) \S+(?: \S+){0,3},? (?:not|instead of|over|rather than) \S+",
     r"\b\S+, not \S+[.!]*$", r"\bwhy (?:do|did|are|would) you (?:always|keep) \w+",
     r"^(?:please )?always \w+",
-    r"^(?:please )?keep (?:your |the |all )?(?:replies|answers|responses|messages|explanations|summaries|commit "
+    r"^(?:please |actually,? |and )?keep (?:your |the |all |all your )?(?:final |future )?(?:replies|answers|"
+    r"responses|messages|explanations|summaries|commit "
     r"messages|commits|prs|pull requests|functions|lines|comments|docstrings|diffs|changes)\b",
     r"^(?:please )?(?:use|prefer|write|put|name|format) (?:\w+ ){0,4}(?:for|in|on) (?:all|every|any) ",
+    r"^(?:please |always )?(?:clean up|delete|remove) (?:any |all |the )?\S+ files? (?:that )?you (?:create|make|add)\b",
     r"\byour (?:replies|answers|responses|messages|explanations|commit messages|commits|prs|summaries|comments) "
     r"are (?:way |far |much |always )?(?:too|so)\b",
 )

@@ -81,11 +81,11 @@ def _rules_steps(hf: Heedful, project: Path, other_project: Path) -> list[DemoSt
                 {"check": report},
             )
         )
-    learned = hf.rules.learn(USER, "From now on, keep final summaries under 100 words.")
+    learned = hf.rules.learn(USER, "Keep final summaries under 100 words.")
     steps.append(
         DemoStep(
             "The user sets a global reply rule",
-            '"From now on, keep final summaries under 100 words."',
+            '"Keep final summaries under 100 words."',
             "a lasting global rule",
             f"decision={learned.decision}, scope={learned.scope}",
             learned.decision == "persist" and learned.scope == "global",

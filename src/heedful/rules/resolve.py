@@ -108,12 +108,13 @@ def resolve_offline(context: ResolveInput) -> ResolveResponse:
         same_polarity = candidate.polarity == _polarity(text)
         adds = bool(set(candidate.exceptions) - set(rule.get("exceptions") or [])) or bool(
             candidate.condition and candidate.condition != rule.get("condition"))
-        if not adds and (_normal(text) == _normal(candidate.text) or (overlap >= 0.8 and same_polarity)):
-            return ResolveResponse(op="noop", target_id=rule.get("id"), reason="an existing rule already says this")
+        # A reversal first: "use npm, not pnpm" shares every word with "use pnpm, not npm".
         topic = _topic_conflict(candidate.text, text)
         if topic:
             return ResolveResponse(op="supersede", target_id=rule.get("id"),
                                    reason=f"changes the requirement on {topic}")
+        if not adds and (_normal(text) == _normal(candidate.text) or (overlap >= 0.8 and same_polarity)):
+            return ResolveResponse(op="noop", target_id=rule.get("id"), reason="an existing rule already says this")
         if overlap >= 0.6 and not same_polarity:
             return ResolveResponse(op="supersede", target_id=rule.get("id"), reason="reverses an existing rule")
         score = max(overlap, similarity * 0.8)

@@ -44,3 +44,14 @@ def test_required_test_run_is_seen_through_runners(line: str) -> None:
     params = {"commands": [["pytest"]], "after": "edit"}
     events = [{"kind": "edit", "path": "src/a.py"}, {"kind": "command", "command": line}]
     assert evaluate("required_event", params, "delivery", {"events": events}).result == "pass"
+
+
+def test_a_reversed_tool_preference_supersedes(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from heedful.api import Heedful
+
+    with Heedful.open(tmp_path / "home", embedder="hashing") as hf:
+        hf.rules.learn("u", "in this repo use pnpm, not npm", project=tmp_path)
+        (action,) = hf.rules.learn("u", "in this repo use npm, not pnpm", project=tmp_path).actions
+        assert action.op == "supersede"
+        (again,) = hf.rules.learn("u", "in this repo use npm, not pnpm", project=tmp_path).actions
+        assert again.op == "noop"

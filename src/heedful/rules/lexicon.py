@@ -134,7 +134,8 @@ GENERIC_CORRECTION = rx(
     r"responses|messages|explanations|summaries|commit "
     r"messages|commits|prs|pull requests|functions|lines|comments|docstrings|diffs|changes)\b",
     r"^(?:please )?(?:use|prefer|write|put|name|format) (?:\w+ ){0,4}(?:for|in|on) (?:all|every|any) ",
-    r"^(?:please |always )?(?:clean up|delete|remove) (?:any |all |the )?\S+ files? (?:that )?you (?:create|make|add)\b",
+    r"^(?:please |always )?(?:clean up|delete|remove) (?:any |all |the )?\S+ files? (?:that )?you "
+    r"(?:create|make|add)\b",
     r"\byour (?:replies|answers|responses|messages|explanations|commit messages|commits|prs|summaries|comments) "
     r"are (?:way |far |much |always )?(?:too|so)\b",
 )

@@ -76,16 +76,13 @@ class HookRuntime:
     @property
     def enforcer(self) -> Enforcer:
         if self._enforcer is None:
-            from heedful.enforce.lightload import load_check_kinds, load_database_module, load_enforce_store
+            from heedful.rules.checks import evaluate
+            from heedful.store.sqlite.db import Database
+            from heedful.store.sqlite.enforce import SQLiteEnforceRepo
 
-            enforce_module = load_enforce_store()
-            path = self.home / "heedful.db"
-            self._db = enforce_module.quick_open(path, self.busy_ms)
-            if self._db is None:
-                self._db = load_database_module().Database(path, self.busy_ms)
-            repo = enforce_module.SQLiteEnforceRepo(self._db)
-            checks = load_check_kinds(light=True)
-            self._enforcer = Enforcer(repo, self.user, checks.evaluate, self.platform,
+            self._db = Database(self.home / "heedful.db", self.busy_ms)
+            repo = SQLiteEnforceRepo(self._db)
+            self._enforcer = Enforcer(repo, self.user, evaluate, self.platform,
                                       project_dir=env_project_dir(self.platform))
         return self._enforcer
 

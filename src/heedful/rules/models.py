@@ -9,13 +9,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from heedful.rules.checks.verdict import Result, Stage, Verdict
+
 Decision = Literal["persist", "task_local", "underspecified", "none"]
 Scope = Literal["global", "project"]
-Stage = Literal["pre_action", "artifact", "delivery"]
-Result = Literal["pass", "violated", "not_applicable", "unknown"]
 RuleStatus = Literal["checked", "guidance", "inactive", "retracted", "needs_user", "superseded"]
 Op = Literal["new", "update", "supersede", "split", "noop", "retract", "needs_user"]
 Source = Literal["user", "assistant", "tool", "file", "system"]
+__all__ = ["Result", "Stage", "Verdict"]  # re-exported from the check kinds' light module
 
 STAGES: tuple[Stage, ...] = ("pre_action", "artifact", "delivery")
 ACTIVE_STATUSES: tuple[RuleStatus, ...] = ("checked", "guidance")
@@ -120,14 +121,6 @@ class LearnResult(BaseModel):
     reasons: list[str] = Field(default_factory=list)
     library_version: int | None = None
     elapsed_ms: float = 0.0
-
-
-class Verdict(BaseModel):
-    """What one check returns for one observation."""
-
-    result: Result
-    reason: str
-    quotes: list[str] = Field(default_factory=list)
 
 
 class Judgment(BaseModel):

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
 
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _SHORT_CLUSTER = re.compile(r"^-[A-Za-z]+$")
@@ -47,8 +48,7 @@ _GLOBAL_VALUE_OPTIONS: dict[str, frozenset[str]] = {
 }
 
 
-@dataclass(frozen=True)
-class SimpleCommand:
+class SimpleCommand(NamedTuple):
     program: str
     args: tuple[str, ...]
     raw: str
@@ -233,7 +233,13 @@ def _commands(line: str, depth: int) -> list[SimpleCommand]:
 def simple_commands(line: str) -> list[SimpleCommand]:
     if not isinstance(line, str):
         return []
-    return _commands(line, 0)
+    return list(_parsed(line))
+
+
+@lru_cache(maxsize=256)
+def _parsed(line: str) -> tuple[SimpleCommand, ...]:
+    # Every command check of one tool call reads the same line: parse it once (the result is immutable).
+    return tuple(_commands(line, 0))
 
 
 def positionals(command: SimpleCommand) -> list[str]:

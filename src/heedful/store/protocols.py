@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
-from typing import Any, Protocol
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Protocol
 
 from heedful.store.records import FactRecord, JobRecord, MessageRecord, OpRecord
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class MemoryStore(Protocol):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
 
 FactKind = Literal["fact", "commitment", "tombstone", "summary", "profile", "excerpt"]
 Perspective = Literal["user_belief", "objective", "assistant_said"]

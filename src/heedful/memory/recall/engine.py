@@ -14,6 +14,7 @@ the others still answer. Items are filtered before fusion: only rows known and v
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor, wait
@@ -85,13 +86,16 @@ class Recaller:
         *,
         route_timeout: float = DEFAULT_ROUTE_TIMEOUT,
         weights: Mapping[str, float] | None = None,
-        max_workers: int = len(ROUTES),
+        max_workers: int | None = None,
     ) -> None:
         self.store = store
         self._embedder_provider = embedder_provider
         self.route_timeout = route_timeout
         self.weights = {**DEFAULT_WEIGHTS, **(weights or {})}
-        self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="recall")
+        # One worker per core: routes are short, and more threads than cores only make them wait
+        # on each other (the embedder's own threads included). A slow route still blocks one worker.
+        workers = max_workers or max(2, min(len(ROUTES), os.cpu_count() or 2))
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="recall")
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -83,15 +83,10 @@ def fuse(
             entry.score += contribution
             entry.routes[route] = RouteRank(rank, float(score), contribution)
 
-    def admitted_by(entry: Fused, routes: frozenset[str]) -> bool:
-        return any(route in routes for route in entry.routes)
-
-    content_found = any(admitted_by(entry, content_routes) for entry in fused.values())
-    if content_found:
-        kept = [entry for entry in fused.values() if admitted_by(entry, content_routes)]
+    content_ids = {item_id for item_id, entry in fused.items() if not content_routes.isdisjoint(entry.routes)}
+    if content_ids:
+        kept = [fused[item_id] for item_id in content_ids]
     else:
-        kept = [
-            entry for entry in fused.values() if any(route not in boost_only_routes for route in entry.routes)
-        ]
+        kept = [entry for entry in fused.values() if not boost_only_routes.issuperset(entry.routes)]
     kept.sort(key=lambda entry: (-entry.score, entry.id))
     return kept

@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 from heedful.rules.checks import command, field_value, json_fields, leftovers, path, required_event, word_limit
-from heedful.rules.models import Stage, Verdict
+from heedful.rules.checks.verdict import Stage, Verdict
 
 KINDS: dict[str, ModuleType] = {
     module.KIND: module

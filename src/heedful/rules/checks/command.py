@@ -9,10 +9,13 @@ implicit_target (bool: a `git push` naming no target reads the current branch fr
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import action_of, clip
-from heedful.rules.models import Case, Result, Stage, Verdict
+from heedful.rules.checks.verdict import Result, Stage, Verdict
+
+if TYPE_CHECKING:
+    from heedful.rules.models import Case
 from heedful.rules.shell import SimpleCommand, has_flag, positionals, simple_commands
 
 KIND = "forbidden_command"
@@ -126,6 +129,8 @@ def _example(params: dict[str, Any]) -> str:
 
 
 def cases(params: dict[str, Any]) -> list[Case]:
+    from heedful.rules.models import Case
+
     violating = _example(params)
     found: list[Case] = [
         Case(stage=STAGE, evidence={"action": {"tool": "Bash", "command": violating}}, expected="violated"),

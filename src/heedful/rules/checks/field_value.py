@@ -6,10 +6,13 @@ not_equals), value (a JSON scalar; comparison is type-strict).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import action_of, artifact_of, as_dict, delivery_of, parse_json_reply
-from heedful.rules.models import Case, Result, Stage, Verdict
+from heedful.rules.checks.verdict import Result, Stage, Verdict
+
+if TYPE_CHECKING:
+    from heedful.rules.models import Case
 
 KIND = "field_value"
 STAGE_OF_TARGET: dict[str, Stage] = {"action": "pre_action", "artifact": "artifact", "delivery": "delivery"}
@@ -112,6 +115,8 @@ def _nest(path: list[str], value: Any) -> dict[str, Any]:
 
 def cases(params: dict[str, Any]) -> list[Case]:
     import json
+
+    from heedful.rules.models import Case
 
     stage = stage_for(params)
     path = [str(p) for p in params.get("path") or ["field"]]

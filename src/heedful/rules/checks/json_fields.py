@@ -5,10 +5,13 @@ params: fields ([str], non-empty).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import clip, delivery_of, parse_json_reply
-from heedful.rules.models import Case, Result, Stage, Verdict
+from heedful.rules.checks.verdict import Result, Stage, Verdict
+
+if TYPE_CHECKING:
+    from heedful.rules.models import Case
 
 KIND = "reply_json_fields"
 STAGE: Stage = "delivery"
@@ -46,6 +49,8 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
 
 def cases(params: dict[str, Any]) -> list[Case]:
     import json
+
+    from heedful.rules.models import Case
 
     fields = _fields(params) or ["field"]
     full = json.dumps({f: "value" for f in fields})

@@ -8,11 +8,14 @@ and optionally workspace (the paths present at delivery), which is authoritative
 from __future__ import annotations
 
 import posixpath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import events_of, workspace_of
 from heedful.rules.checks.path import glob_regex
-from heedful.rules.models import Case, Result, Stage, Verdict
+from heedful.rules.checks.verdict import Result, Stage, Verdict
+
+if TYPE_CHECKING:
+    from heedful.rules.models import Case
 from heedful.rules.shell import positionals, simple_commands
 
 KIND = "workspace_leftovers"
@@ -78,6 +81,8 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
 
 
 def cases(params: dict[str, Any]) -> list[Case]:
+    from heedful.rules.models import Case
+
     pattern = (_globs(params) or ["scratch_*"])[0].rstrip("/")
     name = pattern.replace("**/", "").replace("**", "x").replace("*", "scratch").replace("?", "x")
     if _globs(params) and _globs(params)[0].endswith("/"):

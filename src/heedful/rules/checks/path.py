@@ -10,10 +10,13 @@ from __future__ import annotations
 import posixpath
 import re
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import action_of, artifact_of, clip, project_of
-from heedful.rules.models import Case, Result, Stage, Verdict
+from heedful.rules.checks.verdict import Result, Stage, Verdict
+
+if TYPE_CHECKING:
+    from heedful.rules.models import Case
 
 KIND = "forbidden_path"
 STAGE: Stage = "pre_action"
@@ -128,6 +131,8 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
 
 
 def cases(params: dict[str, Any]) -> list[Case]:
+    from heedful.rules.models import Case
+
     found: list[Case] = []
     project = "/srv/project"
     globs = _globs(params)

@@ -8,11 +8,14 @@ paths count).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import clip, events_of
 from heedful.rules.checks.path import glob_regex
-from heedful.rules.models import Case, Result, Stage, Verdict
+from heedful.rules.checks.verdict import Result, Stage, Verdict
+
+if TYPE_CHECKING:
+    from heedful.rules.models import Case
 from heedful.rules.shell import positionals, simple_commands
 
 KIND = "required_event"
@@ -88,6 +91,8 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
 
 
 def cases(params: dict[str, Any]) -> list[Case]:
+    from heedful.rules.models import Case
+
     wanted = _commands(params) or [["test"]]
     run = " ".join(wanted[0]) + " -q"
     edit = {"kind": "edit", "path": "src/module.py"}

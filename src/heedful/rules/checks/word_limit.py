@@ -6,10 +6,13 @@ params: limit (int > 0).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import clip, delivery_of
-from heedful.rules.models import Case, Result, Stage, Verdict
+from heedful.rules.checks.verdict import Result, Stage, Verdict
+
+if TYPE_CHECKING:
+    from heedful.rules.models import Case
 
 KIND = "reply_word_limit"
 STAGE: Stage = "delivery"
@@ -48,6 +51,8 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
 
 
 def cases(params: dict[str, Any]) -> list[Case]:
+    from heedful.rules.models import Case
+
     limit = _limit(params) or 1
     short = " ".join(["ok"] * max(1, limit // 2))
     exact = " ".join(["word"] * limit)

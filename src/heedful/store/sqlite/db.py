@@ -6,22 +6,23 @@ import sqlite3
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from importlib import resources
 from pathlib import Path
 
 from heedful.errors import StoreError
 
-_MIGRATIONS_PACKAGE = "heedful.store.sqlite.migrations"
+MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 
 
-def _migrations() -> list[tuple[int, str, str]]:
-    """(version, name, sql) for every migration file, in order."""
-    found = []
-    for entry in resources.files(_MIGRATIONS_PACKAGE).iterdir():
-        if entry.name.endswith(".sql"):
-            version = int(entry.name.split("_", 1)[0])
-            found.append((version, entry.name, entry.read_text(encoding="utf-8")))
-    return sorted(found)
+def _migration_files() -> list[tuple[int, Path]]:
+    """(version, path) of every migration file, in order."""
+    return sorted(
+        (int(path.name.split("_", 1)[0]), path) for path in MIGRATIONS_DIR.iterdir() if path.name.endswith(".sql")
+    )
+
+
+def newest_migration() -> int:
+    files = _migration_files()
+    return files[-1][0] if files else -1
 
 
 class Database:
@@ -41,12 +42,20 @@ class Database:
         self._depth = 0
         self.conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
         self.conn.execute("PRAGMA foreign_keys = ON")
-        self.conn.execute("PRAGMA journal_mode = WAL")
         self.conn.execute("PRAGMA synchronous = NORMAL")
-        self._migrate()
+        if self._current_version() != newest_migration():
+            self._migrate()  # the common case, an up-to-date file, takes no write lock at open
+
+    def _current_version(self) -> int | None:
+        try:
+            row = self.conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        except sqlite3.OperationalError:  # a new file: no version table yet
+            return None
+        return None if row is None or row[0] is None else int(row[0])
 
     def _migrate(self) -> None:
-        migrations = _migrations()
+        self.conn.execute("PRAGMA journal_mode = WAL")  # kept in the file: set once
+        migrations = [(version, path.name, path.read_text(encoding="utf-8")) for version, path in _migration_files()]
         with self.transaction():
             self.conn.execute(
                 "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, name TEXT NOT NULL,"

@@ -9,10 +9,8 @@ queues `rules.learn` jobs in the shared job table.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from heedful.timeutil import now_text
@@ -23,72 +21,12 @@ if TYPE_CHECKING:
 ACTIVE = ("checked", "guidance")
 
 
-class QuickDatabase:
-    """A connection to an up-to-date database for one short-lived process (a hook): no migration pass.
-
-    `quick_open` returns None when the file is missing or its schema is older than this code; the
-    caller then opens `heedful.store.sqlite.db.Database`, which migrates.
-    """
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-        self._depth = 0
-
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        if self._depth:
-            self._depth += 1
-            try:
-                yield self.conn
-            finally:
-                self._depth -= 1
-            return
-        self.conn.execute("BEGIN IMMEDIATE")
-        self._depth = 1
-        try:
-            yield self.conn
-        except BaseException:
-            self.conn.execute("ROLLBACK")
-            raise
-        else:
-            self.conn.execute("COMMIT")
-        finally:
-            self._depth = 0
-
-    def close(self) -> None:
-        self.conn.close()
-
-
-def newest_migration() -> int:
-    names = os.listdir(os.path.join(os.path.dirname(__file__), "migrations"))
-    return max(int(name.split("_", 1)[0]) for name in names if name.endswith(".sql"))
-
-
-def quick_open(path: str | os.PathLike[str], busy_timeout_ms: int) -> QuickDatabase | None:
-    if not os.path.exists(path):
-        return None
-    conn = sqlite3.connect(str(path), isolation_level=None, timeout=busy_timeout_ms / 1000)
-    try:
-        conn.row_factory = sqlite3.Row
-        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-        conn.execute("PRAGMA foreign_keys = ON")
-        row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        if row is None or row[0] is None or int(row[0]) != newest_migration():
-            conn.close()
-            return None
-        conn.execute("PRAGMA synchronous = NORMAL")
-    except sqlite3.Error:
-        conn.close()
-        return None
-    return QuickDatabase(conn)
-
-
 def _dict(row: sqlite3.Row | None) -> dict[str, Any] | None:
     return None if row is None else {key: row[key] for key in row.keys()}  # noqa: SIM118
 
 
 class SQLiteEnforceRepo:
-    def __init__(self, db: Database | QuickDatabase) -> None:
+    def __init__(self, db: Database) -> None:
         self.db = db
 
     @property

@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable, Sequence
-
-import numpy as np
+from typing import Any
 
 from heedful.store.records import FactRecord, MessageRecord, OpRecord
 from heedful.store.sqlite.db import Database
@@ -44,8 +43,20 @@ def fact_from_row(row: sqlite3.Row, embedding: bytes | None = None, dim: int = 0
         ingested_at=row["ingested_at"],
         expired_at=row["expired_at"],
         expired_reason=row["expired_reason"],
-        embedding=None if embedding is None else np.frombuffer(embedding, dtype=np.float32),
+        embedding=None if embedding is None else _vector(embedding),
     )
+
+
+def _vector(blob: bytes) -> Any:
+    import numpy as np  # only where vectors are read: the hook path never loads numpy
+
+    return np.frombuffer(blob, dtype=np.float32)
+
+
+def _blob(vector: Any) -> bytes:
+    import numpy as np
+
+    return np.asarray(vector, np.float32).tobytes()
 
 
 def _message_from_row(row: sqlite3.Row) -> MessageRecord:
@@ -153,7 +164,7 @@ class SQLiteMemoryRepo:
     def insert_facts(self, facts: Sequence[FactRecord]) -> None:
         with self.db.transaction() as conn:
             for fact in facts:
-                blob = None if fact.embedding is None else np.asarray(fact.embedding, np.float32).tobytes()
+                blob = None if fact.embedding is None else _blob(fact.embedding)
                 conn.execute(
                     f"INSERT INTO facts ({_FACT_COLUMNS}, embedding) VALUES"
                     " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

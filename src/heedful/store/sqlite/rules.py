@@ -11,12 +11,26 @@ import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from heedful.errors import StoreError
 from heedful.store.sqlite.db import Database
 from heedful.timeutil import now_text
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def _vector(blob: bytes) -> Any:
+    import numpy as np  # only when embeddings are read: the hook path never loads numpy
+
+    return np.frombuffer(blob, dtype=np.float32)
+
+
+def _blob(vector: Any) -> bytes:
+    import numpy as np
+
+    return np.asarray(vector, dtype=np.float32).tobytes()
 
 
 @dataclass(slots=True)
@@ -72,7 +86,7 @@ def _row(row: sqlite3.Row, with_embedding: bool) -> RuleRow:
         reason=row["reason"], source_text=row["source_text"], supersedes=row["supersedes"],
         superseded_by=row["superseded_by"], library_version=row["library_version"], created_at=row["created_at"],
         rule_created_at=row["rule_created_at"],
-        embedding=np.frombuffer(blob, dtype=np.float32) if with_embedding and blob is not None else None,
+        embedding=_vector(blob) if with_embedding and blob is not None else None,
     )
 
 
@@ -188,7 +202,7 @@ class SQLiteRuleRepo:
                         json.dumps(row.evidence), row.status,
                         None if row.check_spec is None else json.dumps(row.check_spec), row.op, row.reason,
                         row.source_text, row.supersedes, row.superseded_by, new, stamp,
-                        None if row.embedding is None else np.asarray(row.embedding, dtype=np.float32).tobytes(),
+                        None if row.embedding is None else _blob(row.embedding),
                     ),
                 )
                 conn.execute(

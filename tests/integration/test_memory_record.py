@@ -179,3 +179,14 @@ def test_context_orders_policy_forgotten_profile_facts(hf: Heedful) -> None:
     assert "[NO LONGER TRUE since" in text and "The user lives in Berlin" in text
     assert [o["label"] for o in built.options] == ["A", "B"]
     assert built.options[1]["query"].startswith("lisbon")
+
+
+def test_recall_as_of_answers_from_imported_history(hf: Heedful) -> None:
+    # Imported history is ingested today but happened earlier: "as of" is about when facts held.
+    hf.memory.add("alice", [NewMessage("I live in Berlin", at=datetime(2023, 1, 5, tzinfo=UTC))], flush=True)
+    hf.memory.add("alice", [NewMessage("I moved to Lisbon", at=datetime(2024, 3, 1, tzinfo=UTC))], flush=True)
+    then = {i.text: i.state for i in hf.memory.recall("alice", "where does the user live", as_of="2023-06-01").items}
+    assert then.get("The user lives in Berlin") == "current"
+    assert "The user lives in Lisbon" not in then
+    now = {i.text: i.state for i in hf.memory.recall("alice", "where does the user live").items}
+    assert now["The user lives in Berlin"] == "superseded" and now["The user lives in Lisbon"] == "current"

@@ -72,8 +72,7 @@ def sessions(conversation: dict[str, Any]) -> list[tuple[int, datetime, list[dic
         if re.fullmatch(r"session_\d+", key) and isinstance(value, list) and value
     )
     return [
-        (n, parse_session_time(conversation[f"session_{n}_date_time"]), conversation[f"session_{n}"])
-        for n in numbers
+        (n, parse_session_time(conversation[f"session_{n}_date_time"]), conversation[f"session_{n}"]) for n in numbers
     ]
 
 
@@ -120,9 +119,9 @@ def run(
         hf.embedder.embed(["warm up"])  # load the model before anything is timed
         questions_total = sum(len(c["qa"]) for c in conversations)
         with progress(show_progress) as bar:
-            ingest_task = bar.add_task("ingest", total=sum(
-                len(turns) for c in conversations for _, _, turns in sessions(c["conversation"])
-            ))
+            ingest_task = bar.add_task(
+                "ingest", total=sum(len(turns) for c in conversations for _, _, turns in sessions(c["conversation"]))
+            )
             recall_task = bar.add_task("recall", total=questions_total)
             for index, sample in enumerate(conversations):
                 user = f"locomo-{index}"
@@ -157,9 +156,7 @@ def run(
                     timed_out += bool(result.timed_out)
                     for name, ms in result.route_ms.items():
                         route_ms.setdefault(name, []).append(ms)
-                    ranked = dedupe(
-                        dia_of[m] for item in result.items for m in item.source_message_ids if m in dia_of
-                    )
+                    ranked = dedupe(dia_of[m] for item in result.items for m in item.source_message_ids if m in dia_of)
                     category = CATEGORIES.get(int(qa.get("category", 0)), str(qa.get("category")))
                     split = "tuning (conv 0-4)" if index in TUNING_CONVERSATIONS else "held-out (conv 5-9)"
                     groups = ("overall", category, split)

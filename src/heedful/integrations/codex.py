@@ -8,40 +8,25 @@ Artifact feedback goes through `additionalContext`, which keeps the tool's own o
 
 from __future__ import annotations
 
-import json
-
 from heedful.enforce.engine import Outcome
+from heedful.integrations.claude_code import ClaudeCodeRenderer
 
 PLATFORM = "codex"
 EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop")
 
 
-def _json(data: dict[str, object]) -> str:
-    return json.dumps(data, ensure_ascii=False)
+class CodexRenderer(ClaudeCodeRenderer):
+    """Codex accepts the same fields except PostToolUse's block, and every Stop must print JSON."""
 
-
-class CodexRenderer:
     def fail_open(self, event: str | None) -> str:
         return "{}" if event in (None, "Stop") else ""
 
-    def context(self, event: str, text: str | None) -> str:
-        if not text:
-            return ""
-        return _json({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}})
-
-    def pre_tool(self, outcome: Outcome) -> str:
-        if outcome.decision == "deny":
-            return _json({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                                 "permissionDecisionReason": outcome.message or ""}})
-        return self.context("PreToolUse", outcome.message)
-
     def post_tool(self, outcome: Outcome) -> str:
+        # Feedback goes in additionalContext, which keeps the tool's output visible to the agent.
         return self.context("PostToolUse", outcome.message)
 
     def stop(self, outcome: Outcome) -> str:
-        if outcome.decision == "revise":
-            return _json({"decision": "block", "reason": outcome.message or ""})
-        return "{}"
+        return super().stop(outcome) or "{}"
 
 
 RENDERER = CodexRenderer()

@@ -258,9 +258,14 @@ class Recaller:
                     source_message_ids=list(record.source_message_ids) if record else [],
                     tokens=estimate_tokens(row.statement),
                     routes={
-                        name: RouteHit(hit.rank, round(hit.score, 6), round(hit.contribution, 6))
+                        name: RouteHit(_plain(hit.rank), round(hit.score, 6), round(hit.contribution, 6))
                         for name, hit in entry.routes.items()
                     },
                 )
             )
         return items
+
+
+def _plain(rank: float) -> float:
+    """Whole ranks as ints (shown as 3, not 3.0); shared ranks of tied items stay fractional."""
+    return int(rank) if float(rank).is_integer() else rank

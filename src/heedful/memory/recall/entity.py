@@ -28,11 +28,7 @@ def run(ctx: RouteContext) -> Ranking:
     for names in direct.values():
         for name in names:
             per_entity[name] = per_entity.get(name, 0) + 1
-    rare = {
-        name
-        for name, count in per_entity.items()
-        if total < MIN_ROWS_TO_PRUNE or count / total <= COMMON_SHARE
-    }
+    rare = {name for name, count in per_entity.items() if total < MIN_ROWS_TO_PRUNE or count / total <= COMMON_SHARE}
     scores = {
         fact_id: float(sum(1.0 if name in rare else COMMON_SCORE for name in names))
         for fact_id, names in direct.items()
@@ -44,4 +40,4 @@ def run(ctx: RouteContext) -> Ranking:
             if fact_id not in scores:
                 scores[fact_id] = HOP_WEIGHT
     ranked = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))
-    return ranked[: ctx.depth]
+    return ranked[: max(ctx.depth, len(direct))]

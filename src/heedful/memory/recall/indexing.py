@@ -8,9 +8,7 @@ from __future__ import annotations
 import re
 
 _CAPITALISED = re.compile(r"\b([A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
-_PLACE = re.compile(
-    r"\b(?:in|at|to|from|near|visit(?:ed|ing)?)\s+((?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)"
-)
+_PLACE = re.compile(r"\b(?:in|at|to|from|near|visit(?:ed|ing)?)\s+((?:the\s+)?[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)*)")
 # Capitalised only because they open a sentence (or are days and months): not names.
 _COMMON_TEXT = """
     i i'm i've i'll i'd a an the and but or so if when what where who why how yes no hey hi hello

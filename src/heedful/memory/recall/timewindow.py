@@ -24,9 +24,25 @@ MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if 
 MONTHS["sept"] = 9
 WEEKDAYS = {name.lower(): i for i, name in enumerate(calendar.day_name)}
 NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "couple": 2, "a couple of": 2,
-    "few": 3, "a few": 3, "several": 3,
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "couple": 2,
+    "a couple of": 2,
+    "few": 3,
+    "a few": 3,
+    "several": 3,
 }
 SEASONS = {"spring": 3, "summer": 6, "autumn": 9, "fall": 9, "winter": 12}
 FLOOR = datetime(1900, 1, 1, tzinfo=UTC)
@@ -48,9 +64,7 @@ _UNIT = r"(day|week|month|year)s?"
 _SEASON = r"(spring|summer|autumn|fall|winter)"
 _WEEKDAY = r"(monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 _NAMED_DAY = r"(yesterday|last\s+night|today|tonight|this\s+morning|this\s+afternoon|this\s+evening|tomorrow)"
-_MONTH_LEAD = (
-    r"(?:in|since|during|of|from|until|before|after|last|this|early|late|mid)\s+(?:early\s+|late\s+|mid-?)?"
-)
+_MONTH_LEAD = r"(?:in|since|during|of|from|until|before|after|last|this|early|late|mid)\s+(?:early\s+|late\s+|mid-?)?"
 _YEAR_LEAD = r"(?:in|during|of|since|from|until|before|after|by|year)\s+"
 
 
@@ -185,8 +199,16 @@ class _Parser:
 
     def named_day(self, m: re.Match[str]) -> tuple[datetime, datetime] | None:
         word = m.group(0).lower()
-        offset = {"yesterday": -1, "last night": -1, "today": 0, "tonight": 0, "this morning": 0,
-                  "this afternoon": 0, "this evening": 0, "tomorrow": 1}[" ".join(word.split())]
+        offset = {
+            "yesterday": -1,
+            "last night": -1,
+            "today": 0,
+            "tonight": 0,
+            "this morning": 0,
+            "this afternoon": 0,
+            "this evening": 0,
+            "tomorrow": 1,
+        }[" ".join(word.split())]
         return _unit_window("day", self.ref + timedelta(days=offset))
 
     def ago(self, m: re.Match[str]) -> tuple[datetime, datetime] | None:
@@ -253,8 +275,11 @@ def _patterns(p: _Parser) -> list[tuple[re.Pattern[str], object]]:
         (rf"\b{_YEAR_LEAD}((?:19|20)\d{{2}})\b", p.year),
         (rf"\b{_NAMED_DAY}\b", p.named_day),
         (rf"\b{_NUM}\s+{_UNIT}\s+ago\b", p.ago),
-        (rf"\b(?:the\s+)?(?:past|last|previous)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten|few"
-         rf"|couple of)\s+{_UNIT}\b", p.past_n),
+        (
+            rf"\b(?:the\s+)?(?:past|last|previous)\s+(\d+|two|three|four|five|six|seven|eight|nine|ten|few"
+            rf"|couple of)\s+{_UNIT}\b",
+            p.past_n,
+        ),
         (r"\b(last|this|past|previous|next)\s+weekend\b", p.weekend),
         (rf"\b(last|this|past|previous|current|next|coming)\s+{_UNIT}\b", p.relative_unit),
         (rf"\b(last|on|this|next)\s+{_WEEKDAY}\b", p.weekday),

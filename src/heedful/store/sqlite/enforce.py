@@ -81,17 +81,9 @@ class SQLiteEnforceRepo:
         return version
 
     def enqueue_job(self, user_id: str, kind: str, payload: dict[str, Any], max_attempts: int = 3) -> str:
-        from heedful.ids import new_id
+        from heedful.store.sqlite.jobs import SQLiteJobQueue
 
-        job_id = new_id("j")
-        stamp = now_text()
-        with self.db.transaction() as conn:
-            conn.execute(
-                "INSERT INTO jobs (id, user_id, kind, payload, state, max_attempts, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)",
-                (job_id, user_id, kind, json.dumps(payload), max_attempts, stamp, stamp),
-            )
-        return job_id
+        return SQLiteJobQueue(self.db).enqueue(user_id, kind, payload, max_attempts)
 
     # -- sessions and turns --------------------------------------------------------------------
     def session(self, user_id: str, session_id: str) -> dict[str, Any] | None:

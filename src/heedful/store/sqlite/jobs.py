@@ -10,14 +10,19 @@ from __future__ import annotations
 import json
 import sqlite3
 from datetime import timedelta
+from typing import TYPE_CHECKING
 
 from heedful.ids import new_id
-from heedful.store.records import JobRecord
-from heedful.store.sqlite.db import Database
 from heedful.timeutil import now, now_text, to_text
+
+if TYPE_CHECKING:
+    from heedful.store.records import JobRecord
+    from heedful.store.sqlite.db import Database
 
 
 def _job_from_row(row: sqlite3.Row) -> JobRecord:
+    from heedful.store.records import JobRecord  # not at import: a hook only enqueues
+
     return JobRecord(
         id=row["id"],
         user_id=row["user_id"],

@@ -13,8 +13,6 @@ from heedful.store.sqlite.db import Database
 RECALLABLE_KINDS = ("fact", "commitment", "excerpt", "summary")
 
 
-
-
 @dataclass(frozen=True, slots=True)
 class CandidateRow:
     """What recall needs to filter and order a candidate, without its embedding."""
@@ -117,10 +115,7 @@ class SQLiteSearch:
             " AND valid_to IS NULL AND expired_at IS NULL ORDER BY rowid",
             (user_id,),
         ).fetchall()
-        return [
-            (row[0], row[1], None if row[2] is None else np.frombuffer(row[2], dtype=np.float32))
-            for row in rows
-        ]
+        return [(row[0], row[1], None if row[2] is None else np.frombuffer(row[2], dtype=np.float32)) for row in rows]
 
     def entity_set(self, user_id: str) -> frozenset[str]:
         """Every entity one user's facts name (cached until the user's facts change)."""
@@ -141,16 +136,13 @@ class SQLiteSearch:
         """excerpt id -> the length of its statement in characters (cached per version)."""
         return self._excerpt_sequence(user_id)[3]
 
-    def _excerpt_sequence(
-        self, user_id: str
-    ) -> tuple[tuple[int, int], dict[str, str], dict[str, str], dict[str, int]]:
+    def _excerpt_sequence(self, user_id: str) -> tuple[tuple[int, int], dict[str, str], dict[str, str], dict[str, int]]:
         version = self._vector_version(user_id)
         cached = self._sequence_cache.get(user_id)
         if cached is not None and cached[0] == version:
             return cached
         rows = self.db.conn.execute(
-            "SELECT id, session_id, length(statement) FROM facts WHERE user_id = ? AND kind = 'excerpt'"
-            " ORDER BY rowid",
+            "SELECT id, session_id, length(statement) FROM facts WHERE user_id = ? AND kind = 'excerpt' ORDER BY rowid",
             (user_id,),
         ).fetchall()
         previous: dict[str, str] = {}

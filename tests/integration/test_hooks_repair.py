@@ -51,10 +51,13 @@ def test_budget_is_shared_across_stages_and_resets_each_turn(home: Path, project
     assert second["decision"] == "block" and "revision 2 of 3" in second["reason"]
     third = hook(env, claude_bash("s1", cwd, "git push origin main"))
     assert "Correction 3 of 3" in third["hookSpecificOutput"]["permissionDecisionReason"]
-    # Budget spent: the violation is recorded as unresolved and let through.
+    # Budget spent: a reply's violation is recorded as unresolved and let through...
     assert hook(env, claude("Stop", "s1", cwd, last_assistant_message=LONG, stop_hook_active=True)) is None
+    # ...but a forbidden action is still denied.
+    fourth = hook(env, claude_bash("s1", cwd, "git push origin main"))
+    assert fourth["hookSpecificOutput"]["permissionDecision"] == "deny"
     actions = [e["action"] for e in log(home, "s1")]
-    assert actions == ["deny", "revise", "deny", "unresolved"]
+    assert actions == ["deny", "revise", "deny", "unresolved", "deny"]
     # A new user turn has a fresh budget.
     hook(env, claude("UserPromptSubmit", "s1", cwd, prompt="now the docs"))
     denied = hook(env, claude_bash("s1", cwd, "git push origin main"))

@@ -5,8 +5,9 @@
     enforcer.pre_tool("s1", "Bash", {"command": "pip install x"}, cwd)   # -> Outcome("deny", ...)
 
 A turn adopts one rule-library version and keeps it (and the selected rules) until the next user
-prompt. Interventions share a repair budget of 3 per turn across rules and stages; a violation
-found after that is recorded as unresolved and let through. Platform adapters turn an `Outcome`
+prompt. Interventions share a repair budget of 3 per turn across rules and stages; an artifact or
+reply violation found after that is recorded as unresolved and let through, while a forbidden
+action is still denied. Platform adapters turn an `Outcome`
 into the platform's answer; nothing here knows a payload format.
 """
 
@@ -250,7 +251,13 @@ class Enforcer:
         outcome = Outcome()
         if violations:
             used = self.repo.claim_revision(self.user, session_id, turn_id, self.budget)
-            if used is None:
+            if used is None and stage == "pre_action":
+                # The budget bounds revision loops; it never lets a forbidden action run. A deny costs
+                # the user nothing, while a `git push --force` let through may cost a lot.
+                entries += [{**base, **_entry(v), "action": "deny",
+                             "detail": "repair budget spent; a forbidden action is still denied"} for v in violations]
+                outcome = Outcome("deny", messages.deny(violations, self.budget, self.budget), violations)
+            elif used is None:
                 entries += [{**base, **_entry(v), "action": "unresolved",
                              "detail": "repair budget spent: recorded and let through"} for v in violations]
                 outcome = Outcome("allow", None, violations)

@@ -45,9 +45,11 @@ def test_budget_counts_every_intervention_of_the_turn(hf: Heedful, tmp_path: Pat
     enforcer.user_prompt("s1", "ship", str(tmp_path))
     decisions = [enforcer.pre_tool("s1", "Bash", {"command": "git push origin main"}, str(tmp_path)).decision
                  for _ in range(REPAIR_BUDGET + 2)]
-    assert decisions == ["deny"] * REPAIR_BUDGET + ["allow", "allow"]
-    actions = [e["action"] for e in hf.store.enforce.entries("me", "s1")]
-    assert actions == ["deny"] * REPAIR_BUDGET + ["unresolved", "unresolved"]
+    assert decisions == ["deny"] * (REPAIR_BUDGET + 2)  # a forbidden action is never let through
+    entries = hf.store.enforce.entries("me", "s1")
+    assert [e["action"] for e in entries] == ["deny"] * (REPAIR_BUDGET + 2)
+    assert "budget spent" in entries[-1]["detail"]
+    assert hf.store.enforce.turn("me", "s1", entries[-1]["turn_id"])["revisions"] == REPAIR_BUDGET
 
 
 def test_events_are_scoped_by_user_and_session(hf: Heedful, tmp_path: Path) -> None:

@@ -221,10 +221,13 @@ class RuleService:
         version = self.version_for(user, session, turn)
         rows = self._repo.rules_at(user, version, project=project_path, statuses=("checked",))
         judgments: list[Judgment] = []
-        for rule in (rule_from_row(row) for row in rows):
-            if rule.check is None or rule.check.stage != stage or (rule_ids and rule.id not in rule_ids):
-                continue
-            verdict = evaluate(rule.check.kind, rule.check.params, stage, evidence)
+        due = [rule for rule in (rule_from_row(row) for row in rows)
+               if rule.check is not None and rule.check.stage == stage and (not rule_ids or rule.id in rule_ids)]
+        semantic = [rule for rule in due if rule.check is not None and rule.check.kind == "semantic"]
+        verdicts = self._semantic_verdicts(semantic, stage, evidence, [r.text for r in due if r not in semantic])
+        for rule in due:
+            assert rule.check is not None
+            verdict = verdicts.get(rule.id) or evaluate(rule.check.kind, rule.check.params, stage, evidence)
             judgments.append(Judgment(rule_id=rule.id, rule_version=rule.version, text=rule.text,
                                       kind=rule.check.kind, stage=stage, result=verdict.result,
                                       reason=verdict.reason, quotes=verdict.quotes))
@@ -232,6 +235,16 @@ class RuleService:
         return {"library_version": version, "stage": stage, "project": project_path,
                 "blocked": counts["violated"] > 0, "counts": counts,
                 "judgments": [j.model_dump() for j in judgments]}
+
+    def _semantic_verdicts(self, rules: list[Rule], stage: str, evidence: dict[str, Any],
+                           others: list[str]) -> dict[str, Any]:
+        """Semantic checks are judged by the configured model (unknown offline: they never block)."""
+        if not rules:
+            return {}
+        from heedful.rules.semantic import RuleCard, judge
+
+        cards = [RuleCard(id=r.id, text=r.text, condition=r.condition, exceptions=r.exceptions) for r in rules]
+        return judge(self.hf.model, stage, evidence, cards, others)
 
     # -- people editing rules ------------------------------------------------------------------
     def edit(

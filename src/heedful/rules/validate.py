@@ -128,9 +128,13 @@ def validate(
     if vague:
         return Outcome("inactive", None, "the rule's meaning is unclear; it is neither shown nor checked")
     if condition or exceptions:
-        return Outcome("guidance", None, "programmatic checks are only for rules without conditions or exceptions")
+        return _semantic_or_guidance(
+            model, text, condition, exceptions, [],
+            "programmatic checks are only for rules without conditions or exceptions",
+        )
     if not proposals:
-        return Outcome("guidance", None, "no programmatic check states this rule; a semantic check needs a model")
+        return _semantic_or_guidance(model, text, condition, exceptions, [],
+                                     "no programmatic check states this rule")
     rounds: list[dict[str, Any]] = []
     clear = True
     for spec in proposals[:MAX_ROUNDS]:
@@ -174,4 +178,20 @@ def validate(
         return Outcome("checked", checked, f"validated on {len(cases)} cases", rounds)
     if not clear:
         return Outcome("inactive", None, "the reviewer found the meaning unclear", rounds)
-    return Outcome("guidance", None, f"no proposal passed validation in {len(rounds)} round(s)", rounds)
+    return _semantic_or_guidance(model, text, condition, exceptions, rounds,
+                                 f"no proposal passed validation in {len(rounds)} round(s)")
+
+
+def _semantic_or_guidance(
+    model: Model, text: str, condition: str | None, exceptions: list[str], rounds: list[dict[str, Any]], why: str
+) -> Outcome:
+    """With a model, try a semantic check (validated the same way); offline the rule stays guidance."""
+    if model.offline:
+        return Outcome("guidance", None, f"{why}; a semantic check needs a model", rounds)
+    from heedful.rules.semantic import compile_semantic
+
+    spec, semantic_rounds = compile_semantic(model, text, condition, exceptions)
+    rounds = rounds + semantic_rounds
+    if spec is None:
+        return Outcome("guidance", None, f"{why}; no semantic check passed validation", rounds)
+    return Outcome("checked", spec, f"semantic check validated on {len(spec.cases)} cases", rounds)

@@ -30,6 +30,8 @@ def stage_of(kind: str, params: dict[str, Any]) -> Stage:
 def evaluate(kind: str, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     """Run one check; an unknown kind or an internal fault gives `unknown`, never an exception."""
     module = KINDS.get(kind)
+    if kind == "semantic":  # judged by a model (rules.semantic), never here: hooks call no model
+        return Verdict(result="unknown", reason="a semantic check needs a model; not judged here")
     if module is None:
         return Verdict(result="unknown", reason=f"unknown check kind {kind!r}")
     try:

@@ -98,3 +98,13 @@ def test_local_model_flows_through_the_rule_learner_and_checker(hf_local: Heedfu
     )
     assert report["stage"] == "pre_action"
     assert all(j["result"] in ("pass", "violated", "not_applicable", "unknown") for j in report["judgments"])
+
+
+def test_corrections_bench_runs_with_the_local_model(tmp_path: Path) -> None:
+    from heedful.bench.corrections import run
+
+    report = run(data=tmp_path / "absent", timing=False, model="local", limit=2)
+    assert report["model"].startswith("local:")
+    for split in report["splits"].values():
+        assert split["messages"] == 2 and split["decision_accuracy"] is not None
+    assert "skipped" in report["swe_together"]

@@ -23,8 +23,9 @@ from typing import Annotated, Any
 
 import typer
 
-from heedful.rules.detect import admit
-from heedful.rules.interpret import interpret, verify_evidence
+from heedful.llm import Model, OfflineModel, run_step
+from heedful.rules.interpret import verify_evidence
+from heedful.rules.steps import AdmitInput, AdmitStep, InterpretInput, InterpretStep
 
 DEFAULT_DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "swe_together"
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -36,11 +37,18 @@ def load_split(split: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def predict(text: str) -> dict[str, Any]:
-    admission = admit(text)
-    rules = [c for c in interpret(text) if not c.vague and verify_evidence(c, [text])]
-    if admission.decision != "persist" or admission.retraction:
+def predict(text: str, model: Model | None = None) -> dict[str, Any]:
+    """What the learner (offline, or the given model) makes of one message."""
+    model = model or OfflineModel()
+    try:
+        admission = run_step(model, AdmitStep(), AdmitInput(text=text))
         rules = []
+        if admission.decision == "persist" and not admission.retraction:
+            candidates = run_step(model, InterpretStep(), InterpretInput(text=text)).candidates
+            rules = [c for c in candidates if not c.vague and verify_evidence(c, [text])]
+    except Exception as exc:  # a model that cannot answer scores as wrong, and the run goes on
+        return {"decision": "error", "scope": None, "retraction": False, "rules": 0, "condition": False,
+                "texts": [f"model failed: {exc}"]}
     return {
         "decision": admission.decision,
         "scope": admission.scope if admission.decision == "persist" else None,
@@ -55,14 +63,14 @@ def _rate(numerator: int, denominator: int) -> float | None:
     return None if denominator == 0 else round(100.0 * numerator / denominator, 1)
 
 
-def score(rows: list[dict[str, Any]]) -> dict[str, Any]:
+def score(rows: list[dict[str, Any]], model: Model | None = None) -> dict[str, Any]:
     decisions = ("persist", "task_local", "underspecified", "none")
     by_gold: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {d: [] for d in decisions}
     errors = []
     structural = 0
     exact = 0
     for row in rows:
-        got = predict(row["text"])
+        got = predict(row["text"], model)
         by_gold[row["decision"]].append((row, got))
         exact += got["decision"] == row["decision"]
         ok = got["decision"] == row["decision"]
@@ -95,7 +103,7 @@ def score(rows: list[dict[str, Any]]) -> dict[str, Any]:
     }
 
 
-def swe_together(data: Path) -> dict[str, Any]:
+def swe_together(data: Path, model: Model | None = None, limit: int | None = None) -> dict[str, Any]:
     tasks = data / "tasks"
     files = sorted(tasks.glob("*/oracle_intents.json")) if tasks.is_dir() else []
     if not files:
@@ -109,19 +117,19 @@ def swe_together(data: Path) -> dict[str, Any]:
         for intent in doc.get("intents", []):
             if isinstance(intent, dict) and isinstance(intent.get("text"), str):
                 intents.append({"task": path.parent.name, **intent})
+    intents = intents[:limit]
     durable = []
     decisions: dict[str, int] = {}
     verbatim_durable = 0
     for intent in intents:
-        decision = admit(intent["text"])
-        decisions[decision.decision] = decisions.get(decision.decision, 0) + 1
+        got = predict(intent["text"], model)
+        decisions[got["decision"]] = decisions.get(got["decision"], 0) + 1
         excerpt = intent.get("verbatim_excerpt")
-        if isinstance(excerpt, str) and excerpt.strip() and admit(excerpt).decision == "persist":
+        if isinstance(excerpt, str) and excerpt.strip() and predict(excerpt, model)["decision"] == "persist":
             verbatim_durable += 1
-        if decision.decision == "persist":
+        if got["decision"] == "persist":
             durable.append({"task": intent["task"], "kind": intent.get("intent_kind"), "text": intent["text"],
-                            "scope": decision.scope, "why": decision.reasons,
-                            "rules": [c.text for c in interpret(intent["text"]) if not c.vague]})
+                            "scope": got["scope"], "rules": got["texts"]})
     return {
         "intents": len(intents),
         "tasks": len(files),
@@ -156,9 +164,24 @@ def time_learning(embedder: str, repeats: int = 3) -> dict[str, Any]:
     }
 
 
-def run(data: Path | None = None, embedder: str = "minilm", timing: bool = True) -> dict[str, Any]:
-    report: dict[str, Any] = {"splits": {split: score(load_split(split)) for split in SPLITS}}
-    report["swe_together"] = swe_together(data or DEFAULT_DATA)
+def run(
+    data: Path | None = None,
+    embedder: str = "minilm",
+    timing: bool = True,
+    model: str = "offline",
+    limit: int | None = None,
+) -> dict[str, Any]:
+    """The whole report; `limit` keeps the first N messages of each split and N SWE-Together intents
+    (a slow model can be compared on a sample)."""
+    from heedful.llm.factory import build_model
+
+    learner = build_model(model)
+    report: dict[str, Any] = {
+        "model": learner.name,
+        "limit": limit,
+        "splits": {split: score(load_split(split)[:limit], learner) for split in SPLITS},
+    }
+    report["swe_together"] = swe_together(data or DEFAULT_DATA, learner, limit)
     if timing:
         report["learning_step"] = time_learning(embedder)
     return report
@@ -190,10 +213,12 @@ def cli(
                                               )] = None,
     embedder: Annotated[str, typer.Option("--embedder", help="Embedder for the timing run.")] = "minilm",
     no_timing: Annotated[bool, typer.Option("--no-timing", help="Skip timing the learning step.")] = False,
+    model: Annotated[str, typer.Option("--model", help="offline, local, openai:MODEL or anthropic:MODEL.")] = "offline",
+    limit: Annotated[int | None, typer.Option("--limit", help="Only the first N messages of each split.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
     """Admission accuracy (tune and held-out), SWE-Together precision, and learning-step time."""
-    report = run(data=data, embedder=embedder, timing=not no_timing)
+    report = run(data=data, embedder=embedder, timing=not no_timing, model=model, limit=limit)
     if as_json:
         typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:

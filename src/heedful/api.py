@@ -1,6 +1,6 @@
 """The `Heedful` facade: the one object the CLI, the MCP server and library users go through.
 
-    with Heedful.open("/tmp/h") as hf:
+    with Heedful.open("~/.heedful") as hf:
         hf.memory.add("alice", "I moved to Lisbon last month")
         hf.memory.recall("alice", "where does alice live?")
 

@@ -107,8 +107,12 @@ def test_superseded_facts_are_marked_and_as_of_answers_from_then(hf: Heedful) ->
 
 def test_forgotten_facts_only_come_back_when_asked(hf: Heedful) -> None:
     gone = add_fact(
-        hf, "alice", "Alice is allergic to peanuts", T0,
-        expired_at=to_text(T0 + timedelta(days=1)), expired_reason="user asked",
+        hf,
+        "alice",
+        "Alice is allergic to peanuts",
+        T0,
+        expired_at=to_text(T0 + timedelta(days=1)),
+        expired_reason="user asked",
     )
     add_fact(hf, "alice", "Alice enjoys peanut-free baking", T0)
     assert gone.id not in {item.id for item in hf.memory.recall("alice", "peanuts allergy").items}
@@ -135,11 +139,11 @@ def test_a_slow_route_times_out_and_the_others_answer(hf: Heedful, monkeypatch: 
     original = hf.store.search.keyword
 
     def slow_keyword(*args: object, **kwargs: object) -> object:
-        time.sleep(1.0)
+        time.sleep(2.0)
         return original(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(hf.store.search, "keyword", slow_keyword)
-    recaller = Recaller(hf.store, lambda: hf.embedder, route_timeout=0.2)
+    recaller = Recaller(hf.store, lambda: hf.embedder, route_timeout=0.5)
     try:
         result = recaller.recall("alice", "grey cat Pixel")
     finally:
@@ -205,3 +209,15 @@ def test_an_answer_is_found_through_the_question_before_it(hf: Heedful) -> None:
     texts = texts_of(result)
     assert texts.index("A trip with my grandmother when I was nine.") < texts.index("I bought new shoes yesterday.")
     assert "keyword" in result.items[texts.index("A trip with my grandmother when I was nine.")].routes
+
+
+@pytest.mark.slow
+def test_minilm_finds_a_paraphrase_the_words_miss(hf_minilm: Heedful) -> None:
+    add_turns(
+        hf_minilm,
+        "alice",
+        ["My daughter is crazy about dinosaurs and fossils", "The train was late again this morning"],
+    )
+    result = hf_minilm.memory.recall("alice", "what does my kid like?")
+    assert result.items[0].text == "My daughter is crazy about dinosaurs and fossils"
+    assert "vector" in result.items[0].routes

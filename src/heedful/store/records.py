@@ -99,3 +99,18 @@ class JobRecord:
     result: dict[str, object] | None = None
     created_at: str = ""
     updated_at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class CandidateRow:
+    """What recall needs to filter and order a candidate, without its embedding."""
+
+    id: str
+    kind: str
+    statement: str
+    session_id: str | None
+    event_at: str | None
+    valid_from: str
+    valid_to: str | None
+    ingested_at: str
+    expired_at: str | None

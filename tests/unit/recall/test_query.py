@@ -24,8 +24,14 @@ def test_fts_expression_quotes_every_term() -> None:
 
 @pytest.mark.parametrize(
     "question",
-    ["List all the books I read", "what are all the places we went", "how many kids does she have",
-     "Which cities have I visited?", "what kinds of food do I like", "every time I went hiking"],
+    [
+        "List all the books I read",
+        "what are all the places we went",
+        "how many kids does she have",
+        "Which cities have I visited?",
+        "what kinds of food do I like",
+        "every time I went hiking",
+    ],
 )
 def test_enumeration_questions(question: str) -> None:
     assert is_enumeration(question)

@@ -63,8 +63,15 @@ def test_the_past_n_days_ends_now() -> None:
 
 @pytest.mark.parametrize(
     "question",
-    ["What did Caroline research?", "I may go to the march", "How old is Mel?", "where do I live", "",
-     "what is 12345 plus 3", "call me at 555-2023-11"],
+    [
+        "What did Caroline research?",
+        "I may go to the march",
+        "How old is Mel?",
+        "where do I live",
+        "",
+        "what is 12345 plus 3",
+        "call me at 555-2023-11",
+    ],
 )
 def test_no_window(question: str) -> None:
     assert parse_window(question, REF) is None

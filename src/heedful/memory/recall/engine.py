@@ -6,9 +6,10 @@
 Content routes (vector, keyword, entity) decide what can come back; time, place and recency only
 raise what they found (unless none found anything), and recency alone never admits an item. Each
 route runs under a timeout in a thread pool; a route that times out (or fails) is reported and
-the others still answer. Items are filtered before fusion: only rows known and valid at `as_of`
-(both axes), never forgotten ones (expired, or matching an active request to forget) unless
-`include_forgotten`; superseded items come back marked `superseded`.
+the others still answer. Items are filtered before fusion: with `as_of`, only rows valid by then,
+in their state then (validity and expiry both read at that time); never forgotten ones (expired,
+or matching an active request to forget) unless `include_forgotten`; superseded items come back
+marked `superseded`.
 """
 
 from __future__ import annotations
@@ -33,14 +34,14 @@ from heedful.memory.recall.budget import (
 from heedful.memory.recall.fusion import BOOST_ONLY_ROUTES, CONTENT_ROUTES, RRF_K, Fused, fuse
 from heedful.memory.recall.query import QueryAnalysis, analyze
 from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
-from heedful.memory.recall.tombstones import forgotten_by_tombstone
+from heedful.memory.recall.tombstones import TombstoneFilter
 from heedful.memory.recall.types import RecallItem, RecallResult, RouteHit, State
 from heedful.timeutil import from_text, now, parse_user_time, to_text
 
 if TYPE_CHECKING:
     from heedful.embed import Embedder
+    from heedful.store.records import CandidateRow
     from heedful.store.sqlite import SQLiteStore
-    from heedful.store.sqlite.search import CandidateRow
 
 log = logging.getLogger(__name__)
 
@@ -142,7 +143,9 @@ class Recaller:
             route: [(item_id, score) for item_id, score in ranking if item_id in states]
             for route, ranking in rankings.items()
         }
-        fused = fuse(filtered, self.weights, k=RRF_K, tied=TIED_ROUTES)[:max_items]
+        fused = self._honour_tombstones(
+            user_id, fuse(filtered, self.weights, k=RRF_K, tied=TIED_ROUTES), rows, states, include_forgotten, max_items
+        )
         items = self._items(user_id, fused, rows, states)
         packed, used = pack(items, lambda item: item.tokens, budget, max_items)
         return RecallResult(
@@ -206,31 +209,53 @@ class Recaller:
     def _admissible(
         self, user_id: str, rows: Mapping[str, CandidateRow], moment: str | None, include_forgotten: bool
     ) -> dict[str, State]:
-        """The state of every candidate that may come back (recallable kind, known and valid then)."""
+        """The state of every candidate that may come back (recallable kind, holding by then).
+
+        With `as_of`, an item counts from its `valid_from` (history imported later still answers
+        for the time it describes), and its state then reads both axes: superseded if its validity
+        had ended, forgotten if it had been expired.
+
+        Requests to forget are applied after fusion, only to the items about to be returned.
+        """
         states: dict[str, State] = {}
         for item_id, row in rows.items():
             if row.kind not in RECALLABLE_KINDS:
                 continue
-            if moment is not None and (row.valid_from > moment or row.ingested_at > moment):
+            if moment is not None and row.valid_from > moment:
                 continue
             state = state_of(row, moment)
             if state == "forgotten" and not include_forgotten:
                 continue
             states[item_id] = state
-        tombstones = self.store.search.tombstones(user_id)
-        if tombstones and states:
-            live = [item_id for item_id, state in states.items() if state != "forgotten"]
-            hidden = forgotten_by_tombstone(
-                tombstones,
-                {item_id: rows[item_id].statement for item_id in live},
-                self.store.search.vectors_for(user_id, live),
-            )
-            for item_id in hidden:
-                if include_forgotten:
-                    states[item_id] = "forgotten"
-                else:
-                    del states[item_id]
         return states
+
+    def _honour_tombstones(
+        self,
+        user_id: str,
+        fused: list[Fused],
+        rows: Mapping[str, CandidateRow],
+        states: dict[str, State],
+        include_forgotten: bool,
+        max_items: int,
+    ) -> list[Fused]:
+        """The first `max_items` items that no active request to forget hides (checked in rank order).
+
+        A hidden item is left out, or with `include_forgotten` kept and marked forgotten.
+        """
+        tombstones = TombstoneFilter(self.store.search.tombstones(user_id))
+        if not tombstones:
+            return fused[:max_items]
+        vectors = self.store.search.vectors_for(user_id, [entry.id for entry in fused])
+        kept: list[Fused] = []
+        for entry in fused:
+            if len(kept) >= max_items:
+                break
+            if states[entry.id] != "forgotten" and tombstones.hiding(rows[entry.id].statement, vectors.get(entry.id)):
+                if not include_forgotten:
+                    continue
+                states[entry.id] = "forgotten"
+            kept.append(entry)
+        return kept
 
     def _items(
         self,

@@ -7,32 +7,40 @@ escaped expiry (beyond the per-request limit, or written later) still stays out 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from heedful.memory.normalize import trigram_overlap
+from heedful.memory.normalize import trigrams
 
 COSINE_THRESHOLD = 0.68
 TRIGRAM_THRESHOLD = 0.6
 
 
-def forgotten_by_tombstone(
-    tombstones: Sequence[tuple[str, str, np.ndarray | None]],
-    statements: Mapping[str, str],
-    vectors: Mapping[str, np.ndarray],
-) -> dict[str, str]:
-    """item id -> the id of the tombstone that hides it, for every item an active tombstone matches."""
-    hidden: dict[str, str] = {}
-    if not tombstones:
-        return hidden
-    for item_id, statement in statements.items():
-        vector = vectors.get(item_id)
-        for tombstone_id, target, tombstone_vector in tombstones:
-            comparable = vector is not None and tombstone_vector is not None
-            comparable = comparable and vector.shape == tombstone_vector.shape  # type: ignore[union-attr]
-            cosine = float(vector @ tombstone_vector) if comparable else 0.0
-            if cosine >= COSINE_THRESHOLD or trigram_overlap(target, statement) >= TRIGRAM_THRESHOLD:
-                hidden[item_id] = tombstone_id
-                break
-    return hidden
+class TombstoneFilter:
+    """Checks items against one user's active tombstones (their trigrams are computed once)."""
+
+    def __init__(self, tombstones: Sequence[tuple[str, str, np.ndarray | None]]) -> None:
+        self._tombstones = [(tombstone_id, trigrams(target), vector) for tombstone_id, target, vector in tombstones]
+
+    def __bool__(self) -> bool:
+        return bool(self._tombstones)
+
+    def hiding(self, statement: str, vector: np.ndarray | None) -> str | None:
+        """The id of the first tombstone that hides this item, or None."""
+        grams: set[str] | None = None
+        for tombstone_id, target_grams, tombstone_vector in self._tombstones:
+            if _cosine(vector, tombstone_vector) >= COSINE_THRESHOLD:
+                return tombstone_id
+            if target_grams:
+                grams = trigrams(statement) if grams is None else grams
+                if len(target_grams & grams) / len(target_grams) >= TRIGRAM_THRESHOLD:
+                    return tombstone_id
+        return None
+
+
+def _cosine(a: np.ndarray | None, b: np.ndarray | None) -> float:
+    """The dot product of two unit vectors; 0 when either is missing or the sizes differ."""
+    if a is None or b is None or a.shape != b.shape:
+        return 0.0
+    return float(a @ b)

@@ -3,29 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numpy as np
 
+from heedful.store.records import CandidateRow
 from heedful.store.sqlite.db import Database
 
 # Kinds that recall may return; tombstones and the profile are read by the harness directly.
 RECALLABLE_KINDS = ("fact", "commitment", "excerpt", "summary")
-
-
-@dataclass(frozen=True, slots=True)
-class CandidateRow:
-    """What recall needs to filter and order a candidate, without its embedding."""
-
-    id: str
-    kind: str
-    statement: str
-    session_id: str | None
-    event_at: str | None
-    valid_from: str
-    valid_to: str | None
-    ingested_at: str
-    expired_at: str | None
 
 
 class SQLiteSearch:
@@ -165,8 +150,10 @@ class SQLiteSearch:
         if cached is not None and cached[0] == version:
             return cached[1]
         kinds = ",".join("?" * len(RECALLABLE_KINDS))
+        # CROSS JOIN keeps the FTS index as the outer loop (the planner would otherwise scan the
+        # user's rows and probe the index for each).
         hits = self.db.conn.execute(
-            "SELECT COUNT(*) FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid"
+            "SELECT COUNT(*) FROM facts_fts CROSS JOIN facts f ON f.rowid = facts_fts.rowid"
             f" WHERE facts_fts MATCH ? AND f.user_id = ? AND f.kind IN ({kinds})",
             (term, user_id, *RECALLABLE_KINDS),
         ).fetchone()[0]

@@ -190,3 +190,18 @@ def test_recall_as_of_answers_from_imported_history(hf: Heedful) -> None:
     assert "The user lives in Lisbon" not in then
     now = {i.text: i.state for i in hf.memory.recall("alice", "where does the user live").items}
     assert now["The user lives in Berlin"] == "superseded" and now["The user lives in Lisbon"] == "current"
+
+
+def test_a_request_to_forget_covers_what_was_still_waiting_for_extraction(hf: Heedful) -> None:
+    hf.memory.add("alice", "I take sertraline every morning")  # buffered, not extracted yet
+    hf.memory.forget("alice", "forget that I take sertraline")
+    (event,) = hf.memory.flush("alice")
+    assert event.op == "retract" and "forgotten at the user's request" in event.reason
+    assert hf.memory.list("alice", kinds=["fact"]) == []
+    stored = hf.memory.list("alice", kinds=["fact"], include_inactive=True)
+    assert [f.state_at() for f in stored] == ["forgotten"]  # kept in the record, expired
+    # Said again after the request, it is new information and is kept.
+    hf.memory.add("alice", "I take sertraline again since last week", flush=True)
+    assert [f.statement for f in hf.memory.list("alice", kinds=["fact"])] == [
+        "The user takes sertraline again"
+    ]

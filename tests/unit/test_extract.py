@@ -55,3 +55,15 @@ def test_assistant_words_never_become_user_facts() -> None:
     assert extract("I'll remind you to water the plants.", role="assistant") == [
         ("commitment", "user", "reminder", "water the plants")
     ]
+
+
+def test_medication_and_tools() -> None:
+    assert ("fact", "user", "takes", "sertraline") in extract("I live in Berlin and I take sertraline")
+    assert ("fact", "user", "uses", "vim for everything") in extract("I use vim for everything")
+
+
+def test_a_forget_request_without_the_verb_names_its_target() -> None:
+    from heedful.memory.forget import request_target
+
+    assert request_target("that I take sertraline") == "I take sertraline"
+    assert request_target("Please forget that I take sertraline.") == "I take sertraline"

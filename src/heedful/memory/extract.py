@@ -39,7 +39,8 @@ _SINGLE_VALUED = {"name", "lives_in", "works_at", "occupation", "age", "diet", "
 
 
 _TRAILING_TIME = re.compile(
-    r"(?i)\s+(?:now|anymore|any more|these days|actually|too|as well|recently|lately|today|yesterday"
+    r"(?i)\s+(?:(?:since|for|from|until) )?(?:now|anymore|any more|these days|actually|too|as well|recently|lately"
+    r"|today|yesterday"
     r"|tomorrow|last (?:week|month|year|night)|next (?:week|month|year)|this (?:week|month|year)"
     r"|(?:a|one|two|three|a few|\d+) (?:days?|weeks?|months?|years?) ago|in \d{4})$"
 )
@@ -184,6 +185,14 @@ _PATTERNS: list[Pattern] = [
         _about_user("plans", "The user plans to {x}"),
     ),
     (re.compile(r"(?i)\bi (?:plan|intend|want) to (?P<x>[^,.;!?]+)"), _about_user("plans", "The user plans to {x}")),
+    (
+        re.compile(r"(?i)\bi(?:'m| am)? (?:take|taking|am on|'m on) (?P<x>[^,.;!?]+)"),
+        _about_user("takes", "The user takes {x}"),
+    ),
+    (
+        re.compile(r"(?i)\bi (?:mostly |usually |always )?use (?P<x>[^,.;!?]+)"),
+        _about_user("uses", "The user uses {x}"),
+    ),
     (
         re.compile(r"(?i)\bi (?:have|own|got) (?P<x>(?:a|an|two|three|\d+) [^,.;!?]+)"),
         _about_user("has", "The user has {x}"),

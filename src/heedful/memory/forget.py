@@ -34,8 +34,9 @@ _REQUEST_PREFIX = re.compile(
 
 
 def request_target(text: str) -> str:
-    """'Please forget that I take sertraline' -> 'I take sertraline'."""
-    return _REQUEST_PREFIX.sub("", text).strip(" .!")
+    """'Please forget that I take sertraline' (or just 'that I take sertraline') -> 'I take sertraline'."""
+    target = _REQUEST_PREFIX.sub("", text).strip(" .!")
+    return re.sub(r"(?i)^(?:that|about|the fact that)\s+", "", target)
 
 
 def match_score(target: str, target_vector: np.ndarray, fact: FactRecord) -> float:

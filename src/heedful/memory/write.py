@@ -27,7 +27,7 @@ from heedful.llm.protocol import run_step
 from heedful.memory.adjudicate import AdjudicateStep
 from heedful.memory.events import MemoryEvent, OpLog
 from heedful.memory.extract import ExtractStep
-from heedful.memory.forget import apply_forget
+from heedful.memory.forget import apply_forget, match_score
 from heedful.memory.normalize import norm_key
 from heedful.memory.recall.indexing import (
     excerpt_embedding_text,
@@ -230,7 +230,17 @@ class MemoryWriter:
         new_facts = [self._fact(user_id, c, v, messages, ingested) for c, v in zip(candidates, vectors, strict=True)]
         events: list[MemoryEvent] = []
         pending: list[int] = []
+        tombstones = store.memory.list_facts(user_id, kinds=["tombstone"], current_only=True, with_embeddings=True)
         for index, fact in enumerate(new_facts):
+            request = _forgotten_by(fact, tombstones)
+            if request is not None:  # said before the user asked to forget it: kept in the record, expired
+                fact.expired_at = ingested
+                fact.expired_reason = f"forgotten at the user's request: {request.object or request.statement}"
+                store.memory.insert_facts([fact])
+                oplog.add("add", fact.id, reason=fact.expired_reason)
+                events.append(MemoryEvent("retract", fact.id, fact.statement, fact.expired_reason, fact.kind,
+                                          [request.id]))
+                continue
             confirmed = store.memory.current_facts_by_key(user_id, fact.norm_key)
             if confirmed:  # the same statement after normalisation: confirm, no model call
                 oplog.add("confirm", confirmed[0].id, reason="same statement after normalization")
@@ -343,6 +353,16 @@ class MemoryWriter:
             entities=list(dict.fromkeys(entities)),
             embedding=vector,
         )
+
+
+def _forgotten_by(fact: FactRecord, tombstones: list[FactRecord]) -> FactRecord | None:
+    """The request to forget that covers a fact the user stated before making the request."""
+    for tombstone in tombstones:
+        target = tombstone.object or tombstone.statement
+        said_before = fact.valid_from <= tombstone.valid_from
+        if said_before and tombstone.embedding is not None and match_score(target, tombstone.embedding, fact) > 0:
+            return tombstone
+    return None
 
 
 def _neighbours(fact: FactRecord, pool: list[FactRecord]) -> list[StoredFact]:

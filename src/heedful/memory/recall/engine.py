@@ -53,7 +53,7 @@ ROUTES: dict[str, RouteFn] = {
     "place": place.run,
     "recency": recency.run,
 }
-# Tuned on LoCoMo conversations 0-4 (see docs/recall.md): keyword search over raw turns is the
+# Tuned on LoCoMo conversations 0-4 (see the README, Benchmarks): keyword search over raw turns is the
 # strongest single route there, dense search adds what the words miss; a named time is a strong
 # hint when the question gives one; entities and recency only nudge.
 DEFAULT_WEIGHTS: dict[str, float] = {

@@ -14,10 +14,14 @@ into the platform's answer; nothing here knows a payload format.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from heedful.enforce import judge, messages, tools
 from heedful.enforce.judge import Evaluate
+
+# (the fresh judgment, the evidence, the agent's appeal) -> (overturn, reason)
+AppealReviewer = Callable[[dict[str, Any], dict[str, Any], str], tuple[bool, str]]
 
 REPAIR_BUDGET = 3
 MAX_LEARN_TEXT = 20_000
@@ -42,8 +46,10 @@ class Outcome:
 
 class Enforcer:
     def __init__(self, repo: Any, user_id: str, evaluate: Evaluate, platform: str = "claude-code",
-                 budget: int = REPAIR_BUDGET, project_dir: str | None = None) -> None:
+                 budget: int = REPAIR_BUDGET, project_dir: str | None = None,
+                 appeal_reviewer: AppealReviewer | None = None) -> None:
         self.repo = repo
+        self.appeal_reviewer = appeal_reviewer
         self.user = user_id
         self.evaluate = evaluate
         self.platform = platform
@@ -200,6 +206,13 @@ class Enforcer:
         return {"rule_id": rule_id, "outcome": entries[-1]["action"] if entries else "no_judgment",
                 "decision": outcome.decision, "message": outcome.message}
 
+    def _review_appeal(self, fresh: dict[str, Any], evidence: dict[str, Any], appeal: str) -> tuple[bool, str]:
+        if self.appeal_reviewer is not None:
+            return self.appeal_reviewer(fresh, evidence, appeal)
+        if judge.review_offline(fresh):
+            return True, f"re-check passed: {fresh['reason']}"
+        return False, f"re-check gave {fresh['result']}: {fresh['reason']}"
+
     # -- deciding ------------------------------------------------------------------------------
     def _decide(self, session_id: str, turn: dict[str, Any], stage: str, candidate: str,
                 rules: list[dict[str, Any]], evidence: dict[str, Any],
@@ -218,15 +231,14 @@ class Enforcer:
             elif self.repo.appeals(self.user, session_id, turn_id, rule_id) >= 1:
                 entries.append({**base, "rule_id": rule_id, "rule_text": fresh["rule_text"], "action": "appeal_refused",
                                 "detail": appeal_text, "reason": "one appeal per rule per delivery"})
-            elif judge.review_offline(fresh):
-                standing[rule_id] = "overturned"
-                entries.append({**base, "rule_id": rule_id, "rule_text": fresh["rule_text"],
-                                "action": "appeal_overturned", "result": "pass", "detail": appeal_text,
-                                "reason": f"re-check passed: {fresh['reason']}"})
             else:
+                overturn, why = self._review_appeal(fresh, evidence, appeal_text)
+                if overturn:
+                    standing[rule_id] = "overturned"
                 entries.append({**base, "rule_id": rule_id, "rule_text": fresh["rule_text"],
-                                "action": "appeal_upheld", "result": fresh["result"], "detail": appeal_text,
-                                "reason": f"re-check gave {fresh['result']}: {fresh['reason']}"})
+                                "action": "appeal_overturned" if overturn else "appeal_upheld",
+                                "result": "pass" if overturn else fresh["result"], "detail": appeal_text,
+                                "reason": why})
         effective, cleared = judge.settle(judgments, standing)
         for rule_id in cleared:
             entries.append({**base, "rule_id": rule_id, "rule_text": by_rule[rule_id]["rule_text"],
@@ -295,7 +307,16 @@ def env_project_dir(platform: str) -> str | None:
 
 
 def for_heedful(hf: Any, user_id: str | None = None, platform: str = "api") -> Enforcer:
-    """An `Enforcer` on an open `Heedful` (the full store; use the hook runtime for fast start-up)."""
+    """An `Enforcer` on an open `Heedful` (the full store; use the hook runtime for fast start-up).
+
+    With a model configured, appeals are reviewed by it; offline, only a pass on re-check overturns.
+    """
     from heedful.rules.checks import evaluate
 
-    return Enforcer(hf.store.enforce, (user_id or hf.settings.user.default).strip(), evaluate, platform)
+    reviewer = None
+    if not hf.model.offline:
+        from heedful.enforce.appeal import model_reviewer
+
+        reviewer = model_reviewer(hf.model)
+    return Enforcer(hf.store.enforce, (user_id or hf.settings.user.default).strip(), evaluate, platform,
+                    appeal_reviewer=reviewer)

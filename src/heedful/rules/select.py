@@ -119,7 +119,10 @@ def select(
                                     cosine=cosine, keyword=keyword_score(query_words, documents[index], idf)))
         step_input = SelectInput(query=query, project_languages=languages_hint, cards=cards,
                                  cosine_threshold=cosine_threshold, keyword_threshold=keyword_threshold)
-        answer = run_step(model or OfflineModel(), SelectStep(), step_input)
+        try:
+            answer = run_step(model or OfflineModel(), SelectStep(), step_input)
+        except Exception:  # a model that cannot answer: this batch is judged offline instead
+            answer = run_step(OfflineModel(), SelectStep(), step_input)
         verdicts = {d.id: d for d in answer.decisions}
         for rule, card in zip(batch, cards, strict=True):
             decision = verdicts.get(rule.id)

@@ -1,7 +1,7 @@
 """The learner's model-shaped steps: each renders messages for a model and has an offline path.
 
-`run_step(hf.model, Step(), input)` takes the offline (deterministic) path today; a later model
-provider answers the same response models from `messages()`.
+`run_step(hf.model, Step(), input)` takes the offline (deterministic) path when no model is
+configured; a configured model answers the same response models from `messages()`.
 """
 
 from __future__ import annotations

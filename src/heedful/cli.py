@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from heedful import __version__
-from heedful.commands import bench, demo, doctor, hook, install, jobs, log, mcp, memory, rules
+from heedful.commands import bench, demo, doctor, hook, install, jobs, log, mcp, memory, rules, train
 
 app = typer.Typer(
     help="heedful: tell your agent once. Learned rules enforced later; memory that supersedes and forgets.",
@@ -19,6 +19,7 @@ app.add_typer(memory.app, name="memory")
 app.add_typer(rules.app, name="rules")
 app.add_typer(jobs.app, name="jobs")
 app.add_typer(bench.app, name="bench")
+app.add_typer(train.app, name="train")
 app.add_typer(hook.app, name="hook")
 app.add_typer(install.install_app, name="install")
 app.add_typer(install.uninstall_app, name="uninstall")

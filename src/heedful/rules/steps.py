@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from heedful.embed import Embedder
 from heedful.llm import ChatMessage
 from heedful.llm.prompts import DATA_NOTE, data_block
 from heedful.rules.models import Admission, Candidate, CheckSpec, Result
@@ -22,8 +23,14 @@ class AdmitInput(BaseModel):
 
 
 class AdmitStep:
+    """Offline: the learned admission model over the embedding and the lexicon's signals when the
+    embedder it was trained with is given, else the lexicon alone."""
+
     name = "rules.admit"
     response_model = Admission
+
+    def __init__(self, embedder: Embedder | None = None) -> None:
+        self.embedder = embedder
 
     def messages(self, context: AdmitInput) -> list[ChatMessage]:
         system = (
@@ -41,7 +48,16 @@ class AdmitStep:
     def offline(self, context: AdmitInput) -> Admission:
         from heedful.rules.detect import admit
 
-        return admit(context.text)
+        lexicon = admit(context.text)
+        if self.embedder is None or not context.text.strip():
+            return lexicon
+        from heedful.rules import admission_model
+
+        weights = admission_model.shipped()
+        if weights is None or weights.embedder != self.embedder.name:
+            return lexicon
+        vector = self.embedder.embed([context.text])[0]
+        return admission_model.admit(context.text, vector, weights, lexicon)
 
 
 # -- interpretation ---------------------------------------------------------------------------

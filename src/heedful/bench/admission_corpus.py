@@ -1,0 +1,145 @@
+"""The labelled admission corpus: every source, one typed row per message.
+
+Sources kept in the package (`bench/corpus/*.jsonl`, format in its README): lines of real
+agent-instruction files, corrections derived from them, and messages written in several voices.
+The previous team's labelled set (`bench/data/corrections_*.jsonl`) is one more source. Real
+negatives are read from the shared benchmark data at run time and never stored here: the
+verbatim user intents of SWE-Together (task requests, questions, task-bound corrections) and a
+deterministic sample of LoCoMo dialogue turns (chit-chat).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
+TEAM_DIR = Path(__file__).resolve().parent / "data"
+SHARED_DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
+TEAM_SPLITS = ("tune", "heldout", "heldout2")
+# Instruction-file lines that are not directives are headings, descriptions and examples: in chat
+# they would be facts or noise, so only the directives (lasting rules) join the admission corpus.
+ADMISSION_LINE_KINDS = ("directive",)
+LOCOMO_SAMPLE = 900
+
+
+@dataclass(frozen=True)
+class CorpusRow:
+    id: str
+    source: str
+    text: str
+    decision: str
+    scope: str | None = None
+    rules: tuple[dict[str, Any], ...] = ()
+    rule_count: int = 0
+    condition: bool = False
+    retraction: bool = False
+    derived: bool = False
+    provenance: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def checkable_rules(self) -> list[dict[str, Any]]:
+        return [r for r in self.rules if isinstance(r.get("check"), dict)]
+
+
+def _read_jsonl(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                rows.append(json.loads(line))
+            except ValueError as exc:
+                raise ValueError(f"{path.name}:{number}: not JSON ({exc})") from exc
+    return rows
+
+
+def _from_corpus(raw: dict[str, Any]) -> CorpusRow:
+    rules = tuple(r for r in raw.get("rules") or [] if isinstance(r, dict))
+    return CorpusRow(
+        id=str(raw["id"]), source=str(raw["source"]), text=str(raw["text"]), decision=str(raw["decision"]),
+        scope=raw.get("scope"), rules=rules, rule_count=len(rules),
+        condition=any(r.get("condition") for r in rules), retraction=bool(raw.get("retraction")),
+        derived=bool(raw.get("derived")), provenance=dict(raw.get("provenance") or {}),
+    )
+
+
+def corpus_rows(directory: Path = CORPUS_DIR) -> list[CorpusRow]:
+    """Every row of the packaged sources (instruction-file lines: directives only)."""
+    rows: list[CorpusRow] = []
+    for path in sorted(directory.glob("*.jsonl")):
+        for raw in _read_jsonl(path):
+            if "line_kind" in raw and raw["line_kind"] not in ADMISSION_LINE_KINDS:
+                continue
+            rows.append(_from_corpus(raw))
+    return rows
+
+
+def team_rows() -> list[CorpusRow]:
+    rows = []
+    for split in TEAM_SPLITS:
+        path = TEAM_DIR / f"corrections_{split}.jsonl"
+        for raw in _read_jsonl(path):
+            rows.append(CorpusRow(
+                id=f"team-{raw['id']}", source="team", text=raw["text"], decision=raw["decision"],
+                scope=raw.get("scope"), rule_count=int(raw.get("rules") or 0), condition=bool(raw.get("condition")),
+                retraction=bool(raw.get("retraction")), provenance={"split": split},
+            ))
+    return rows
+
+
+# SWE-Together's intent kinds: questions and context are not instructions; the rest are requests
+# bound to the task at hand (including its task-bound corrections).
+_SWE_DECISION = {"question": "none", "context": "none"}
+
+
+def swe_together_rows(data: Path = SHARED_DATA / "swe_together") -> list[CorpusRow]:
+    """Real user intents, verbatim; empty when the data is absent."""
+    rows: list[CorpusRow] = []
+    for path in sorted((data / "tasks").glob("*/oracle_intents.json")):
+        try:
+            doc = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        for intent in doc.get("intents", []):
+            text = intent.get("verbatim_excerpt") if isinstance(intent, dict) else None
+            if not isinstance(text, str) or not text.strip():
+                continue
+            kind = str(intent.get("intent_kind"))
+            rows.append(CorpusRow(
+                id=f"swe-{path.parent.name}-{intent.get('intent_id')}", source="swe_together", text=text.strip(),
+                decision=_SWE_DECISION.get(kind, "task_local"),
+                provenance={"task": path.parent.name, "intent_id": intent.get("intent_id"), "kind": kind},
+            ))
+    return rows
+
+
+def locomo_rows(path: Path = SHARED_DATA / "locomo" / "locomo10.json", sample: int = LOCOMO_SAMPLE
+                ) -> list[CorpusRow]:
+    """An evenly spaced sample of LoCoMo dialogue turns (chit-chat: no instruction)."""
+    if not path.is_file():
+        return []
+    turns: list[tuple[str, str]] = []
+    for conversation in json.loads(path.read_text(encoding="utf-8")):
+        sessions = conversation.get("conversation", {})
+        for key in sorted(k for k in sessions if k.startswith("session_") and isinstance(sessions[k], list)):
+            for turn in sessions[key]:
+                text = turn.get("text") if isinstance(turn, dict) else None
+                if isinstance(text, str) and len(text.split()) >= 3:
+                    turns.append((str(turn.get("dia_id")), text))
+    step = max(1, len(turns) // sample)
+    return [CorpusRow(id=f"locomo-{dia}", source="locomo", text=text, decision="none", provenance={"dia_id": dia})
+            for dia, text in turns[::step][:sample]]
+
+
+def all_rows(shared: Path | None = None, sources: Iterable[str] | None = None) -> list[CorpusRow]:
+    """Every source (the shared ones only when their data is present)."""
+    base = shared or SHARED_DATA
+    rows = corpus_rows() + team_rows() + swe_together_rows(base / "swe_together") + locomo_rows(
+        base / "locomo" / "locomo10.json")
+    if sources is not None:
+        wanted = set(sources)
+        rows = [r for r in rows if r.source in wanted]
+    return rows

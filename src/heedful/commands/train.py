@@ -1,0 +1,85 @@
+"""`heedful train admission`: fit the shipped admission model from the labelled corpus (fixed seed)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from heedful.commands.common import emit, fail
+
+app = typer.Typer(help="Train the learned parts of the offline learner from the labelled corpus.",
+                  no_args_is_help=True)
+
+
+def corpus_digest(rows: list) -> str:  # type: ignore[type-arg]
+    digest = hashlib.sha256()
+    for row in rows:
+        digest.update(json.dumps([row.id, row.text, row.decision, row.scope], ensure_ascii=False).encode(
+            "utf-8", "surrogatepass"))
+    return digest.hexdigest()[:16]
+
+
+@app.command("admission")
+def admission(
+    data: Annotated[Path | None, typer.Option("--data", help="Shared data folder (holds swe_together/, locomo/).")]
+    = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Where to write the weights (default: the packaged file).")]
+    = None,
+    sources: Annotated[str | None, typer.Option("--sources", help="Comma-separated sources to train on (all).")]
+    = None,
+    seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
+    hidden: Annotated[int, typer.Option("--hidden", help="Hidden units (0: logistic regression).")] = 0,
+    epochs: Annotated[int, typer.Option("--epochs", help="Full-batch training steps.")] = 300,
+    loso: Annotated[bool, typer.Option("--loso", help="Also report leave-one-source-out figures.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Train admission and scope on every source (or `--sources`) and write the weights."""
+    from heedful.bench.admission_corpus import all_rows
+    from heedful.config import load_settings
+    from heedful.embed import load_embedder
+    from heedful.rules import admission_model as am
+    from heedful.rules import admission_train as at
+
+    wanted = [s.strip() for s in sources.split(",") if s.strip()] if sources else None
+    rows = all_rows(data, wanted)
+    if not rows:
+        fail(f"no labelled messages found for sources {sources!r}")
+    settings = load_settings()
+    embedder = load_embedder(settings.embedder.name, settings.embedder.batch_size)
+    config = at.TrainConfig(seed=seed, hidden=hidden, epochs=epochs)
+    if not as_json:
+        typer.echo(f"embedding {len(rows)} messages with {embedder.name} ...", err=True)
+    vectors = at.embed_texts([r.text for r in rows], embedder, at.cache_dir())
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row.source] = counts.get(row.source, 0) + 1
+    meta: dict[str, object] = {"seed": seed, "hidden": hidden, "epochs": epochs, "sources": counts,
+                               "corpus_digest": corpus_digest(rows)}
+    weights = at.train(rows, vectors, config, embedder.name, meta)
+    per_source = {}
+    for source in sorted(counts):
+        idx = [i for i, r in enumerate(rows) if r.source == source]
+        per_source[source] = at.score(weights, [rows[i] for i in idx], vectors[idx]).summary()
+    weights.meta["training_fit"] = per_source
+    target = out or am.WEIGHTS_PATH
+    am.save(weights, target)
+    am.shipped.cache_clear()
+    report: dict[str, object] = {"weights": str(target), "bytes": target.stat().st_size, **meta,
+                                 "temperature": weights.temperature, "persist_threshold": weights.persist_threshold,
+                                 "training_fit": per_source}
+    if loso:
+        report["leave_one_source_out"] = {
+            s: v.summary() for s, v in at.leave_one_source_out(rows, vectors, config, embedder.name).items()}
+    if as_json:
+        emit(report, True)
+        return
+    typer.echo(f"wrote {target} ({report['bytes']} bytes); temperature {weights.temperature:.2f}, "
+               f"persist threshold {weights.persist_threshold:.2f}")
+    for source, summary in per_source.items():
+        typer.echo(f"  fit {source}: {summary}")
+    for source, summary in dict(report.get("leave_one_source_out") or {}).items():  # type: ignore[call-overload]
+        typer.echo(f"  left out {source}: {summary}")

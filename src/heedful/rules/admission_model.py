@@ -1,0 +1,150 @@
+"""Admission and scope as a learned model: the sentence embedding plus the lexicon's signals.
+
+A small network (one hidden layer, or none) reads `[embedding, signals]` and gives calibrated
+probabilities for persist / task_local / underspecified / none; a second, linear head gives the
+probability that a lasting rule binds to the project. The weights ship with the package
+(`rules/data/admission.npz`, trained by `heedful train admission`); inference is numpy only.
+The lexicon still writes the human-readable reasons and flags retractions.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from heedful.rules import admission_features
+from heedful.rules.models import Admission, Decision
+
+WEIGHTS_PATH = Path(__file__).resolve().parent / "data" / "admission.npz"
+CLASSES: tuple[Decision, ...] = ("persist", "task_local", "underspecified", "none")
+
+
+@dataclass(frozen=True)
+class Layer:
+    weight: np.ndarray  # (in, out)
+    bias: np.ndarray  # (out,)
+
+
+@dataclass(frozen=True)
+class AdmissionWeights:
+    """Everything inference needs; `meta` records how the weights were trained."""
+
+    embedder: str
+    feature_names: tuple[str, ...]
+    mean: np.ndarray  # feature standardisation, fitted on the training rows
+    scale: np.ndarray
+    layers: tuple[Layer, ...]  # hidden layers (ReLU) then the output layer
+    temperature: float
+    persist_threshold: float
+    scope: Layer  # (features, 1): logit of "project"
+    scope_threshold: float
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def standardise(self, features: np.ndarray) -> np.ndarray:
+        return ((features - self.mean) / self.scale).astype(np.float32)
+
+    def logits(self, features: np.ndarray) -> np.ndarray:
+        hidden = self.standardise(features)
+        for layer in self.layers[:-1]:
+            hidden = np.maximum(hidden @ layer.weight + layer.bias, 0.0)
+        out = self.layers[-1]
+        result: np.ndarray = hidden @ out.weight + out.bias
+        return result
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        return softmax(self.logits(features) / self.temperature)
+
+    def project_probability(self, features: np.ndarray) -> np.ndarray:
+        z = self.standardise(features) @ self.scope.weight + self.scope.bias
+        result: np.ndarray = 1.0 / (1.0 + np.exp(-z[:, 0]))
+        return result
+
+
+def softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(axis=1, keepdims=True)
+    e = np.exp(z)
+    result: np.ndarray = e / e.sum(axis=1, keepdims=True)
+    return result
+
+
+def feature_matrix(texts: list[str], vectors: np.ndarray) -> np.ndarray:
+    """`[embedding, signals]` per text (vectors already computed by the embedder)."""
+    signal_rows = np.array([admission_features.signals(t) for t in texts], dtype=np.float32)
+    return np.hstack([np.asarray(vectors, dtype=np.float32), signal_rows.reshape(len(texts), -1)])
+
+
+def decide(probabilities: np.ndarray, persist_threshold: float) -> list[Decision]:
+    """The most probable class, except that persist needs at least `persist_threshold`."""
+    out: list[Decision] = []
+    for row in probabilities:
+        order = list(np.argsort(-row))
+        best = int(order[0])
+        if CLASSES[best] == "persist" and row[best] < persist_threshold:
+            best = int(order[1])
+        out.append(CLASSES[best])
+    return out
+
+
+def save(weights: AdmissionWeights, path: Path) -> None:
+    arrays: dict[str, np.ndarray] = {
+        "mean": weights.mean, "scale": weights.scale,
+        "scope_weight": weights.scope.weight, "scope_bias": weights.scope.bias,
+    }
+    for i, layer in enumerate(weights.layers):
+        arrays[f"w{i}"] = layer.weight.astype(np.float32)
+        arrays[f"b{i}"] = layer.bias.astype(np.float32)
+    header = {
+        "embedder": weights.embedder, "feature_names": list(weights.feature_names), "layers": len(weights.layers),
+        "temperature": weights.temperature, "persist_threshold": weights.persist_threshold,
+        "scope_threshold": weights.scope_threshold, "meta": weights.meta,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as handle:
+        np.savez_compressed(handle, header=np.array(json.dumps(header, sort_keys=True)), **arrays)
+
+
+def load(path: Path = WEIGHTS_PATH) -> AdmissionWeights:
+    with np.load(path, allow_pickle=False) as data:
+        header = json.loads(str(data["header"]))
+        layers = tuple(Layer(data[f"w{i}"], data[f"b{i}"]) for i in range(int(header["layers"])))
+        return AdmissionWeights(
+            embedder=header["embedder"], feature_names=tuple(header["feature_names"]),
+            mean=data["mean"], scale=data["scale"], layers=layers,
+            temperature=float(header["temperature"]), persist_threshold=float(header["persist_threshold"]),
+            scope=Layer(data["scope_weight"], data["scope_bias"]), scope_threshold=float(header["scope_threshold"]),
+            meta=header.get("meta", {}),
+        )
+
+
+@lru_cache(maxsize=1)
+def shipped() -> AdmissionWeights | None:
+    """The packaged weights, or None when they are missing or were made for other features."""
+    if not WEIGHTS_PATH.is_file():
+        return None
+    weights = load(WEIGHTS_PATH)
+    if weights.feature_names[-len(admission_features.NAMES):] != admission_features.NAMES:
+        return None
+    return weights
+
+
+def admit(text: str, vector: np.ndarray, weights: AdmissionWeights, lexicon: Admission) -> Admission:
+    """The model's decision for one message, with the lexicon's reasons and retraction flag."""
+    features = feature_matrix([text], vector.reshape(1, -1))
+    probabilities = weights.probabilities(features)[0]
+    decision = decide(probabilities[None, :], weights.persist_threshold)[0]
+    confidence = {c: round(float(p), 3) for c, p in zip(CLASSES, probabilities, strict=True)}
+    reasons = [f"model: {decision} (p={confidence[decision]})"]
+    if lexicon.decision == decision:
+        reasons = [*lexicon.reasons, *reasons]
+    scope = None
+    if decision in ("persist", "underspecified"):
+        project = float(weights.project_probability(features)[0])
+        scope = "project" if project >= weights.scope_threshold else "global"
+        reasons.append(f"scope {scope} (p_project={project:.2f})")
+    retraction = decision == "persist" and lexicon.retraction
+    return Admission(decision=decision, scope=scope, retraction=retraction, reasons=reasons)

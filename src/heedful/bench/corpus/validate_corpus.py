@@ -19,13 +19,13 @@ CHECK_PARAMS: dict[str, tuple[set[str], set[str]]] = {
     "forbidden_command": ({"program"}, {"subcommand", "flags", "args", "alternatives"}),
     "forbidden_path": ({"globs"}, {"outside_project"}),
     "staged_path": ({"globs"}, set()),
-    "commit_message": ({"forbid"}, {"require", "max_subject"}),
+    "commit_message": (set(), {"forbid", "require", "max_subject"}),
     "reply_word_limit": ({"limit"}, set()),
     "reply_count_limit": ({"unit", "limit"}, set()),
     "reply_forbidden_text": ({"patterns"}, set()),
     "reply_json_fields": ({"fields"}, set()),
     "field_value": ({"target", "path", "op", "value"}, set()),
-    "required_event": ({"commands"}, {"after"}),
+    "required_event": ({"commands"}, {"after", "edit_globs"}),
     "workspace_leftovers": ({"globs"}, set()),
 }
 # Files whose rows name a source other than the file stem.

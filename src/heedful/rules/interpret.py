@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from heedful.rules import lexicon as lx
 from heedful.rules.detect import has_signal, is_question
 from heedful.rules.models import Candidate, ContextMessage
+from heedful.rules.quoting import own_words
 
 _SENTENCE = re.compile(r"(?:[^.!?\n;]|[.!?](?=[^\s.!?]))+(?:[.!?]+(?=\s|$)|$)|[^\n;]+", re.MULTILINE)
 _JOINER = re.compile(
@@ -210,22 +211,71 @@ def interpret(text: str) -> list[Candidate]:
     return [candidate for _, candidate in found]
 
 
+_ACK_LEAD = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|ok(?:ay)?|sure|great|good|nice|perfect|exactly|right|correct|cool|thanks|thank you|"
+    r"that'?s (?:it|right|good|great|perfect)|much better|love it|good job|well done)\b[\s,.!:;-]*)+",
+    re.IGNORECASE,
+)
+_SAME = re.compile(
+    r"^(?:(?:please\s+)?(?:do\s+)?(?:the\s+)?same(?: thing)?(?: goes)?(?:\s+(?:here|there|for|in|on|with|everywhere)\b.*)?|"
+    r"(?:do|apply)\s+(?:that|this|it)\s+(?:here|there|everywhere|too|as well|in|for|on)\b.*)$",
+    re.IGNORECASE,
+)
+_PROJECT_WORDS = re.compile(r"\b(?:repo|repos|repository|project|codebase|code base|here|there)\b", re.IGNORECASE)
+
+
+_REFERENT_TAIL = re.compile(
+    r"(?:[\s,.!]*(?:from now on|going forward|always|every ?time|please|in (?:the )?future|too|as well|here|there|"
+    r"everywhere|(?:in|for|on) (?:this|that|the other|other|every|all|each|my|our) (?:\w+ )?(?:repos?|repository|"
+    r"repositories|projects?|codebases?|sessions?|tasks?)|for good|permanently|then|thanks|thank you))*[\s,.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _referent_clause(clause: str) -> bool:
+    plain = _ACK_LEAD.sub("", clause.strip()).strip()
+    body = _strip(plain)
+    for text in (plain, body):
+        referent = _REFERENT.match(text)
+        if referent and _REFERENT_TAIL.fullmatch(text, referent.end()):
+            return True
+    return bool(_SAME.match(body) or re.fullmatch(
+        r"(?:keep doing|remember|continue|always do) (?:that|this|it)(?: (?:from now on|going forward|always|"
+        r"every time|please|in future))*", body, re.I))
+
+
 def is_referent_only(text: str) -> bool:
-    """"Keep doing that", "make that a rule": the meaning lives in an earlier message."""
-    clauses = [_strip(text[s:e]) for s, e in split_clauses(text)]
-    return any(_REFERENT.match(c) for c in clauses) or any(
-        re.fullmatch(r"(?:do|keep doing|remember) (?:that|this|it)", c, re.I) for c in clauses
-    )
+    """"Keep doing that", "make that a rule", "same in the other repo": the meaning lives earlier.
+
+    True when every clause that says anything points back (acknowledgements like "yes," aside).
+    """
+    clauses = [text[s:e] for s, e in split_clauses(text)]
+    meaningful = [c for c in clauses if _ACK_LEAD.sub("", c.strip()).strip(" .!,")]
+    return bool(meaningful) and all(_referent_clause(c) for c in meaningful)
+
+
+def referent_scope(text: str) -> str | None:
+    """"Same in the other repo" binds the rule to a project; "keep doing that" says nothing of scope."""
+    return "project" if _PROJECT_WORDS.search(text) else None
 
 
 def resolve_referent(context: Sequence[ContextMessage]) -> tuple[list[Candidate], str | None]:
-    """Candidates from the latest earlier *user* message with a directive; other roles never count."""
+    """Candidates from the previous *user* message (its own words); other roles never count.
+
+    Only the latest user message is read (earlier pointers back to it skipped): "keep doing that"
+    after a task request means the assistant's behaviour, which no user words state, so nothing
+    is learned rather than something guessed.
+    """
     for message in reversed(list(context)):
-        if message.role != "user" or not has_signal(message.text) or is_referent_only(message.text):
+        if message.role != "user":
             continue
-        candidates = [c for c in interpret(message.text) if not c.vague]
-        if candidates:
-            return candidates, message.text
+        words = own_words(message.text).text
+        if is_referent_only(words):
+            continue
+        if not has_signal(words):
+            return [], None
+        candidates = [c for c in interpret(words) if not c.vague]
+        return (candidates, words) if candidates else ([], None)
     return [], None
 
 

@@ -217,7 +217,8 @@ _ACK_LEAD = re.compile(
     re.IGNORECASE,
 )
 _SAME = re.compile(
-    r"^(?:(?:please\s+)?(?:do\s+)?(?:the\s+)?same(?: thing)?(?: goes)?(?:\s+(?:here|there|for|in|on|with|everywhere)\b.*)?|"
+    r"^(?:(?:please\s+)?(?:do\s+)?(?:the\s+)?same(?: thing)?(?: goes)?"
+    r"(?:\s+(?:here|there|for|in|on|with|everywhere)\b.*)?|"
     r"(?:do|apply)\s+(?:that|this|it)\s+(?:here|there|everywhere|too|as well|in|for|on)\b.*)$",
     re.IGNORECASE,
 )

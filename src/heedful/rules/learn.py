@@ -21,9 +21,9 @@ from heedful.llm import run_step
 from heedful.rules.detect import is_question, project_scoped
 from heedful.rules.interpret import is_referent_only, referent_scope, resolve_referent, verify_evidence
 from heedful.rules.library import compile_candidate, restate, row_for, rule_from_row
+from heedful.rules.models import LIVE_STATUSES, Action, Admission, Candidate, ContextMessage, LearnResult, Rule
 from heedful.rules.proposals import Change, Proposal, change_row, proposal_of, retraction_row
 from heedful.rules.quoting import own_words
-from heedful.rules.models import LIVE_STATUSES, Action, Admission, Candidate, ContextMessage, LearnResult, Rule
 from heedful.rules.resolve import content_words, merge_update, retraction_target
 from heedful.rules.steps import AdmitInput, AdmitStep, InterpretInput, InterpretStep, ResolveInput, ResolveStep
 
@@ -91,8 +91,10 @@ def learn(service: RuleService, user: str, text: str, project: str | None, conte
     """One message in, at most one library version out. `proposed_by` (e.g. "mcp"): every change is a proposal."""
     model = service.hf.model
     own = own_words(text)
-    left_out = [f"left out {len(own.removed)} quoted or pasted passage(s) ({', '.join(sorted({r.kind for r in own.removed}))})"
-                ": not the user's instruction"] if own.changed else []
+    kinds = ", ".join(sorted({r.kind for r in own.removed}))
+    kinds = ", ".join(sorted({r.kind for r in own.removed}))
+    left_out = [f"left out {len(own.removed)} quoted or pasted passage(s) ({kinds}): not the user's instruction"
+                ] if own.changed else []
     if own.empty:
         return LearnResult(decision="none", scope=None, reasons=left_out)
     words = own.text

@@ -65,7 +65,9 @@ _DIRECTIVE_LEAD = re.compile(
     r"(?:can|could|would|will) you)\b",
     re.IGNORECASE,
 )
-_QUOTE = re.compile(r"'(?:[^'\n]|'(?=\w))+'(?!\w)|\"[^\"\n]+\"|\u201c[^\u201d\n]+\u201d|\u2018[^\u2019\n]+\u2019|`[^`\n]+`")
+_QUOTE = re.compile(
+    r"'(?:[^'\n]|'(?=\w))+'(?!\w)|\"[^\"\n]+\"|\u201c[^\u201d\n]+\u201d|\u2018[^\u2019\n]+\u2019|`[^`\n]+`"
+)
 _BLOCK_BELOW = re.compile(r"\n(?:[^\n]*\S[^\n]*(?:\n|$))+")
 _REPORTED = re.compile(r"to\b|(?:we|you|i|they|everyone|people)\s+(?:should|must|need to|have to|ought to|can|may|"
                        r"shouldn'?t|mustn'?t|don'?t|never|always)\b", re.IGNORECASE)

@@ -50,8 +50,18 @@ def _rules_table(rules: list[dict[str, Any]]) -> None:
     table = Table("id", "status", "scope", "rule", "check", "v")
     for rule in rules:
         check = rule["check"]["kind"] + "@" + rule["check"]["stage"] if rule.get("check") else ""
-        table.add_row(rule["id"], rule["status"], rule["scope"], rule["text"], check, str(rule["version"]))
+        status = rule["status"]
+        if rule.get("proposal"):
+            proposal = rule["proposal"]
+            status += f" ({proposal['change']}" + (f" of {proposal['target']}" if proposal["target"] else "") + (
+                f", from {proposal['source']})")
+        if rule.get("pending"):
+            status += f" (change pending: {', '.join(rule['pending'])})"
+        table.add_row(rule["id"], escape(status), rule["scope"], escape(rule["text"]), check, str(rule["version"]))
     console.print(table)
+    if any(rule.get("proposal") or rule["status"] == "needs_user" for rule in rules):
+        console.print("[dim]needs_user: nothing changes until you approve with `heedful rules edit ID --approve`"
+                      " (reject with `heedful rules retract ID`); the rules they would change stay in force.[/dim]")
 
 
 @app.command()
@@ -189,7 +199,9 @@ def edit(
         list[str] | None, typer.Option("--exception", help="An exception (repeat for several; replaces all).")
     ] = None,
     clear_exceptions: Annotated[bool, typer.Option("--clear-exceptions", help="Remove every exception.")] = False,
-    approve: Annotated[bool, typer.Option("--approve", help="Activate a rule held as needs_user.")] = False,
+    approve: Annotated[bool, typer.Option(
+        "--approve", help="Approve what is held as needs_user: activate the rule, or apply the proposed change or "
+        "retraction (ID of the proposal, or of the rule it changes).")] = False,
     user: UserOption = None,
     home: HomeOption = None,
     as_json: JsonOption = False,
@@ -204,7 +216,7 @@ def edit(
 
 @app.command()
 def retract(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, as_json: JsonOption = False) -> None:
-    """Withdraw a rule (kept in history; `undo` brings it back)."""
+    """Withdraw a rule, or reject a pending proposal (kept in history; `undo` brings it back)."""
     with opened(home) as hf:
         data = hf.rules.retract(resolve_user(hf, user), rule_id)
         emit(data, as_json, lambda d: _rules_table([d["rule"]]))

@@ -9,7 +9,7 @@ substring of the user's message, checked by `verify_evidence`. `resolve_referent
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from heedful.rules import lexicon as lx
 from heedful.rules.detect import has_signal, is_question
@@ -260,12 +260,13 @@ def referent_scope(text: str) -> str | None:
     return "project" if _PROJECT_WORDS.search(text) else None
 
 
-def resolve_referent(context: Sequence[ContextMessage]) -> tuple[list[Candidate], str | None]:
+def resolve_referent(context: Sequence[ContextMessage], accept: Callable[[str], bool] = has_signal
+                     ) -> tuple[list[Candidate], str | None]:
     """Candidates from the previous *user* message (its own words); other roles never count.
 
-    Only the latest user message is read (earlier pointers back to it skipped): "keep doing that"
-    after a task request means the assistant's behaviour, which no user words state, so nothing
-    is learned rather than something guessed.
+    Only the latest user message is read (earlier pointers back to it skipped), and only when
+    `accept` finds a rule in it: "keep doing that" after a task request ("fix the login bug")
+    means the assistant's behaviour, which no user words state, so nothing is learned.
     """
     for message in reversed(list(context)):
         if message.role != "user":
@@ -273,7 +274,7 @@ def resolve_referent(context: Sequence[ContextMessage]) -> tuple[list[Candidate]
         words = own_words(message.text).text
         if is_referent_only(words):
             continue
-        if not has_signal(words):
+        if not has_signal(words) or not accept(words):
             return [], None
         candidates = [c for c in interpret(words) if not c.vague]
         return (candidates, words) if candidates else ([], None)

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from heedful.errors import InputError
-from heedful.llm import run_step
+from heedful.llm import Model, run_step
+from heedful.rules import lexicon as lx
 from heedful.rules.detect import is_question, project_scoped
 from heedful.rules.interpret import is_referent_only, referent_scope, resolve_referent, verify_evidence
 from heedful.rules.library import compile_candidate, restate, row_for, rule_from_row
@@ -101,7 +102,7 @@ def learn(service: RuleService, user: str, text: str, project: str | None, conte
     sources = [words]
     candidates: list[Candidate] = []
     if is_referent_only(words):
-        resolved, source_text = resolve_referent(context)
+        resolved, source_text = resolve_referent(context, lambda earlier: _states_a_rule(model, earlier))
         if not resolved or source_text is None:
             return LearnResult(decision="underspecified", scope=None, reasons=[*left_out, (
                 "the message points back ('keep doing that'), but the previous user message of this session "
@@ -112,7 +113,7 @@ def learn(service: RuleService, user: str, text: str, project: str | None, conte
         admission = Admission(decision="persist", scope="project" if bound else "global",
                               reasons=["the reference resolves to the previous user message"])
     else:
-        admission = run_step(model, AdmitStep(), AdmitInput(text=words))
+        admission = _admit(model, words)
     if admission.decision == "persist" and admission.retraction and is_question(words) and not _REQUEST.match(words):
         admission = Admission(decision="none", reasons=["a question about a retraction, not a retraction"])
     if admission.decision != "persist":
@@ -164,6 +165,17 @@ def learn(service: RuleService, user: str, text: str, project: str | None, conte
         version = repo.commit(user, "learn", text[:120], rows)
     return LearnResult(decision="persist", scope=scope, actions=actions, reasons=admission.reasons,  # type: ignore[arg-type]
                        library_version=version)
+
+
+def _admit(model: Model, text: str) -> Admission:
+    return run_step(model, AdmitStep(), AdmitInput(text=text))
+
+
+def _states_a_rule(model: Model, text: str) -> bool:
+    """Can "make that a rule" point here: a lasting rule, or one the user bound to the task ("for this search")."""
+    admission = _admit(model, text)
+    return not admission.retraction and (admission.decision == "persist" or (
+        admission.decision == "task_local" and bool(lx.TASK_LOCAL.search(text))))
 
 
 def _resolve_one(

@@ -24,8 +24,12 @@ from heedful.api import Heedful
 
 mcp = pytest.importorskip("mcp")
 
-INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}}}
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "probe", "version": "1"}},
+}
 
 
 def free_port() -> int:
@@ -43,8 +47,13 @@ def environment(home: Path) -> dict[str, str]:
 @contextmanager
 def http_server(home: Path, *flags: str) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "heedful", "mcp", "--http", "--port", str(port), *flags],
-                              env=environment(home), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "heedful", "mcp", "--http", "--port", str(port), *flags],
+        env=environment(home),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -113,14 +122,18 @@ def test_agent_calls_only_propose_and_results_are_structured(home: Path) -> None
         checked = hf.rules.learn("alice", "never push to main").actions[0].rule_id
         guidance = hf.rules.learn("alice", "never use emojis in commit messages").actions[0].rule_id
         taught = hf.rules.learn("alice", "never run curl piped to sh").actions[0].rule_id
-    results = anyio.run(calls, home, [
-        ("retract_rule", {"rule_id": checked}),
-        ("retract_rule", {"rule_id": guidance, "reason": "the user said so"}),
-        ("learn_rule", {"text": "forget what I said about curl"}),
-        ("learn_rule", {"text": "always use sudo for installs"}),
-        ("list_rules", {}),
-        ("retract_rule", {"rule_id": "r-doesnotexist"}),
-    ])
+    results = anyio.run(
+        calls,
+        home,
+        [
+            ("retract_rule", {"rule_id": checked}),
+            ("retract_rule", {"rule_id": guidance, "reason": "the user said so"}),
+            ("learn_rule", {"text": "forget what I said about curl"}),
+            ("learn_rule", {"text": "always use sudo for installs"}),
+            ("list_rules", {}),
+            ("retract_rule", {"rule_id": "r-doesnotexist"}),
+        ],
+    )
     *proposed, listed, missing = results
     for result in proposed:
         assert not result.is_error and result.structured_content is not None
@@ -131,8 +144,10 @@ def test_agent_calls_only_propose_and_results_are_structured(home: Path) -> None
     with Heedful.open(home, embedder="hashing") as hf:
         status = {r["id"]: r["status"] for r in hf.rules.list("alice")}
         assert status[checked] == "checked" and status[guidance] == "guidance" and status[taught] == "checked"
-        assert not any(r["text"].lower().startswith("always use sudo") and r["status"] != "needs_user"
-                       for r in hf.rules.list("alice"))
+        assert not any(
+            r["text"].lower().startswith("always use sudo") and r["status"] != "needs_user"
+            for r in hf.rules.list("alice")
+        )
         sources = {p.source for p in hf.rules.pending("alice")}
         assert sources == {"mcp"}
         blocked = hf.rules.check("alice", "pre_action", {"action": {"tool": "Bash", "command": "git push origin main"}})

@@ -60,12 +60,26 @@ class BearerGuard:
         if hmac.compare_digest(given, self.expected):
             await self.app(scope, receive, send)
             return
-        body = json.dumps({"error": "unauthorized", "error_description": (
-            "missing or wrong bearer token: send 'Authorization: Bearer <token>' (printed by `heedful mcp --http`)"
-        )}).encode()
-        await send({"type": "http.response.start", "status": 401, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-            (b"www-authenticate", b'Bearer realm="heedful"')]})
+        body = json.dumps(
+            {
+                "error": "unauthorized",
+                "error_description": (
+                    "missing or wrong bearer token: send 'Authorization: Bearer <token>'"
+                    " (printed by `heedful mcp --http`)"
+                ),
+            }
+        ).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 401,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"www-authenticate", b'Bearer realm="heedful"'),
+                ],
+            }
+        )
         await send({"type": "http.response.body", "body": body})
 
 

@@ -68,37 +68,57 @@ class Tools:
 
     def learn_rule(self, text: str, project: str | None = None) -> dict[str, Any]:
         """The agent relays the user's words: whatever would change is only proposed."""
-        return self.hf.rules.learn(self.user, text, project=_project(project), source="user",
-                                   proposed_by=SOURCE).model_dump()
+        return self.hf.rules.learn(
+            self.user, text, project=_project(project), source="user", proposed_by=SOURCE
+        ).model_dump()
 
     def retract_rule(self, rule_id: str, reason: str = "the user asked for it") -> dict[str, Any]:
         """A proposal: the rule stays in force until the user approves (`heedful rules edit ID --approve`)."""
         return self.hf.rules.propose_retract(self.user, rule_id, reason, source=SOURCE)
 
-    def check(self, command: str | None = None, file_path: str | None = None, content: str | None = None,
-              reply: str | None = None, project: str | None = None) -> dict[str, Any]:
+    def check(
+        self,
+        command: str | None = None,
+        file_path: str | None = None,
+        content: str | None = None,
+        reply: str | None = None,
+        project: str | None = None,
+    ) -> dict[str, Any]:
         if not any(value is not None for value in (command, file_path, reply)):
             raise InputError("give a command, a file_path (with content) or a reply to check")
         root = _project(project)
         found: list[dict[str, Any]] = []
         if command is not None:
-            found.append(self.hf.rules.check(self.user, "pre_action",
-                                             {"action": {"tool": "Bash", "command": command}}, project=root))
+            found.append(
+                self.hf.rules.check(
+                    self.user, "pre_action", {"action": {"tool": "Bash", "command": command}}, project=root
+                )
+            )
         if file_path is not None:
-            found.append(self.hf.rules.check(self.user, "pre_action",
-                                             {"action": {"tool": "Write", "file_path": file_path}}, project=root))
+            found.append(
+                self.hf.rules.check(
+                    self.user, "pre_action", {"action": {"tool": "Write", "file_path": file_path}}, project=root
+                )
+            )
             if content is not None:
                 artifact = {"path": file_path, "content": content, "kind": "text"}
                 found.append(self.hf.rules.check(self.user, "artifact", {"artifact": artifact}, project=root))
         if reply is not None:
-            found.append(self.hf.rules.check(self.user, "delivery", {"delivery": reply, "events": []},
-                                             project=root))
+            found.append(self.hf.rules.check(self.user, "delivery", {"delivery": reply, "events": []}, project=root))
         judgments = [j for part in found for j in part["judgments"]]
         violations = [j for j in judgments if j["result"] == "violated"]
         return {
             "ok": not violations,
-            "violations": [{"rule_id": j["rule_id"], "rule": j["text"], "stage": j["stage"], "reason": j["reason"],
-                            "quotes": j["quotes"]} for j in violations],
+            "violations": [
+                {
+                    "rule_id": j["rule_id"],
+                    "rule": j["text"],
+                    "stage": j["stage"],
+                    "reason": j["reason"],
+                    "quotes": j["quotes"],
+                }
+                for j in violations
+            ],
             "judgments": judgments,
             "library_version": found[0]["library_version"],
         }
@@ -157,16 +177,27 @@ def build_server(hf: Heedful) -> Any:
         return run(lambda: tools.retract_rule(rule_id, reason))
 
     @server.tool()
-    def check(command: str | None = None, file_path: str | None = None, content: str | None = None,
-              reply: str | None = None, project: str | None = None) -> dict[str, Any]:
+    def check(
+        command: str | None = None,
+        file_path: str | None = None,
+        content: str | None = None,
+        reply: str | None = None,
+        project: str | None = None,
+    ) -> dict[str, Any]:
         """Check a planned shell command, a file to write (path and content) or a draft reply against the rules."""
         return run(lambda: tools.check(command, file_path, content, reply, project))
 
     return server
 
 
-def serve(home: Path | None = None, http: bool = False, host: str = "127.0.0.1", port: int = 8765,
-          auth: bool = True, announce: Callable[[str], None] | None = None) -> None:
+def serve(
+    home: Path | None = None,
+    http: bool = False,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    auth: bool = True,
+    announce: Callable[[str], None] | None = None,
+) -> None:
     """Serve over stdio, or streamable HTTP on loopback behind a bearer token (unless `auth` is False)."""
     if http and host not in LOOPBACK:
         raise InputError(f"the HTTP transport listens on loopback only (127.0.0.1, ::1, localhost), not {host!r}")
@@ -187,7 +218,7 @@ def serve(home: Path | None = None, http: bool = False, host: str = "127.0.0.1",
             app = BearerGuard(app, token)
             say(f"heedful MCP on {url} (bearer token required)")
             say(f"token: {token}  (stored in {path})")
-            say(f"claude mcp add --transport http heedful {url} --header \"Authorization: Bearer {token}\"")
+            say(f'claude mcp add --transport http heedful {url} --header "Authorization: Bearer {token}"')
         else:
             say(f"heedful MCP on {url} WITHOUT authentication (--no-auth): any local process can use it")
         uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -65,11 +65,32 @@ _SUBORDINATE = re.compile(
     r"^(?:when(?:ever)?|if|each time|every time|any ?time|once|before|after|while|for|in|on)\b", re.IGNORECASE
 )
 _BASE = {
-    "adding": "add", "using": "use", "putting": "put", "writing": "write", "making": "make", "running": "run",
-    "leaving": "leave", "creating": "create", "taking": "take", "changing": "change", "naming": "name",
-    "removing": "remove", "deleting": "delete", "committing": "commit", "pushing": "push", "asking": "ask",
-    "forgetting": "forget", "skipping": "skip", "getting": "get", "setting": "set", "including": "include",
-    "importing": "import", "ignoring": "ignore", "mixing": "mix", "wrapping": "wrap", "sorting": "sort",
+    "adding": "add",
+    "using": "use",
+    "putting": "put",
+    "writing": "write",
+    "making": "make",
+    "running": "run",
+    "leaving": "leave",
+    "creating": "create",
+    "taking": "take",
+    "changing": "change",
+    "naming": "name",
+    "removing": "remove",
+    "deleting": "delete",
+    "committing": "commit",
+    "pushing": "push",
+    "asking": "ask",
+    "forgetting": "forget",
+    "skipping": "skip",
+    "getting": "get",
+    "setting": "set",
+    "including": "include",
+    "importing": "import",
+    "ignoring": "ignore",
+    "mixing": "mix",
+    "wrapping": "wrap",
+    "sorting": "sort",
 }
 
 
@@ -92,11 +113,15 @@ def split_clauses(text: str) -> list[tuple[int, int]]:
         spans.append((cursor, end))
     merged: list[tuple[int, int]] = []
     for start, end in spans:
-        if (merged and _WHY_KEEP.match(text[merged[-1][0] : merged[-1][1]].strip()) and re.match(
-            r"\s*(?:use|prefer|try|do)\b", text[start:end], re.IGNORECASE
-        )) or (merged and _SUBORDINATE.match(text[merged[-1][0] : merged[-1][1]].strip()) and "," not in text[
-            merged[-1][0] : merged[-1][1]
-        ]):
+        if (
+            merged
+            and _WHY_KEEP.match(text[merged[-1][0] : merged[-1][1]].strip())
+            and re.match(r"\s*(?:use|prefer|try|do)\b", text[start:end], re.IGNORECASE)
+        ) or (
+            merged
+            and _SUBORDINATE.match(text[merged[-1][0] : merged[-1][1]].strip())
+            and "," not in text[merged[-1][0] : merged[-1][1]]
+        ):
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
@@ -196,7 +221,10 @@ def is_narrative(clause: str) -> bool:
     plain = clause.strip()
     return bool(_NARRATIVE.match(plain)) and not re.search(
         r"\b(?:(?:always|never)\s+(?!ran\b|did\b|was\b|were\b|\w+ed\b)\w+|from now on|going forward|"
-        r"we (?:switched|moved|migrated))\b", plain, re.IGNORECASE)
+        r"we (?:switched|moved|migrated))\b",
+        plain,
+        re.IGNORECASE,
+    )
 
 
 def interpret(text: str) -> list[Candidate]:
@@ -240,13 +268,19 @@ def _referent_clause(clause: str) -> bool:
         referent = _REFERENT.match(text)
         if referent and _REFERENT_TAIL.fullmatch(text, referent.end()):
             return True
-    return bool(_SAME.match(body) or re.fullmatch(
-        r"(?:keep doing|remember|continue|always do) (?:that|this|it)(?: (?:from now on|going forward|always|"
-        r"every time|please|in future))*", body, re.I))
+    return bool(
+        _SAME.match(body)
+        or re.fullmatch(
+            r"(?:keep doing|remember|continue|always do) (?:that|this|it)(?: (?:from now on|going forward|always|"
+            r"every time|please|in future))*",
+            body,
+            re.I,
+        )
+    )
 
 
 def is_referent_only(text: str) -> bool:
-    """"Keep doing that", "make that a rule", "same in the other repo": the meaning lives earlier.
+    """ "Keep doing that", "make that a rule", "same in the other repo": the meaning lives earlier.
 
     True when every clause that says anything points back (acknowledgements like "yes," aside).
     """
@@ -256,12 +290,13 @@ def is_referent_only(text: str) -> bool:
 
 
 def referent_scope(text: str) -> str | None:
-    """"Same in the other repo" binds the rule to a project; "keep doing that" says nothing of scope."""
+    """ "Same in the other repo" binds the rule to a project; "keep doing that" says nothing of scope."""
     return "project" if _PROJECT_WORDS.search(text) else None
 
 
-def resolve_referent(context: Sequence[ContextMessage], accept: Callable[[str], bool] = has_signal
-                     ) -> tuple[list[Candidate], str | None]:
+def resolve_referent(
+    context: Sequence[ContextMessage], accept: Callable[[str], bool] = has_signal
+) -> tuple[list[Candidate], str | None]:
     """Candidates from the previous *user* message (its own words); other roles never count.
 
     Only the latest user message is read (earlier pointers back to it skipped), and only when

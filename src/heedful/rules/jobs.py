@@ -11,9 +11,15 @@ if TYPE_CHECKING:
     from heedful.store.records import JobRecord
 
 
-def enqueue_learn(hf: Heedful, user_id: str, text: str, project: str | None = None,
-                  context: list[dict[str, Any]] | None = None, source: str = "user",
-                  proposed_by: str | None = None) -> str:
+def enqueue_learn(
+    hf: Heedful,
+    user_id: str,
+    text: str,
+    project: str | None = None,
+    context: list[dict[str, Any]] | None = None,
+    source: str = "user",
+    proposed_by: str | None = None,
+) -> str:
     """Queue a learning step; `heedful jobs drain` (or a worker) runs it."""
     if not isinstance(text, str) or not text.strip():
         raise InputError("the message is empty")
@@ -33,7 +39,8 @@ def run_learn(hf: Heedful, job: JobRecord) -> dict[str, object]:
     source = payload.get("source", "user")
     proposed_by = payload.get("proposed_by")
     result = hf.rules.learn(
-        job.user_id, text,
+        job.user_id,
+        text,
         project=project if isinstance(project, str) else None,
         context=context if isinstance(context, list) else None,
         source=source if isinstance(source, str) else "user",

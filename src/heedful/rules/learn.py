@@ -63,18 +63,36 @@ def parse_context(context: Any) -> list[ContextMessage]:
 
 
 def _public(rule_id: str, row: RuleRow) -> dict[str, Any]:
-    return {"id": rule_id, "text": row.text, "scope": row.scope, "project": row.project, "status": row.status,
-            "condition": row.condition, "exceptions": row.exceptions, "evidence": row.evidence,
-            "check": row.check_spec, "version": row.version, "reason": row.reason, "supersedes": row.supersedes}
+    return {
+        "id": rule_id,
+        "text": row.text,
+        "scope": row.scope,
+        "project": row.project,
+        "status": row.status,
+        "condition": row.condition,
+        "exceptions": row.exceptions,
+        "evidence": row.evidence,
+        "check": row.check_spec,
+        "version": row.version,
+        "reason": row.reason,
+        "supersedes": row.supersedes,
+    }
 
 
 def _card(rule: Rule) -> dict[str, Any]:
-    return {"id": rule.id, "text": rule.text, "condition": rule.condition, "exceptions": rule.exceptions,
-            "evidence": rule.evidence, "check": None if rule.check is None else rule.check.model_dump()}
+    return {
+        "id": rule.id,
+        "text": rule.text,
+        "condition": rule.condition,
+        "exceptions": rule.exceptions,
+        "evidence": rule.evidence,
+        "check": None if rule.check is None else rule.check.model_dump(),
+    }
 
 
-def _related(candidate: Candidate, rules: list[Rule], vectors: np.ndarray | None, vector: np.ndarray
-             ) -> tuple[list[Rule], list[float]]:
+def _related(
+    candidate: Candidate, rules: list[Rule], vectors: np.ndarray | None, vector: np.ndarray
+) -> tuple[list[Rule], list[float]]:
     """The existing rules most related to a candidate (embedding or shared words)."""
     words = content_words(candidate.text)
     scored = []
@@ -87,15 +105,24 @@ def _related(candidate: Candidate, rules: list[Rule], vectors: np.ndarray | None
     return [item[2] for item in top], [item[1] for item in top]
 
 
-def learn(service: RuleService, user: str, text: str, project: str | None, context: list[ContextMessage],
-          proposed_by: str | None = None) -> LearnResult:
+def learn(
+    service: RuleService,
+    user: str,
+    text: str,
+    project: str | None,
+    context: list[ContextMessage],
+    proposed_by: str | None = None,
+) -> LearnResult:
     """One message in, at most one library version out. `proposed_by` (e.g. "mcp"): every change is a proposal."""
     model = service.hf.model
     own = own_words(text)
     kinds = ", ".join(sorted({r.kind for r in own.removed}))
     kinds = ", ".join(sorted({r.kind for r in own.removed}))
-    left_out = [f"left out {len(own.removed)} quoted or pasted passage(s) ({kinds}): not the user's instruction"
-                ] if own.changed else []
+    left_out = (
+        [f"left out {len(own.removed)} quoted or pasted passage(s) ({kinds}): not the user's instruction"]
+        if own.changed
+        else []
+    )
     if own.empty:
         return LearnResult(decision="none", scope=None, reasons=left_out)
     words = own.text
@@ -104,26 +131,41 @@ def learn(service: RuleService, user: str, text: str, project: str | None, conte
     if is_referent_only(words):
         resolved, source_text = resolve_referent(context, lambda earlier: _states_a_rule(model, earlier))
         if not resolved or source_text is None:
-            return LearnResult(decision="underspecified", scope=None, reasons=[*left_out, (
-                "the message points back ('keep doing that'), but the previous user message of this session "
-                "states no rule to keep")])
+            return LearnResult(
+                decision="underspecified",
+                scope=None,
+                reasons=[
+                    *left_out,
+                    (
+                        "the message points back ('keep doing that'), but the previous user message of this session "
+                        "states no rule to keep"
+                    ),
+                ],
+            )
         candidates = resolved
         sources.append(source_text)
         bound = referent_scope(words) == "project" or project_scoped(source_text)
-        admission = Admission(decision="persist", scope="project" if bound else "global",
-                              reasons=["the reference resolves to the previous user message"])
+        admission = Admission(
+            decision="persist",
+            scope="project" if bound else "global",
+            reasons=["the reference resolves to the previous user message"],
+        )
     else:
         admission = _admit(model, words)
     if admission.decision == "persist" and admission.retraction and is_question(words) and not _REQUEST.match(words):
         admission = Admission(decision="none", reasons=["a question about a retraction, not a retraction"])
     if admission.decision != "persist":
-        return LearnResult(decision=admission.decision, scope=admission.scope if admission.decision != "task_local"
-                           and admission.decision != "none" else None, reasons=[*admission.reasons, *left_out])
+        return LearnResult(
+            decision=admission.decision,
+            scope=admission.scope if admission.decision != "task_local" and admission.decision != "none" else None,
+            reasons=[*admission.reasons, *left_out],
+        )
     admission = admission.model_copy(update={"reasons": [*admission.reasons, *left_out]})
     scope = admission.scope or "global"
     if scope == "project" and project is None:
-        return LearnResult(decision="underspecified", scope="project", reasons=[
-            "the rule is for a project, but no project was given"])
+        return LearnResult(
+            decision="underspecified", scope="project", reasons=["the rule is for a project, but no project was given"]
+        )
     repo = service._repo
     library = repo.latest_version(user)
     rows_now = repo.rules_at(user, library, project=project, statuses=LIVE_STATUSES, with_embeddings=True)
@@ -134,27 +176,42 @@ def learn(service: RuleService, user: str, text: str, project: str | None, conte
     live = [r for r in visible if r.scope == scope]
     if not candidates:
         candidates = run_step(model, InterpretStep(), InterpretInput(text=words)).candidates
-    grounded = [c for c in candidates if not c.vague and not is_referent_only(c.text)
-                and verify_evidence(c, sources) and verify_evidence(c, [text, *sources[1:]])]
+    grounded = [
+        c
+        for c in candidates
+        if not c.vague
+        and not is_referent_only(c.text)
+        and verify_evidence(c, sources)
+        and verify_evidence(c, [text, *sources[1:]])
+    ]
     if not grounded:
-        return LearnResult(decision="underspecified", scope=scope, reasons=[
-            *admission.reasons, "no directive could be grounded in the user's own words"])
+        return LearnResult(
+            decision="underspecified",
+            scope=scope,
+            reasons=[*admission.reasons, "no directive could be grounded in the user's own words"],
+        )
     rows: list[RuleRow] = []
     actions: list[Action] = []
     embedder = service.hf.embedder
     by_id = {row.id: row for row in rows_now}
     vectors = None
     if live:
-        vectors = np.stack([
-            by_id[r.id].embedding if by_id.get(r.id) is not None and by_id[r.id].embedding is not None
-            and len(by_id[r.id].embedding) == embedder.dim else np.zeros(embedder.dim, dtype=np.float32)
-            for r in live
-        ])
+        vectors = np.stack(
+            [
+                by_id[r.id].embedding
+                if by_id.get(r.id) is not None
+                and by_id[r.id].embedding is not None
+                and len(by_id[r.id].embedding) == embedder.dim
+                else np.zeros(embedder.dim, dtype=np.float32)
+                for r in live
+            ]
+        )
     new_vectors = embedder.embed([" ".join([c.text, c.condition or ""]) for c in grounded])
     touched: set[str] = set()
     for candidate, vector in zip(grounded, new_vectors, strict=True):
-        action, made = _resolve_one(service, user, text, scope, project, candidate, vector, live, vectors, touched,
-                                    pending, proposed_by)
+        action, made = _resolve_one(
+            service, user, text, scope, project, candidate, vector, live, vectors, touched, pending, proposed_by
+        )
         actions.append(action)
         rows.extend(made)
     changed = [a.rule_id for a in actions if a.op != "noop" and a.rule_id]
@@ -163,8 +220,13 @@ def learn(service: RuleService, user: str, text: str, project: str | None, conte
     version = None
     if rows:
         version = repo.commit(user, "learn", text[:120], rows)
-    return LearnResult(decision="persist", scope=scope, actions=actions, reasons=admission.reasons,  # type: ignore[arg-type]
-                       library_version=version)
+    return LearnResult(
+        decision="persist",
+        scope=scope,
+        actions=actions,
+        reasons=admission.reasons,  # type: ignore[arg-type]
+        library_version=version,
+    )
 
 
 def _admit(model: Model, text: str) -> Admission:
@@ -174,35 +236,77 @@ def _admit(model: Model, text: str) -> Admission:
 def _states_a_rule(model: Model, text: str) -> bool:
     """Can "make that a rule" point here: a lasting rule, or one the user bound to the task ("for this search")."""
     admission = _admit(model, text)
-    return not admission.retraction and (admission.decision == "persist" or (
-        admission.decision == "task_local" and bool(lx.TASK_LOCAL.search(text))))
+    return not admission.retraction and (
+        admission.decision == "persist" or (admission.decision == "task_local" and bool(lx.TASK_LOCAL.search(text)))
+    )
 
 
 def _resolve_one(
-    service: RuleService, user: str, text: str, scope: str, project: str | None, candidate: Candidate,
-    vector: np.ndarray, live: list[Rule], vectors: np.ndarray | None, touched: set[str],
-    pending: list[Proposal], proposed_by: str | None,
+    service: RuleService,
+    user: str,
+    text: str,
+    scope: str,
+    project: str | None,
+    candidate: Candidate,
+    vector: np.ndarray,
+    live: list[Rule],
+    vectors: np.ndarray | None,
+    touched: set[str],
+    pending: list[Proposal],
+    proposed_by: str | None,
 ) -> tuple[Action, list[RuleRow]]:
     repo = service._repo
     model = service.hf.model
     if candidate.dangerous or proposed_by is not None:
         related, similarities = _related(candidate, [r for r in live if r.id not in touched], vectors, vector)
         if proposed_by is not None and related:
-            decision = run_step(model, ResolveStep(), ResolveInput(
-                candidate=candidate, related=[_card(r) for r in related], similarities=similarities))
+            decision = run_step(
+                model,
+                ResolveStep(),
+                ResolveInput(candidate=candidate, related=[_card(r) for r in related], similarities=similarities),
+            )
             target = next((r for r in related if r.id == decision.target_id), None)
             if decision.op == "noop" and target is not None:
                 return Action(op="noop", rule_id=target.id, rule=target.public(), reason=decision.reason), []
             if decision.op in ("update", "supersede") and target is not None:
                 merged = merge_update(_card(target), candidate) if decision.op == "update" else candidate
-                return _propose(service, user, text, scope, project, merged, decision.op, target, proposed_by,
-                                decision.reason, vector, pending, touched)
+                return _propose(
+                    service,
+                    user,
+                    text,
+                    scope,
+                    project,
+                    merged,
+                    decision.op,
+                    target,
+                    proposed_by,
+                    decision.reason,
+                    vector,
+                    pending,
+                    touched,
+                )
         why = (candidate.danger_reason or "would weaken a safeguard") if candidate.dangerous else "a new rule"
-        return _propose(service, user, text, scope, project, candidate, "new", None, proposed_by or "user", why,
-                        vector, pending, touched)
+        return _propose(
+            service,
+            user,
+            text,
+            scope,
+            project,
+            candidate,
+            "new",
+            None,
+            proposed_by or "user",
+            why,
+            vector,
+            pending,
+            touched,
+        )
     related, similarities = _related(candidate, [r for r in live if r.id not in touched], vectors, vector)
-    decision = run_step(model, ResolveStep(), ResolveInput(candidate=candidate, related=[_card(r) for r in related],
-                                                           similarities=similarities))
+    decision = run_step(
+        model,
+        ResolveStep(),
+        ResolveInput(candidate=candidate, related=[_card(r) for r in related], similarities=similarities),
+    )
     target = next((r for r in related if r.id == decision.target_id), None)
     if decision.op == "noop" and target is not None:
         return Action(op="noop", rule_id=target.id, rule=target.public(), reason=decision.reason), []
@@ -210,19 +314,55 @@ def _resolve_one(
         merged = merge_update(_card(target), candidate)
         outcome = compile_candidate(model, merged)
         if _weakens(target, outcome):
-            return _propose(service, user, text, scope, project, merged, "update", target, "user",
-                            f"{decision.reason}; the check would be dropped ({outcome.reason})", vector, pending,
-                            touched)
-        row = row_for(target.id, user, repo.next_rule_version(user, target.id), merged, target.scope, target.project,
-                      outcome.status, outcome.check, "update", f"{decision.reason}; {outcome.reason}", text,
-                      supersedes=target.supersedes, embedding=vector)
+            return _propose(
+                service,
+                user,
+                text,
+                scope,
+                project,
+                merged,
+                "update",
+                target,
+                "user",
+                f"{decision.reason}; the check would be dropped ({outcome.reason})",
+                vector,
+                pending,
+                touched,
+            )
+        row = row_for(
+            target.id,
+            user,
+            repo.next_rule_version(user, target.id),
+            merged,
+            target.scope,
+            target.project,
+            outcome.status,
+            outcome.check,
+            "update",
+            f"{decision.reason}; {outcome.reason}",
+            text,
+            supersedes=target.supersedes,
+            embedding=vector,
+        )
         touched.add(target.id)
         return Action(op="update", rule_id=target.id, rule=_public(target.id, row), reason=decision.reason), [row]
     outcome = compile_candidate(model, candidate)
     if decision.op == "supersede" and target is not None and _weakens(target, outcome):
-        return _propose(service, user, text, scope, project, candidate, "supersede", target, "user",
-                        f"{decision.reason}; the replacement has no check ({outcome.reason})", vector, pending,
-                        touched)
+        return _propose(
+            service,
+            user,
+            text,
+            scope,
+            project,
+            candidate,
+            "supersede",
+            target,
+            "user",
+            f"{decision.reason}; the replacement has no check ({outcome.reason})",
+            vector,
+            pending,
+            touched,
+        )
     rule_id = service._new_id()
     rows = []
     op = "new"
@@ -230,11 +370,38 @@ def _resolve_one(
     if decision.op == "supersede" and target is not None:
         op, supersedes = "supersede", target.id
         touched.add(target.id)
-        rows.append(row_for(target.id, user, repo.next_rule_version(user, target.id), restate(target), target.scope,
-                            target.project, "superseded", None, "supersede", f"superseded by {rule_id}", text,
-                            supersedes=target.supersedes, superseded_by=rule_id))
-    row = row_for(rule_id, user, 1, candidate, scope, project, outcome.status, outcome.check, op,
-                  f"{decision.reason}; {outcome.reason}", text, supersedes=supersedes, embedding=vector)
+        rows.append(
+            row_for(
+                target.id,
+                user,
+                repo.next_rule_version(user, target.id),
+                restate(target),
+                target.scope,
+                target.project,
+                "superseded",
+                None,
+                "supersede",
+                f"superseded by {rule_id}",
+                text,
+                supersedes=target.supersedes,
+                superseded_by=rule_id,
+            )
+        )
+    row = row_for(
+        rule_id,
+        user,
+        1,
+        candidate,
+        scope,
+        project,
+        outcome.status,
+        outcome.check,
+        op,
+        f"{decision.reason}; {outcome.reason}",
+        text,
+        supersedes=supersedes,
+        embedding=vector,
+    )
     rows.append(row)
     return Action(op=op, rule_id=rule_id, rule=_public(rule_id, row), reason=decision.reason), rows
 
@@ -245,21 +412,40 @@ def _weakens(target: Rule, outcome: Outcome) -> bool:
 
 
 def _propose(
-    service: RuleService, user: str, text: str, scope: str, project: str | None, candidate: Candidate,
-    change: Change, target: Rule | None, source: str, why: str, vector: np.ndarray, pending: list[Proposal],
+    service: RuleService,
+    user: str,
+    text: str,
+    scope: str,
+    project: str | None,
+    candidate: Candidate,
+    change: Change,
+    target: Rule | None,
+    source: str,
+    why: str,
+    vector: np.ndarray,
+    pending: list[Proposal],
     touched: set[str],
 ) -> tuple[Action, list[RuleRow]]:
     """Hold a change for the user's approval; the target stays as it is meanwhile."""
-    waiting = next((p for p in pending if p.change == change and p.target == (target.id if target else None)
-                    and (target is not None or p.text == candidate.text)), None)
+    waiting = next(
+        (
+            p
+            for p in pending
+            if p.change == change
+            and p.target == (target.id if target else None)
+            and (target is not None or p.text == candidate.text)
+        ),
+        None,
+    )
     if waiting is not None:
         return Action(op="noop", rule_id=waiting.rule_id, reason="the same change is already waiting for approval"), []
     rule_id = service._new_id()
     row = change_row(rule_id, user, candidate, change, target, scope, project, source, why, text, embedding=vector)
     if target is not None:
         touched.add(target.id)
-    return Action(op="needs_user", rule_id=rule_id, rule=_public(rule_id, row),
-                  reason=f"held for the user: {row.reason}"), [row]
+    return Action(
+        op="needs_user", rule_id=rule_id, rule=_public(rule_id, row), reason=f"held for the user: {row.reason}"
+    ), [row]
 
 
 def _evidence(own_text: str) -> list[str]:
@@ -267,30 +453,74 @@ def _evidence(own_text: str) -> list[str]:
     return [part.strip() for part in own_text.split("\n") if part.strip()]
 
 
-def _retract(service: RuleService, user: str, text: str, own_text: str, live: list[Rule], pending: list[Proposal],
-             admission: Admission, proposed_by: str | None) -> LearnResult:
+def _retract(
+    service: RuleService,
+    user: str,
+    text: str,
+    own_text: str,
+    live: list[Rule],
+    pending: list[Proposal],
+    admission: Admission,
+    proposed_by: str | None,
+) -> LearnResult:
     target = retraction_target(own_text, [_card(r) | {"status": r.status} for r in live])
     if target is None:
-        return LearnResult(decision="persist", scope=admission.scope, reasons=[*admission.reasons],
-                           actions=[Action(op="noop", reason="no existing rule matches what the user withdrew")])
+        return LearnResult(
+            decision="persist",
+            scope=admission.scope,
+            reasons=[*admission.reasons],
+            actions=[Action(op="noop", reason="no existing rule matches what the user withdrew")],
+        )
     rule = next(r for r in live if r.id == target["id"])
     if proposed_by is not None or rule.status == "checked":
         waiting = next((p for p in pending if p.change == "retract" and p.target == rule.id), None)
         if waiting is not None:
-            return LearnResult(decision="persist", scope=rule.scope, reasons=admission.reasons, actions=[Action(
-                op="noop", rule_id=waiting.rule_id, reason="this retraction is already waiting for approval")])
+            return LearnResult(
+                decision="persist",
+                scope=rule.scope,
+                reasons=admission.reasons,
+                actions=[
+                    Action(op="noop", rule_id=waiting.rule_id, reason="this retraction is already waiting for approval")
+                ],
+            )
         why = "retracting a checked rule removes a safeguard" if rule.status == "checked" else "an agent's request"
         row = retraction_row(service._new_id(), user, rule, _evidence(own_text), proposed_by or "user", why, text)
         version = service._repo.commit(user, "learn", text[:120], [row])
-        return LearnResult(decision="persist", scope=rule.scope, reasons=admission.reasons, library_version=version,
-                           actions=[Action(op="needs_user", rule_id=row.id, rule=_public(row.id, row),
-                                           reason=f"held for the user: {row.reason}")])
-    row = row_for(rule.id, user, service._repo.next_rule_version(user, rule.id), restate(rule), rule.scope,
-                  rule.project, "retracted", None, "retract", "retracted by the user", text)
+        return LearnResult(
+            decision="persist",
+            scope=rule.scope,
+            reasons=admission.reasons,
+            library_version=version,
+            actions=[
+                Action(
+                    op="needs_user",
+                    rule_id=row.id,
+                    rule=_public(row.id, row),
+                    reason=f"held for the user: {row.reason}",
+                )
+            ],
+        )
+    row = row_for(
+        rule.id,
+        user,
+        service._repo.next_rule_version(user, rule.id),
+        restate(rule),
+        rule.scope,
+        rule.project,
+        "retracted",
+        None,
+        "retract",
+        "retracted by the user",
+        text,
+    )
     version = service._repo.commit(user, "retract", text[:120], [row])
-    return LearnResult(decision="persist", scope=rule.scope, reasons=admission.reasons, library_version=version,
-                       actions=[Action(op="retract", rule_id=rule.id, rule=_public(rule.id, row),
-                                       reason="explicit retraction")])
+    return LearnResult(
+        decision="persist",
+        scope=rule.scope,
+        reasons=admission.reasons,
+        library_version=version,
+        actions=[Action(op="retract", rule_id=rule.id, rule=_public(rule.id, row), reason="explicit retraction")],
+    )
 
 
 __all__ = ["learn", "parse_context"]

@@ -38,9 +38,14 @@ class Proposal:
     text: str
 
     def public(self) -> dict[str, Any]:
-        return {"id": self.rule_id, "change": self.change, "target": self.target, "source": self.source,
-                "approve": f"heedful rules edit {self.rule_id} --approve",
-                "reject": f"heedful rules retract {self.rule_id}"}
+        return {
+            "id": self.rule_id,
+            "change": self.change,
+            "target": self.target,
+            "source": self.source,
+            "approve": f"heedful rules edit {self.rule_id} --approve",
+            "reject": f"heedful rules retract {self.rule_id}",
+        }
 
 
 def op_for(change: Change, source: str) -> str:
@@ -60,21 +65,58 @@ def note(change: Change, source: str, why: str) -> str:
     return f"{change} proposed by {who}: {why}; held until the user approves it"
 
 
-def retraction_row(rule_id: str, user: str, target: Rule, evidence: list[str], source: str, why: str,
-                   source_text: str) -> RuleRow:
+def retraction_row(
+    rule_id: str, user: str, target: Rule, evidence: list[str], source: str, why: str, source_text: str
+) -> RuleRow:
     candidate = Candidate(text=f"Retract {target.id}: {target.text}", evidence=evidence)
-    return row_for(rule_id, user, 1, candidate, target.scope, target.project, "needs_user", None,
-                   op_for("retract", source), note("retract", source, why), source_text, supersedes=target.id)
+    return row_for(
+        rule_id,
+        user,
+        1,
+        candidate,
+        target.scope,
+        target.project,
+        "needs_user",
+        None,
+        op_for("retract", source),
+        note("retract", source, why),
+        source_text,
+        supersedes=target.id,
+    )
 
 
-def change_row(rule_id: str, user: str, candidate: Candidate, change: Change, target: Rule | None, scope: str,
-               project: str | None, source: str, why: str, source_text: str, embedding: Any = None) -> RuleRow:
+def change_row(
+    rule_id: str,
+    user: str,
+    candidate: Candidate,
+    change: Change,
+    target: Rule | None,
+    scope: str,
+    project: str | None,
+    source: str,
+    why: str,
+    source_text: str,
+    embedding: Any = None,
+) -> RuleRow:
     """A proposed new rule, or a proposed new wording of `target` (update or supersede)."""
-    where_scope, where_project = (target.scope, target.project) if target is not None and change == "update" else (
-        scope, project)
-    return row_for(rule_id, user, 1, candidate, where_scope, where_project, "needs_user", None, op_for(change, source),
-                   note(change, source, why), source_text, supersedes=None if target is None else target.id,
-                   embedding=embedding)
+    where_scope, where_project = (
+        (target.scope, target.project) if target is not None and change == "update" else (scope, project)
+    )
+    return row_for(
+        rule_id,
+        user,
+        1,
+        candidate,
+        where_scope,
+        where_project,
+        "needs_user",
+        None,
+        op_for(change, source),
+        note(change, source, why),
+        source_text,
+        supersedes=None if target is None else target.id,
+        embedding=embedding,
+    )
 
 
 def approval_rows(repo: Any, model: Model, user: str, proposal: Proposal, row: RuleRow) -> list[RuleRow]:
@@ -83,35 +125,123 @@ def approval_rows(repo: Any, model: Model, user: str, proposal: Proposal, row: R
     version = repo.next_rule_version(user, proposal.rule_id)
     if proposal.change == "new":
         outcome = compile_candidate(model, restate(own))
-        return [row_for(own.id, user, version, restate(own), own.scope, own.project, outcome.status, outcome.check,
-                        "update", f"approved by the user; {outcome.reason}", "approved by the user")]
+        return [
+            row_for(
+                own.id,
+                user,
+                version,
+                restate(own),
+                own.scope,
+                own.project,
+                outcome.status,
+                outcome.check,
+                "update",
+                f"approved by the user; {outcome.reason}",
+                "approved by the user",
+            )
+        ]
     target_row = repo.rule_at(user, proposal.target or "", repo.latest_version(user))
     if target_row is None or target_row.status in ("retracted", "superseded"):
         state = "gone" if target_row is None else target_row.status
-        raise InputError(f"rule {proposal.target} is {state}: the proposal {own.id} has nothing left to change; "
-                         f"reject it with `heedful rules retract {own.id}`")
+        raise InputError(
+            f"rule {proposal.target} is {state}: the proposal {own.id} has nothing left to change; "
+            f"reject it with `heedful rules retract {own.id}`"
+        )
     target = rule_from_row(target_row)
     target_version = repo.next_rule_version(user, target.id)
-    closed = row_for(own.id, user, version, restate(own), own.scope, own.project, "superseded", None, "approved",
-                     f"approved by the user; applied to {target.id}", "approved by the user",
-                     supersedes=target.id, superseded_by=target.id)
+    closed = row_for(
+        own.id,
+        user,
+        version,
+        restate(own),
+        own.scope,
+        own.project,
+        "superseded",
+        None,
+        "approved",
+        f"approved by the user; applied to {target.id}",
+        "approved by the user",
+        supersedes=target.id,
+        superseded_by=target.id,
+    )
     if proposal.change == "retract":
-        return [row_for(target.id, user, target_version, restate(target), target.scope, target.project, "retracted",
-                        None, "retract", f"retracted by the user (approved {own.id})", own.source_text), closed]
+        return [
+            row_for(
+                target.id,
+                user,
+                target_version,
+                restate(target),
+                target.scope,
+                target.project,
+                "retracted",
+                None,
+                "retract",
+                f"retracted by the user (approved {own.id})",
+                own.source_text,
+            ),
+            closed,
+        ]
     candidate = restate(own)
     outcome = compile_candidate(model, candidate)
     if proposal.change == "update":
-        return [row_for(target.id, user, target_version, candidate, target.scope, target.project, outcome.status,
-                        outcome.check, "update", f"approved by the user ({own.id}); {outcome.reason}",
-                        own.source_text, supersedes=target.supersedes), closed]
+        return [
+            row_for(
+                target.id,
+                user,
+                target_version,
+                candidate,
+                target.scope,
+                target.project,
+                outcome.status,
+                outcome.check,
+                "update",
+                f"approved by the user ({own.id}); {outcome.reason}",
+                own.source_text,
+                supersedes=target.supersedes,
+            ),
+            closed,
+        ]
     return [  # supersede: the proposal becomes the rule that replaces the target
-        row_for(target.id, user, target_version, restate(target), target.scope, target.project, "superseded", None,
-                "supersede", f"superseded by {own.id} (approved by the user)", own.source_text,
-                supersedes=target.supersedes, superseded_by=own.id),
-        row_for(own.id, user, version, candidate, own.scope, own.project, outcome.status, outcome.check, "supersede",
-                f"approved by the user; {outcome.reason}", own.source_text, supersedes=target.id),
+        row_for(
+            target.id,
+            user,
+            target_version,
+            restate(target),
+            target.scope,
+            target.project,
+            "superseded",
+            None,
+            "supersede",
+            f"superseded by {own.id} (approved by the user)",
+            own.source_text,
+            supersedes=target.supersedes,
+            superseded_by=own.id,
+        ),
+        row_for(
+            own.id,
+            user,
+            version,
+            candidate,
+            own.scope,
+            own.project,
+            outcome.status,
+            outcome.check,
+            "supersede",
+            f"approved by the user; {outcome.reason}",
+            own.source_text,
+            supersedes=target.id,
+        ),
     ]
 
 
-__all__ = ["CHANGES", "Change", "Proposal", "approval_rows", "change_row", "note", "op_for", "proposal_of",
-           "retraction_row"]
+__all__ = [
+    "CHANGES",
+    "Change",
+    "Proposal",
+    "approval_rows",
+    "change_row",
+    "note",
+    "op_for",
+    "proposal_of",
+    "retraction_row",
+]

@@ -29,8 +29,11 @@ from typing import Literal
 
 Kind = Literal["fenced_code", "indented_code", "block_quote", "pasted_log", "attributed", "question_quote"]
 
-_FENCE = re.compile(r"^[ \t]{0,3}(```+|~~~+)[^\n]*\n(?:.*?\n)??[ \t]{0,3}\1[ \t]*(?:\n|$)|^[ \t]{0,3}(?:```+|~~~+)"
-                    r"[^\n]*(?:\n.*)?\Z", re.MULTILINE | re.DOTALL)
+_FENCE = re.compile(
+    r"^[ \t]{0,3}(```+|~~~+)[^\n]*\n(?:.*?\n)??[ \t]{0,3}\1[ \t]*(?:\n|$)|^[ \t]{0,3}(?:```+|~~~+)"
+    r"[^\n]*(?:\n.*)?\Z",
+    re.MULTILINE | re.DOTALL,
+)
 _BLOCK_QUOTE = re.compile(r"^[ \t]{0,3}>")
 _INDENTED = re.compile(r"^(?: {4}|\t)(?![ \t]*(?:[-*+]|\d+[.)])\s)\S")
 _LOG_LINE = re.compile(
@@ -53,8 +56,7 @@ _VERBS = (
     r"(?:tells|told|asks|asked) (?:me|us|you|everyone|people)"
 )
 # "<someone> says:" / "<someone> wrote 'x'"; the speaker is the last word before the verb.
-_ATTRIBUTION = re.compile(rf"(?P<speaker>[\w'`\".)\]-]+)\s+(?P<verb>{_VERBS})\b(?:\s+(?:that|this))?\s*",
-                          re.IGNORECASE)
+_ATTRIBUTION = re.compile(rf"(?P<speaker>[\w'`\".)\]-]+)\s+(?P<verb>{_VERBS})\b(?:\s+(?:that|this))?\s*", re.IGNORECASE)
 _ACCORDING = re.compile(r"\baccording to (?:the |a |an |my |our |their |his |her )?[\w.\-/ ]{1,40}?,\s*", re.I)
 # The user quoting themselves, or the user's own directive about some text ("make sure the header reads 'x'").
 _SELF = frozenset({"i", "we", "i've", "we've", "i'd", "we'd", "i'll"})
@@ -69,10 +71,16 @@ _QUOTE = re.compile(
     r"'(?:[^'\n]|'(?=\w))+'(?!\w)|\"[^\"\n]+\"|\u201c[^\u201d\n]+\u201d|\u2018[^\u2019\n]+\u2019|`[^`\n]+`"
 )
 _BLOCK_BELOW = re.compile(r"\n(?:[^\n]*\S[^\n]*(?:\n|$))+")
-_REPORTED = re.compile(r"to\b|(?:we|you|i|they|everyone|people)\s+(?:should|must|need to|have to|ought to|can|may|"
-                       r"shouldn'?t|mustn'?t|don'?t|never|always)\b", re.IGNORECASE)
-_PASTE_INTRO = re.compile(r"\b(?:logs?|output|stderr|stdout|traceback|stack ?trace|errors?|console|terminal|transcript|"
-                          r"diff)[ \t]*:[ \t]*(?=\n)", re.IGNORECASE)
+_REPORTED = re.compile(
+    r"to\b|(?:we|you|i|they|everyone|people)\s+(?:should|must|need to|have to|ought to|can|may|"
+    r"shouldn'?t|mustn'?t|don'?t|never|always)\b",
+    re.IGNORECASE,
+)
+_PASTE_INTRO = re.compile(
+    r"\b(?:logs?|output|stderr|stdout|traceback|stack ?trace|errors?|console|terminal|transcript|"
+    r"diff)[ \t]*:[ \t]*(?=\n)",
+    re.IGNORECASE,
+)
 _WH_QUESTION = re.compile(r"^\s*(?:what|why|how|is|does|did|do|who|where|which|isn'?t|doesn'?t)\b", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\n|\s[-\u2013\u2014]+\s")
 SHORT_QUOTE_WORDS = 3
@@ -126,7 +134,7 @@ def _line_blocks(text: str, taken: list[tuple[int, int, Kind]]) -> list[tuple[in
     log_run: list[tuple[int, int]] = []
 
     def flush_logs() -> None:
-        if len(log_run) >= 2 or (log_run and _STRONG_LOG.match(text[log_run[0][0]:log_run[0][1]])):
+        if len(log_run) >= 2 or (log_run and _STRONG_LOG.match(text[log_run[0][0] : log_run[0][1]])):
             found.append((log_run[0][0], log_run[-1][1], "pasted_log"))
         log_run.clear()
 
@@ -212,7 +220,7 @@ def _question_quotes(text: str, taken: list[tuple[int, int, Kind]]) -> list[tupl
         start, end = _clause_start(text, match.start()), _clause_end(text, match.end())
         sentence = text[start:end].strip()
         standalone = not text[start : match.start()].strip()
-        if (_WH_QUESTION.match(sentence) and sentence.endswith("?")) or (standalone and "?" in text[match.end():]):
+        if (_WH_QUESTION.match(sentence) and sentence.endswith("?")) or (standalone and "?" in text[match.end() :]):
             found.append((match.start(), match.end(), "question_quote"))
     return found
 

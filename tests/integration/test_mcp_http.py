@@ -22,10 +22,16 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-async def call(url: str) -> tuple[list[str], dict]:
-    async with mcp.Client(url) as client:
-        tools = sorted(tool.name for tool in (await client.list_tools()).tools)
-        result = await client.call_tool("check", {"command": "git push origin main"})
+async def call(url: str, token: str) -> tuple[list[str], dict]:
+    import httpx2
+    from mcp.client.streamable_http import streamable_http_client
+
+    headers = {"Authorization": f"Bearer {token}"}
+    async with httpx2.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as (
+        read, write), mcp.ClientSession(read, write) as session:
+        await session.initialize()
+        tools = sorted(tool.name for tool in (await session.list_tools()).tools)
+        result = await session.call_tool("check", {"command": "git push origin main"})
     return tools, json.loads(result.content[0].text)
 
 
@@ -45,7 +51,8 @@ def test_streamable_http_on_loopback(home: Path) -> None:
             except OSError:
                 assert server.poll() is None, server.stderr.read().decode() if server.stderr else ""
                 time.sleep(0.2)
-        tools, checked = anyio.run(call, f"http://127.0.0.1:{port}/mcp")
+        token = (home / "mcp-token").read_text().strip()
+        tools, checked = anyio.run(call, f"http://127.0.0.1:{port}/mcp", token)
     finally:
         server.terminate()
         server.wait(timeout=20)

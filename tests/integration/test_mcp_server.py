@@ -41,6 +41,21 @@ def test_tools_over_stdio(home: Path, tmp_path: Path) -> None:
     calls = [
         ("learn_rule", {"text": "never push to main", "project": project}),
         ("check", {"command": "git push origin main", "project": project}),
+        ("list_rules", {"project": project}),
+    ]
+    tools, results = anyio.run(session_calls, home, "alice", calls)
+    assert tools == ["check", "forget", "learn_rule", "list_rules", "recall", "remember", "retract_rule"]
+    learned, unarmed, listed = (payload(r) for r in results)
+    # the agent calls the tools: a rule it relays is only proposed until the user approves it
+    assert learned["decision"] == "persist" and learned["actions"][0]["op"] == "needs_user"
+    assert unarmed["ok"] is True
+    assert listed["count"] == 1 and listed["pending_approval"] == 1
+    assert listed["rules"][0]["proposal"]["source"] == "mcp"
+    with Heedful.open(home, embedder="hashing") as hf:
+        hf.rules.edit("alice", learned["actions"][0]["rule_id"], approve=True)
+
+    calls = [
+        ("check", {"command": "git push origin main", "project": project}),
         ("check", {"command": "git push origin feature", "project": project}),
         ("list_rules", {"project": project}),
         ("remember", {"text": "I moved to Lisbon last month."}),
@@ -48,14 +63,12 @@ def test_tools_over_stdio(home: Path, tmp_path: Path) -> None:
         ("forget", {"request": "forget that I live in Lisbon"}),
         ("recall", {"query": "where does the user live?"}),
     ]
-    tools, results = anyio.run(session_calls, home, "alice", calls)
-    assert tools == ["check", "forget", "learn_rule", "list_rules", "recall", "remember", "retract_rule"]
-    learned, denied, allowed, listed, remembered, recalled, forgotten, after = (payload(r) for r in results)
-    assert learned["decision"] == "persist"
+    _, results = anyio.run(session_calls, home, "alice", calls)
+    denied, allowed, listed, remembered, recalled, forgotten, after = (payload(r) for r in results)
     assert denied["ok"] is False and denied["violations"][0]["rule"] == "Never push to main."
     assert allowed["ok"] is True
     rule_id = listed["rules"][0]["id"]
-    assert listed["count"] == 1
+    assert listed["count"] == 1 and listed["rules"][0]["status"] == "checked"
     assert remembered["events"] and remembered["events"][0]["op"] == "add"
     assert any("Lisbon" in item["text"] for item in recalled["items"])
     assert isinstance(recalled["items"][0]["routes"], dict) and "analysis" in recalled
@@ -63,8 +76,10 @@ def test_tools_over_stdio(home: Path, tmp_path: Path) -> None:
     assert not any("Lisbon" in item["text"] for item in after["items"])
 
     _, (retracted,) = anyio.run(session_calls, home, "alice", [("retract_rule", {"rule_id": rule_id})])
-    assert payload(retracted)["rule"]["status"] == "retracted"
+    proposal = payload(retracted)
+    assert proposal["status"] == "needs_user" and proposal["rule"]["status"] == "checked"
     with Heedful.open(home, embedder="hashing") as hf:
+        hf.rules.edit("alice", proposal["proposal"]["id"], approve=True)
         assert hf.rules.list("alice") == [] and hf.rules.list("bob") == []
 
 

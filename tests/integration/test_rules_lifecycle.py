@@ -110,14 +110,18 @@ def test_noop_supersede_split_retract(hf: Heedful) -> None:
 
 def test_update_adds_an_exception_and_keeps_all_evidence(hf: Heedful) -> None:
     rule_id = hf.rules.learn("me", "never push to main", project=PROJECT).actions[0].rule_id
-    updated = hf.rules.learn("me", "never push to main unless I say so", project=PROJECT).actions[0]
-    assert updated.op == "update" and updated.rule_id == rule_id
+    held = hf.rules.learn("me", "never push to main unless I say so", project=PROJECT).actions[0]
+    # the exception would drop the command check: a weakening, held for the user's approval
+    assert held.op == "needs_user" and held.rule["supersedes"] == rule_id
+    assert hf.rules.show("me", rule_id)["status"] == "checked"
+    hf.rules.edit("me", held.rule_id, approve=True)
     rule = hf.rules.show("me", rule_id)
     assert rule["exceptions"] == ["unless I say so"]
     assert rule["status"] == "guidance"  # an exception is not something the command check can see
     assert rule["evidence"] == ["never push to main", "never push to main unless I say so"]
     history = hf.rules.history("me", rule_id)
     assert [h["version"] for h in history] == [1, 2] and [h["op"] for h in history] == ["new", "update"]
+    assert hf.rules.show("me", held.rule_id)["status"] == "superseded"
 
 
 def test_dangerous_rules_wait_for_the_user(hf: Heedful) -> None:

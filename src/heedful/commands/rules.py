@@ -50,8 +50,23 @@ def _rules_table(rules: list[dict[str, Any]]) -> None:
     table = Table("id", "status", "scope", "rule", "check", "v")
     for rule in rules:
         check = rule["check"]["kind"] + "@" + rule["check"]["stage"] if rule.get("check") else ""
-        table.add_row(rule["id"], rule["status"], rule["scope"], rule["text"], check, str(rule["version"]))
+        status = rule["status"]
+        if rule.get("proposal"):
+            proposal = rule["proposal"]
+            status += (
+                f" ({proposal['change']}"
+                + (f" of {proposal['target']}" if proposal["target"] else "")
+                + (f", from {proposal['source']})")
+            )
+        if rule.get("pending"):
+            status += f" (change pending: {', '.join(rule['pending'])})"
+        table.add_row(rule["id"], escape(status), rule["scope"], escape(rule["text"]), check, str(rule["version"]))
     console.print(table)
+    if any(rule.get("proposal") or rule["status"] == "needs_user" for rule in rules):
+        console.print(
+            "[dim]needs_user: nothing changes until you approve with `heedful rules edit ID --approve`"
+            " (reject with `heedful rules retract ID`); the rules they would change stay in force.[/dim]"
+        )
 
 
 @app.command()
@@ -69,25 +84,34 @@ def learn(
     """Examine one user message and store what should last (synchronous)."""
     with opened(home) as hf:
         messages = _read_json(context, "context") if context is not None else None
-        result = hf.rules.learn(resolve_user(hf, user), text, project=_project(project), context=messages,
-                                source=source)
+        result = hf.rules.learn(
+            resolve_user(hf, user), text, project=_project(project), context=messages, source=source
+        )
         data = result.model_dump()
 
         def render(d: dict[str, Any]) -> None:
-            console.print(f"[bold]{d['decision']}[/bold]" + (f" ({d['scope']})" if d["scope"] else "")
-                          + f" — {'; '.join(d['reasons'])}")
+            console.print(
+                f"[bold]{d['decision']}[/bold]"
+                + (f" ({d['scope']})" if d["scope"] else "")
+                + f" — {'; '.join(d['reasons'])}"
+            )
             for action in d["actions"]:
                 rule = action.get("rule") or {}
-                console.print(escape(f"  {action['op']:<10} {action.get('rule_id') or ''} {rule.get('text', '')}"
-                                     f" [{rule.get('status', '')}]"))
+                console.print(
+                    escape(
+                        f"  {action['op']:<10} {action.get('rule_id') or ''} {rule.get('text', '')}"
+                        f" [{rule.get('status', '')}]"
+                    )
+                )
 
         emit(data, as_json, render)
 
 
 @app.command("list")
 def list_rules(
-    project: Annotated[Path | None, typer.Option("--project", "-p", help="Only global rules and this project's.")]
-    = None,
+    project: Annotated[
+        Path | None, typer.Option("--project", "-p", help="Only global rules and this project's.")
+    ] = None,
     include_all: Annotated[bool, typer.Option("--all", help="Include retracted and superseded rules.")] = False,
     user: UserOption = None,
     home: HomeOption = None,
@@ -95,8 +119,9 @@ def list_rules(
 ) -> None:
     """List rules (every project's unless --project is given)."""
     with opened(home) as hf:
-        rules = hf.rules.list(resolve_user(hf, user), project=None if project is None else _project(project),
-                              include_all=include_all)
+        rules = hf.rules.list(
+            resolve_user(hf, user), project=None if project is None else _project(project), include_all=include_all
+        )
         emit(rules, as_json, _rules_table)
 
 
@@ -113,8 +138,9 @@ def select_rules(
 ) -> None:
     """The rules that apply to a task, and the checks that stay armed."""
     with opened(home) as hf:
-        data = hf.rules.select(resolve_user(hf, user), task, message=message, project=_project(project),
-                               session=session, turn=turn)
+        data = hf.rules.select(
+            resolve_user(hf, user), task, message=message, project=_project(project), session=session, turn=turn
+        )
 
         def render(d: dict[str, Any]) -> None:
             console.print(f"library version {d['library_version']}: {len(d['rules'])} of {d['examined']} rules")
@@ -189,7 +215,14 @@ def edit(
         list[str] | None, typer.Option("--exception", help="An exception (repeat for several; replaces all).")
     ] = None,
     clear_exceptions: Annotated[bool, typer.Option("--clear-exceptions", help="Remove every exception.")] = False,
-    approve: Annotated[bool, typer.Option("--approve", help="Activate a rule held as needs_user.")] = False,
+    approve: Annotated[
+        bool,
+        typer.Option(
+            "--approve",
+            help="Approve what is held as needs_user: activate the rule, or apply the proposed change or "
+            "retraction (ID of the proposal, or of the rule it changes).",
+        ),
+    ] = False,
     user: UserOption = None,
     home: HomeOption = None,
     as_json: JsonOption = False,
@@ -197,14 +230,15 @@ def edit(
     """Revise a rule in your own words (a new version, recompiled)."""
     with opened(home) as hf:
         exceptions = [] if clear_exceptions else exception
-        data = hf.rules.edit(resolve_user(hf, user), rule_id, text=text, condition=condition,
-                             exceptions=exceptions, approve=approve)
+        data = hf.rules.edit(
+            resolve_user(hf, user), rule_id, text=text, condition=condition, exceptions=exceptions, approve=approve
+        )
         emit(data, as_json, lambda d: _rules_table([d["rule"]]))
 
 
 @app.command()
 def retract(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, as_json: JsonOption = False) -> None:
-    """Withdraw a rule (kept in history; `undo` brings it back)."""
+    """Withdraw a rule, or reject a pending proposal (kept in history; `undo` brings it back)."""
     with opened(home) as hf:
         data = hf.rules.retract(resolve_user(hf, user), rule_id)
         emit(data, as_json, lambda d: _rules_table([d["rule"]]))
@@ -219,8 +253,14 @@ def history(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, 
         def render(rows: list[dict[str, Any]]) -> None:
             table = Table("v", "op", "status", "text", "library", "why")
             for row in rows:
-                table.add_row(str(row["version"]), row["op"], row["status"], row["text"],
-                              str(row["library_version"]), row["reason"])
+                table.add_row(
+                    str(row["version"]),
+                    row["op"],
+                    row["status"],
+                    row["text"],
+                    str(row["library_version"]),
+                    row["reason"],
+                )
             console.print(table)
 
         emit(data, as_json, render)
@@ -231,25 +271,34 @@ def undo(user: UserOption = None, home: HomeOption = None, as_json: JsonOption =
     """Undo the latest change to the rule library (as a new library version)."""
     with opened(home) as hf:
         data = hf.rules.undo(resolve_user(hf, user))
-        emit(data, as_json, lambda d: console.print(
-            f"undid library version {d['undone']}; now at version {d['library_version']}"))
+        emit(
+            data,
+            as_json,
+            lambda d: console.print(f"undid library version {d['undone']}; now at version {d['library_version']}"),
+        )
 
 
 @app.command()
 def export(
     directory: Annotated[Path, typer.Option("--dir", help="Directory for one Markdown file per rule.")],
-    project: Annotated[Path | None, typer.Option("--project", "-p", help="Only global rules and this project's.")]
-    = None,
-    agents: Annotated[Path | None, typer.Option("--agents", help="Also write guidance for AGENTS.md/CLAUDE.md.")]
-    = None,
+    project: Annotated[
+        Path | None, typer.Option("--project", "-p", help="Only global rules and this project's.")
+    ] = None,
+    agents: Annotated[
+        Path | None, typer.Option("--agents", help="Also write guidance for AGENTS.md/CLAUDE.md.")
+    ] = None,
     user: UserOption = None,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Export rules as reviewable Markdown (one file per rule)."""
     with opened(home) as hf:
-        data = hf.rules.export(resolve_user(hf, user), directory,
-                               project=None if project is None else _project(project), agents_file=agents)
+        data = hf.rules.export(
+            resolve_user(hf, user),
+            directory,
+            project=None if project is None else _project(project),
+            agents_file=agents,
+        )
         emit(data, as_json, lambda d: console.print(f"wrote {d['count']} rule files to {d['directory']}"))
 
 
@@ -264,5 +313,8 @@ def adopt(
     """Pin the current library version for a user turn (later calls in the turn get the same one)."""
     with opened(home) as hf:
         version = hf.rules.adopt(resolve_user(hf, user), session, turn)
-        emit({"session": session, "turn": turn, "library_version": version}, as_json,
-             lambda d: console.print(f"turn {turn} uses library version {d['library_version']}"))
+        emit(
+            {"session": session, "turn": turn, "library_version": version},
+            as_json,
+            lambda d: console.print(f"turn {turn} uses library version {d['library_version']}"),
+        )

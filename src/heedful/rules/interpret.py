@@ -9,11 +9,12 @@ substring of the user's message, checked by `verify_evidence`. `resolve_referent
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from heedful.rules import lexicon as lx
 from heedful.rules.detect import has_signal, is_question
 from heedful.rules.models import Candidate, ContextMessage
+from heedful.rules.quoting import own_words
 
 _SENTENCE = re.compile(r"(?:[^.!?\n;]|[.!?](?=[^\s.!?]))+(?:[.!?]+(?=\s|$)|$)|[^\n;]+", re.MULTILINE)
 _JOINER = re.compile(
@@ -64,11 +65,32 @@ _SUBORDINATE = re.compile(
     r"^(?:when(?:ever)?|if|each time|every time|any ?time|once|before|after|while|for|in|on)\b", re.IGNORECASE
 )
 _BASE = {
-    "adding": "add", "using": "use", "putting": "put", "writing": "write", "making": "make", "running": "run",
-    "leaving": "leave", "creating": "create", "taking": "take", "changing": "change", "naming": "name",
-    "removing": "remove", "deleting": "delete", "committing": "commit", "pushing": "push", "asking": "ask",
-    "forgetting": "forget", "skipping": "skip", "getting": "get", "setting": "set", "including": "include",
-    "importing": "import", "ignoring": "ignore", "mixing": "mix", "wrapping": "wrap", "sorting": "sort",
+    "adding": "add",
+    "using": "use",
+    "putting": "put",
+    "writing": "write",
+    "making": "make",
+    "running": "run",
+    "leaving": "leave",
+    "creating": "create",
+    "taking": "take",
+    "changing": "change",
+    "naming": "name",
+    "removing": "remove",
+    "deleting": "delete",
+    "committing": "commit",
+    "pushing": "push",
+    "asking": "ask",
+    "forgetting": "forget",
+    "skipping": "skip",
+    "getting": "get",
+    "setting": "set",
+    "including": "include",
+    "importing": "import",
+    "ignoring": "ignore",
+    "mixing": "mix",
+    "wrapping": "wrap",
+    "sorting": "sort",
 }
 
 
@@ -91,11 +113,15 @@ def split_clauses(text: str) -> list[tuple[int, int]]:
         spans.append((cursor, end))
     merged: list[tuple[int, int]] = []
     for start, end in spans:
-        if (merged and _WHY_KEEP.match(text[merged[-1][0] : merged[-1][1]].strip()) and re.match(
-            r"\s*(?:use|prefer|try|do)\b", text[start:end], re.IGNORECASE
-        )) or (merged and _SUBORDINATE.match(text[merged[-1][0] : merged[-1][1]].strip()) and "," not in text[
-            merged[-1][0] : merged[-1][1]
-        ]):
+        if (
+            merged
+            and _WHY_KEEP.match(text[merged[-1][0] : merged[-1][1]].strip())
+            and re.match(r"\s*(?:use|prefer|try|do)\b", text[start:end], re.IGNORECASE)
+        ) or (
+            merged
+            and _SUBORDINATE.match(text[merged[-1][0] : merged[-1][1]].strip())
+            and "," not in text[merged[-1][0] : merged[-1][1]]
+        ):
             merged[-1] = (merged[-1][0], end)
         else:
             merged.append((start, end))
@@ -195,7 +221,10 @@ def is_narrative(clause: str) -> bool:
     plain = clause.strip()
     return bool(_NARRATIVE.match(plain)) and not re.search(
         r"\b(?:(?:always|never)\s+(?!ran\b|did\b|was\b|were\b|\w+ed\b)\w+|from now on|going forward|"
-        r"we (?:switched|moved|migrated))\b", plain, re.IGNORECASE)
+        r"we (?:switched|moved|migrated))\b",
+        plain,
+        re.IGNORECASE,
+    )
 
 
 def interpret(text: str) -> list[Candidate]:
@@ -210,22 +239,80 @@ def interpret(text: str) -> list[Candidate]:
     return [candidate for _, candidate in found]
 
 
-def is_referent_only(text: str) -> bool:
-    """"Keep doing that", "make that a rule": the meaning lives in an earlier message."""
-    clauses = [_strip(text[s:e]) for s, e in split_clauses(text)]
-    return any(_REFERENT.match(c) for c in clauses) or any(
-        re.fullmatch(r"(?:do|keep doing|remember) (?:that|this|it)", c, re.I) for c in clauses
+_ACK_LEAD = re.compile(
+    r"^(?:(?:yes|yeah|yep|yup|ok(?:ay)?|sure|great|good|nice|perfect|exactly|right|correct|cool|thanks|thank you|"
+    r"that'?s (?:it|right|good|great|perfect)|much better|love it|good job|well done)\b[\s,.!:;-]*)+",
+    re.IGNORECASE,
+)
+_SAME = re.compile(
+    r"^(?:(?:please\s+)?(?:do\s+)?(?:the\s+)?same(?: thing)?(?: goes)?"
+    r"(?:\s+(?:here|there|for|in|on|with|everywhere)\b.*)?|"
+    r"(?:do|apply)\s+(?:that|this|it)\s+(?:here|there|everywhere|too|as well|in|for|on)\b.*)$",
+    re.IGNORECASE,
+)
+_PROJECT_WORDS = re.compile(r"\b(?:repo|repos|repository|project|codebase|code base|here|there)\b", re.IGNORECASE)
+
+
+_REFERENT_TAIL = re.compile(
+    r"(?:[\s,.!]*(?:from now on|going forward|always|every ?time|please|in (?:the )?future|too|as well|here|there|"
+    r"everywhere|(?:in|for|on) (?:this|that|the other|other|every|all|each|my|our) (?:\w+ )?(?:repos?|repository|"
+    r"repositories|projects?|codebases?|sessions?|tasks?)|for good|permanently|then|thanks|thank you))*[\s,.!]*$",
+    re.IGNORECASE,
+)
+
+
+def _referent_clause(clause: str) -> bool:
+    plain = _ACK_LEAD.sub("", clause.strip()).strip()
+    body = _strip(plain)
+    for text in (plain, body):
+        referent = _REFERENT.match(text)
+        if referent and _REFERENT_TAIL.fullmatch(text, referent.end()):
+            return True
+    return bool(
+        _SAME.match(body)
+        or re.fullmatch(
+            r"(?:keep doing|remember|continue|always do) (?:that|this|it)(?: (?:from now on|going forward|always|"
+            r"every time|please|in future))*",
+            body,
+            re.I,
+        )
     )
 
 
-def resolve_referent(context: Sequence[ContextMessage]) -> tuple[list[Candidate], str | None]:
-    """Candidates from the latest earlier *user* message with a directive; other roles never count."""
+def is_referent_only(text: str) -> bool:
+    """ "Keep doing that", "make that a rule", "same in the other repo": the meaning lives earlier.
+
+    True when every clause that says anything points back (acknowledgements like "yes," aside).
+    """
+    clauses = [text[s:e] for s, e in split_clauses(text)]
+    meaningful = [c for c in clauses if _ACK_LEAD.sub("", c.strip()).strip(" .!,")]
+    return bool(meaningful) and all(_referent_clause(c) for c in meaningful)
+
+
+def referent_scope(text: str) -> str | None:
+    """ "Same in the other repo" binds the rule to a project; "keep doing that" says nothing of scope."""
+    return "project" if _PROJECT_WORDS.search(text) else None
+
+
+def resolve_referent(
+    context: Sequence[ContextMessage], accept: Callable[[str], bool] = has_signal
+) -> tuple[list[Candidate], str | None]:
+    """Candidates from the previous *user* message (its own words); other roles never count.
+
+    Only the latest user message is read (earlier pointers back to it skipped), and only when
+    `accept` finds a rule in it: "keep doing that" after a task request ("fix the login bug")
+    means the assistant's behaviour, which no user words state, so nothing is learned.
+    """
     for message in reversed(list(context)):
-        if message.role != "user" or not has_signal(message.text) or is_referent_only(message.text):
+        if message.role != "user":
             continue
-        candidates = [c for c in interpret(message.text) if not c.vague]
-        if candidates:
-            return candidates, message.text
+        words = own_words(message.text).text
+        if is_referent_only(words):
+            continue
+        if not has_signal(words) or not accept(words):
+            return [], None
+        candidates = [c for c in interpret(words) if not c.vague]
+        return (candidates, words) if candidates else ([], None)
     return [], None
 
 

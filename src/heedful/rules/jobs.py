@@ -11,12 +11,21 @@ if TYPE_CHECKING:
     from heedful.store.records import JobRecord
 
 
-def enqueue_learn(hf: Heedful, user_id: str, text: str, project: str | None = None,
-                  context: list[dict[str, Any]] | None = None, source: str = "user") -> str:
+def enqueue_learn(
+    hf: Heedful,
+    user_id: str,
+    text: str,
+    project: str | None = None,
+    context: list[dict[str, Any]] | None = None,
+    source: str = "user",
+    proposed_by: str | None = None,
+) -> str:
     """Queue a learning step; `heedful jobs drain` (or a worker) runs it."""
     if not isinstance(text, str) or not text.strip():
         raise InputError("the message is empty")
     payload: dict[str, object] = {"text": text, "project": project, "context": context or [], "source": source}
+    if proposed_by is not None:
+        payload["proposed_by"] = proposed_by
     return hf.store.jobs.enqueue(user_id, "rules.learn", payload)
 
 
@@ -28,10 +37,13 @@ def run_learn(hf: Heedful, job: JobRecord) -> dict[str, object]:
     project = payload.get("project")
     context = payload.get("context")
     source = payload.get("source", "user")
+    proposed_by = payload.get("proposed_by")
     result = hf.rules.learn(
-        job.user_id, text,
+        job.user_id,
+        text,
         project=project if isinstance(project, str) else None,
         context=context if isinstance(context, list) else None,
         source=source if isinstance(source, str) else "user",
+        proposed_by=proposed_by if isinstance(proposed_by, str) else None,
     )
     return result.model_dump()

@@ -1,30 +1,40 @@
 """The learning step: admit, interpret, ground, resolve against the library, compile, commit.
 
-One user message becomes at most one new library version. The message is read alone first;
-context (earlier messages of the same session) is consulted only when the message refers back
-("keep doing that"), and only the user's own earlier words can supply the meaning.
+One user message becomes at most one new library version. Only the user's own words count: text
+they quote or paste (`quoting.own_words`) is left out before admission, interpretation and
+retraction. The message is read alone first; context is consulted only when the message refers
+back ("keep doing that"), and then only the previous *user* message can supply the meaning.
+Retracting or weakening a checked rule, and every change the agent asks for (`proposed_by`), is
+held as a proposal for the user's approval (`proposals`).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from heedful.errors import InputError
-from heedful.llm import run_step
-from heedful.rules.interpret import is_referent_only, resolve_referent, verify_evidence
-from heedful.rules.library import compile_candidate, restate, row_for
+from heedful.llm import Model, run_step
+from heedful.rules import lexicon as lx
+from heedful.rules.detect import is_question, project_scoped
+from heedful.rules.interpret import is_referent_only, referent_scope, resolve_referent, verify_evidence
+from heedful.rules.library import compile_candidate, restate, row_for, rule_from_row
 from heedful.rules.models import LIVE_STATUSES, Action, Admission, Candidate, ContextMessage, LearnResult, Rule
+from heedful.rules.proposals import Change, Proposal, change_row, proposal_of, retraction_row
+from heedful.rules.quoting import own_words
 from heedful.rules.resolve import content_words, merge_update, retraction_target
 from heedful.rules.steps import AdmitInput, AdmitStep, InterpretInput, InterpretStep, ResolveInput, ResolveStep
 
 if TYPE_CHECKING:
     from heedful.rules.service import RuleService
+    from heedful.rules.validate import Outcome
     from heedful.store.sqlite.rules import RuleRow
 
 RELATED_LIMIT = 8
+_REQUEST = re.compile(r"^\s*(?:please\s+)?(?:can|could|would|will) you\b", re.IGNORECASE)
 
 
 def parse_context(context: Any) -> list[ContextMessage]:
@@ -53,18 +63,36 @@ def parse_context(context: Any) -> list[ContextMessage]:
 
 
 def _public(rule_id: str, row: RuleRow) -> dict[str, Any]:
-    return {"id": rule_id, "text": row.text, "scope": row.scope, "project": row.project, "status": row.status,
-            "condition": row.condition, "exceptions": row.exceptions, "evidence": row.evidence,
-            "check": row.check_spec, "version": row.version, "reason": row.reason}
+    return {
+        "id": rule_id,
+        "text": row.text,
+        "scope": row.scope,
+        "project": row.project,
+        "status": row.status,
+        "condition": row.condition,
+        "exceptions": row.exceptions,
+        "evidence": row.evidence,
+        "check": row.check_spec,
+        "version": row.version,
+        "reason": row.reason,
+        "supersedes": row.supersedes,
+    }
 
 
 def _card(rule: Rule) -> dict[str, Any]:
-    return {"id": rule.id, "text": rule.text, "condition": rule.condition, "exceptions": rule.exceptions,
-            "evidence": rule.evidence, "check": None if rule.check is None else rule.check.model_dump()}
+    return {
+        "id": rule.id,
+        "text": rule.text,
+        "condition": rule.condition,
+        "exceptions": rule.exceptions,
+        "evidence": rule.evidence,
+        "check": None if rule.check is None else rule.check.model_dump(),
+    }
 
 
-def _related(candidate: Candidate, rules: list[Rule], vectors: np.ndarray | None, vector: np.ndarray
-             ) -> tuple[list[Rule], list[float]]:
+def _related(
+    candidate: Candidate, rules: list[Rule], vectors: np.ndarray | None, vector: np.ndarray
+) -> tuple[list[Rule], list[float]]:
     """The existing rules most related to a candidate (embedding or shared words)."""
     words = content_words(candidate.text)
     scored = []
@@ -77,54 +105,113 @@ def _related(candidate: Candidate, rules: list[Rule], vectors: np.ndarray | None
     return [item[2] for item in top], [item[1] for item in top]
 
 
-def learn(service: RuleService, user: str, text: str, project: str | None, context: list[ContextMessage]
-          ) -> LearnResult:
+def learn(
+    service: RuleService,
+    user: str,
+    text: str,
+    project: str | None,
+    context: list[ContextMessage],
+    proposed_by: str | None = None,
+) -> LearnResult:
+    """One message in, at most one library version out. `proposed_by` (e.g. "mcp"): every change is a proposal."""
     model = service.hf.model
-    admission: Admission = run_step(model, AdmitStep(), AdmitInput(text=text))
-    sources = [text]
+    own = own_words(text)
+    kinds = ", ".join(sorted({r.kind for r in own.removed}))
+    kinds = ", ".join(sorted({r.kind for r in own.removed}))
+    left_out = (
+        [f"left out {len(own.removed)} quoted or pasted passage(s) ({kinds}): not the user's instruction"]
+        if own.changed
+        else []
+    )
+    if own.empty:
+        return LearnResult(decision="none", scope=None, reasons=left_out)
+    words = own.text
+    sources = [words]
     candidates: list[Candidate] = []
-    if admission.decision == "underspecified" and context and is_referent_only(text):
-        resolved, source_text = resolve_referent(context)
-        if resolved and source_text is not None:
-            candidates = resolved
-            sources.append(source_text)
-            admission = admission.model_copy(update={
-                "decision": "persist", "reasons": ["the reference resolves to an earlier user message"]})
+    if is_referent_only(words):
+        resolved, source_text = resolve_referent(context, lambda earlier: _states_a_rule(model, earlier))
+        if not resolved or source_text is None:
+            return LearnResult(
+                decision="underspecified",
+                scope=None,
+                reasons=[
+                    *left_out,
+                    (
+                        "the message points back ('keep doing that'), but the previous user message of this session "
+                        "states no rule to keep"
+                    ),
+                ],
+            )
+        candidates = resolved
+        sources.append(source_text)
+        bound = referent_scope(words) == "project" or project_scoped(source_text)
+        admission = Admission(
+            decision="persist",
+            scope="project" if bound else "global",
+            reasons=["the reference resolves to the previous user message"],
+        )
+    else:
+        admission = _admit(model, words)
+    if admission.decision == "persist" and admission.retraction and is_question(words) and not _REQUEST.match(words):
+        admission = Admission(decision="none", reasons=["a question about a retraction, not a retraction"])
     if admission.decision != "persist":
-        return LearnResult(decision=admission.decision, scope=admission.scope if admission.decision != "task_local"
-                           and admission.decision != "none" else None, reasons=admission.reasons)
+        return LearnResult(
+            decision=admission.decision,
+            scope=admission.scope if admission.decision != "task_local" and admission.decision != "none" else None,
+            reasons=[*admission.reasons, *left_out],
+        )
+    admission = admission.model_copy(update={"reasons": [*admission.reasons, *left_out]})
     scope = admission.scope or "global"
     if scope == "project" and project is None:
-        return LearnResult(decision="underspecified", scope="project", reasons=[
-            "the rule is for a project, but no project was given"])
-    visible = [r for r in service.rules(user, project, statuses=LIVE_STATUSES)
-               if r.scope == "global" or r.project == project]
+        return LearnResult(
+            decision="underspecified", scope="project", reasons=["the rule is for a project, but no project was given"]
+        )
+    repo = service._repo
+    library = repo.latest_version(user)
+    rows_now = repo.rules_at(user, library, project=project, statuses=LIVE_STATUSES, with_embeddings=True)
+    pending = [p for p in (proposal_of(row) for row in rows_now) if p is not None]
+    visible = [rule_from_row(row) for row in rows_now if proposal_of(row) is None]
     if admission.retraction:
-        return _retract(service, user, text, visible, admission)
+        return _retract(service, user, text, own.text, visible, pending, admission, proposed_by)
     live = [r for r in visible if r.scope == scope]
     if not candidates:
-        candidates = run_step(model, InterpretStep(), InterpretInput(text=text)).candidates
-    grounded = [c for c in candidates if not c.vague and verify_evidence(c, sources)]
+        candidates = run_step(model, InterpretStep(), InterpretInput(text=words)).candidates
+    grounded = [
+        c
+        for c in candidates
+        if not c.vague
+        and not is_referent_only(c.text)
+        and verify_evidence(c, sources)
+        and verify_evidence(c, [text, *sources[1:]])
+    ]
     if not grounded:
-        return LearnResult(decision="underspecified", scope=scope, reasons=[
-            *admission.reasons, "no directive could be grounded in the user's own words"])
+        return LearnResult(
+            decision="underspecified",
+            scope=scope,
+            reasons=[*admission.reasons, "no directive could be grounded in the user's own words"],
+        )
     rows: list[RuleRow] = []
     actions: list[Action] = []
     embedder = service.hf.embedder
-    live_rows = service._repo.rules_at(user, service._repo.latest_version(user), project=project,
-                                       statuses=LIVE_STATUSES, with_embeddings=True)
-    by_id = {row.id: row for row in live_rows}
+    by_id = {row.id: row for row in rows_now}
     vectors = None
     if live:
-        vectors = np.stack([
-            by_id[r.id].embedding if by_id.get(r.id) is not None and by_id[r.id].embedding is not None
-            and len(by_id[r.id].embedding) == embedder.dim else np.zeros(embedder.dim, dtype=np.float32)
-            for r in live
-        ])
+        vectors = np.stack(
+            [
+                by_id[r.id].embedding
+                if by_id.get(r.id) is not None
+                and by_id[r.id].embedding is not None
+                and len(by_id[r.id].embedding) == embedder.dim
+                else np.zeros(embedder.dim, dtype=np.float32)
+                for r in live
+            ]
+        )
     new_vectors = embedder.embed([" ".join([c.text, c.condition or ""]) for c in grounded])
     touched: set[str] = set()
     for candidate, vector in zip(grounded, new_vectors, strict=True):
-        action, made = _resolve_one(service, user, text, scope, project, candidate, vector, live, vectors, touched)
+        action, made = _resolve_one(
+            service, user, text, scope, project, candidate, vector, live, vectors, touched, pending, proposed_by
+        )
         actions.append(action)
         rows.extend(made)
     changed = [a.rule_id for a in actions if a.op != "noop" and a.rule_id]
@@ -132,38 +219,150 @@ def learn(service: RuleService, user: str, text: str, project: str | None, conte
         actions.insert(0, Action(op="split", children=changed, reason="a bundled correction, stored as atomic rules"))
     version = None
     if rows:
-        version = service._repo.commit(user, "learn", text[:120], rows)
-    return LearnResult(decision="persist", scope=scope, actions=actions, reasons=admission.reasons,
-                       library_version=version)
+        version = repo.commit(user, "learn", text[:120], rows)
+    return LearnResult(
+        decision="persist",
+        scope=scope,
+        actions=actions,
+        reasons=admission.reasons,  # type: ignore[arg-type]
+        library_version=version,
+    )
+
+
+def _admit(model: Model, text: str) -> Admission:
+    return run_step(model, AdmitStep(), AdmitInput(text=text))
+
+
+def _states_a_rule(model: Model, text: str) -> bool:
+    """Can "make that a rule" point here: a lasting rule, or one the user bound to the task ("for this search")."""
+    admission = _admit(model, text)
+    return not admission.retraction and (
+        admission.decision == "persist" or (admission.decision == "task_local" and bool(lx.TASK_LOCAL.search(text)))
+    )
 
 
 def _resolve_one(
-    service: RuleService, user: str, text: str, scope: str, project: str | None, candidate: Candidate,
-    vector: np.ndarray, live: list[Rule], vectors: np.ndarray | None, touched: set[str],
+    service: RuleService,
+    user: str,
+    text: str,
+    scope: str,
+    project: str | None,
+    candidate: Candidate,
+    vector: np.ndarray,
+    live: list[Rule],
+    vectors: np.ndarray | None,
+    touched: set[str],
+    pending: list[Proposal],
+    proposed_by: str | None,
 ) -> tuple[Action, list[RuleRow]]:
     repo = service._repo
     model = service.hf.model
-    if candidate.dangerous:
-        rule_id = service._new_id()
-        row = row_for(rule_id, user, 1, candidate, scope, project, "needs_user", None, "needs_user",
-                      candidate.danger_reason or "would weaken a safeguard", text, embedding=vector)
-        return Action(op="needs_user", rule_id=rule_id, rule=_public(rule_id, row),
-                      reason=f"held for the user: {row.reason}"), [row]
+    if candidate.dangerous or proposed_by is not None:
+        related, similarities = _related(candidate, [r for r in live if r.id not in touched], vectors, vector)
+        if proposed_by is not None and related:
+            decision = run_step(
+                model,
+                ResolveStep(),
+                ResolveInput(candidate=candidate, related=[_card(r) for r in related], similarities=similarities),
+            )
+            target = next((r for r in related if r.id == decision.target_id), None)
+            if decision.op == "noop" and target is not None:
+                return Action(op="noop", rule_id=target.id, rule=target.public(), reason=decision.reason), []
+            if decision.op in ("update", "supersede") and target is not None:
+                merged = merge_update(_card(target), candidate) if decision.op == "update" else candidate
+                return _propose(
+                    service,
+                    user,
+                    text,
+                    scope,
+                    project,
+                    merged,
+                    decision.op,
+                    target,
+                    proposed_by,
+                    decision.reason,
+                    vector,
+                    pending,
+                    touched,
+                )
+        why = (candidate.danger_reason or "would weaken a safeguard") if candidate.dangerous else "a new rule"
+        return _propose(
+            service,
+            user,
+            text,
+            scope,
+            project,
+            candidate,
+            "new",
+            None,
+            proposed_by or "user",
+            why,
+            vector,
+            pending,
+            touched,
+        )
     related, similarities = _related(candidate, [r for r in live if r.id not in touched], vectors, vector)
-    decision = run_step(model, ResolveStep(), ResolveInput(candidate=candidate, related=[_card(r) for r in related],
-                                                           similarities=similarities))
+    decision = run_step(
+        model,
+        ResolveStep(),
+        ResolveInput(candidate=candidate, related=[_card(r) for r in related], similarities=similarities),
+    )
     target = next((r for r in related if r.id == decision.target_id), None)
     if decision.op == "noop" and target is not None:
         return Action(op="noop", rule_id=target.id, rule=target.public(), reason=decision.reason), []
     if decision.op == "update" and target is not None:
         merged = merge_update(_card(target), candidate)
         outcome = compile_candidate(model, merged)
-        row = row_for(target.id, user, repo.next_rule_version(user, target.id), merged, target.scope, target.project,
-                      outcome.status, outcome.check, "update", f"{decision.reason}; {outcome.reason}", text,
-                      supersedes=target.supersedes, embedding=vector)
+        if _weakens(target, outcome):
+            return _propose(
+                service,
+                user,
+                text,
+                scope,
+                project,
+                merged,
+                "update",
+                target,
+                "user",
+                f"{decision.reason}; the check would be dropped ({outcome.reason})",
+                vector,
+                pending,
+                touched,
+            )
+        row = row_for(
+            target.id,
+            user,
+            repo.next_rule_version(user, target.id),
+            merged,
+            target.scope,
+            target.project,
+            outcome.status,
+            outcome.check,
+            "update",
+            f"{decision.reason}; {outcome.reason}",
+            text,
+            supersedes=target.supersedes,
+            embedding=vector,
+        )
         touched.add(target.id)
         return Action(op="update", rule_id=target.id, rule=_public(target.id, row), reason=decision.reason), [row]
     outcome = compile_candidate(model, candidate)
+    if decision.op == "supersede" and target is not None and _weakens(target, outcome):
+        return _propose(
+            service,
+            user,
+            text,
+            scope,
+            project,
+            candidate,
+            "supersede",
+            target,
+            "user",
+            f"{decision.reason}; the replacement has no check ({outcome.reason})",
+            vector,
+            pending,
+            touched,
+        )
     rule_id = service._new_id()
     rows = []
     op = "new"
@@ -171,27 +370,157 @@ def _resolve_one(
     if decision.op == "supersede" and target is not None:
         op, supersedes = "supersede", target.id
         touched.add(target.id)
-        rows.append(row_for(target.id, user, repo.next_rule_version(user, target.id), restate(target), target.scope,
-                            target.project, "superseded", None, "supersede", f"superseded by {rule_id}", text,
-                            supersedes=target.supersedes, superseded_by=rule_id))
-    row = row_for(rule_id, user, 1, candidate, scope, project, outcome.status, outcome.check, op,
-                  f"{decision.reason}; {outcome.reason}", text, supersedes=supersedes, embedding=vector)
+        rows.append(
+            row_for(
+                target.id,
+                user,
+                repo.next_rule_version(user, target.id),
+                restate(target),
+                target.scope,
+                target.project,
+                "superseded",
+                None,
+                "supersede",
+                f"superseded by {rule_id}",
+                text,
+                supersedes=target.supersedes,
+                superseded_by=rule_id,
+            )
+        )
+    row = row_for(
+        rule_id,
+        user,
+        1,
+        candidate,
+        scope,
+        project,
+        outcome.status,
+        outcome.check,
+        op,
+        f"{decision.reason}; {outcome.reason}",
+        text,
+        supersedes=supersedes,
+        embedding=vector,
+    )
     rows.append(row)
     return Action(op=op, rule_id=rule_id, rule=_public(rule_id, row), reason=decision.reason), rows
 
 
-def _retract(service: RuleService, user: str, text: str, live: list[Rule], admission: Admission) -> LearnResult:
-    target = retraction_target(text, [_card(r) | {"status": r.status} for r in live])
+def _weakens(target: Rule, outcome: Outcome) -> bool:
+    """A checked rule whose change would leave no check in its place."""
+    return target.status == "checked" and outcome.status != "checked"
+
+
+def _propose(
+    service: RuleService,
+    user: str,
+    text: str,
+    scope: str,
+    project: str | None,
+    candidate: Candidate,
+    change: Change,
+    target: Rule | None,
+    source: str,
+    why: str,
+    vector: np.ndarray,
+    pending: list[Proposal],
+    touched: set[str],
+) -> tuple[Action, list[RuleRow]]:
+    """Hold a change for the user's approval; the target stays as it is meanwhile."""
+    waiting = next(
+        (
+            p
+            for p in pending
+            if p.change == change
+            and p.target == (target.id if target else None)
+            and (target is not None or p.text == candidate.text)
+        ),
+        None,
+    )
+    if waiting is not None:
+        return Action(op="noop", rule_id=waiting.rule_id, reason="the same change is already waiting for approval"), []
+    rule_id = service._new_id()
+    row = change_row(rule_id, user, candidate, change, target, scope, project, source, why, text, embedding=vector)
+    if target is not None:
+        touched.add(target.id)
+    return Action(
+        op="needs_user", rule_id=rule_id, rule=_public(rule_id, row), reason=f"held for the user: {row.reason}"
+    ), [row]
+
+
+def _evidence(own_text: str) -> list[str]:
+    """The user's own words as exact quotes (each part between removed passages)."""
+    return [part.strip() for part in own_text.split("\n") if part.strip()]
+
+
+def _retract(
+    service: RuleService,
+    user: str,
+    text: str,
+    own_text: str,
+    live: list[Rule],
+    pending: list[Proposal],
+    admission: Admission,
+    proposed_by: str | None,
+) -> LearnResult:
+    target = retraction_target(own_text, [_card(r) | {"status": r.status} for r in live])
     if target is None:
-        return LearnResult(decision="persist", scope=admission.scope, reasons=[*admission.reasons],
-                           actions=[Action(op="noop", reason="no existing rule matches what the user withdrew")])
+        return LearnResult(
+            decision="persist",
+            scope=admission.scope,
+            reasons=[*admission.reasons],
+            actions=[Action(op="noop", reason="no existing rule matches what the user withdrew")],
+        )
     rule = next(r for r in live if r.id == target["id"])
-    row = row_for(rule.id, user, service._repo.next_rule_version(user, rule.id), restate(rule), rule.scope,
-                  rule.project, "retracted", None, "retract", "retracted by the user", text)
+    if proposed_by is not None or rule.status == "checked":
+        waiting = next((p for p in pending if p.change == "retract" and p.target == rule.id), None)
+        if waiting is not None:
+            return LearnResult(
+                decision="persist",
+                scope=rule.scope,
+                reasons=admission.reasons,
+                actions=[
+                    Action(op="noop", rule_id=waiting.rule_id, reason="this retraction is already waiting for approval")
+                ],
+            )
+        why = "retracting a checked rule removes a safeguard" if rule.status == "checked" else "an agent's request"
+        row = retraction_row(service._new_id(), user, rule, _evidence(own_text), proposed_by or "user", why, text)
+        version = service._repo.commit(user, "learn", text[:120], [row])
+        return LearnResult(
+            decision="persist",
+            scope=rule.scope,
+            reasons=admission.reasons,
+            library_version=version,
+            actions=[
+                Action(
+                    op="needs_user",
+                    rule_id=row.id,
+                    rule=_public(row.id, row),
+                    reason=f"held for the user: {row.reason}",
+                )
+            ],
+        )
+    row = row_for(
+        rule.id,
+        user,
+        service._repo.next_rule_version(user, rule.id),
+        restate(rule),
+        rule.scope,
+        rule.project,
+        "retracted",
+        None,
+        "retract",
+        "retracted by the user",
+        text,
+    )
     version = service._repo.commit(user, "retract", text[:120], [row])
-    return LearnResult(decision="persist", scope=rule.scope, reasons=admission.reasons, library_version=version,
-                       actions=[Action(op="retract", rule_id=rule.id, rule=_public(rule.id, row),
-                                       reason="explicit retraction")])
+    return LearnResult(
+        decision="persist",
+        scope=rule.scope,
+        reasons=admission.reasons,
+        library_version=version,
+        actions=[Action(op="retract", rule_id=rule.id, rule=_public(rule.id, row), reason="explicit retraction")],
+    )
 
 
 __all__ = ["learn", "parse_context"]

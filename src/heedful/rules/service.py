@@ -39,6 +39,7 @@ from heedful.rules.models import (
     Rule,
     Source,
 )
+from heedful.rules.proposals import Proposal, approval_rows, proposal_of, retraction_row
 from heedful.rules.select import select as score_rules
 
 if TYPE_CHECKING:
@@ -79,8 +80,13 @@ class RuleService:
         project: str | Path | None = None,
         context: list[ContextMessage] | list[dict[str, Any]] | None = None,
         source: str = "user",
+        proposed_by: str | None = None,
     ) -> LearnResult:
-        """Examine one message; store what should last. Only `source="user"` can change rules."""
+        """Examine one message; store what should last. Only `source="user"` can change rules.
+
+        `proposed_by` names a channel that relays the user's words without being the user (the MCP
+        server: the agent calls it): every change it would make is held as a proposal (`needs_user`).
+        """
         started = time.perf_counter()
         user = _user(user_id)
         if not isinstance(text, str) or not text.strip():
@@ -94,7 +100,9 @@ class RuleService:
         if source != "user":
             return LearnResult(decision="none", scope=None, reasons=[
                 f"text from the {source} is data, not the user's instruction: it never creates or changes a rule"])
-        result = learning.learn(self, user, text, project_path, messages)
+        if proposed_by is not None and (not isinstance(proposed_by, str) or not proposed_by.isidentifier()):
+            raise InputError("proposed_by must be a short name such as 'mcp'")
+        result = learning.learn(self, user, text, project_path, messages, proposed_by=proposed_by)
         result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
         return result
 
@@ -125,7 +133,25 @@ class RuleService:
         return [rule_from_row(row) for row in rows]
 
     def list(self, user_id: str, project: str | Path | None = None, include_all: bool = False) -> list[dict[str, Any]]:
-        return [rule.public() for rule in self.rules(user_id, project, include_all)]
+        """Rules as `rules list --json` shows them; a pending proposal and its target name each other."""
+        rules = [rule.public() for rule in self.rules(user_id, project, include_all)]
+        pending = {p.rule_id: p for p in self.pending(user_id)}
+        waiting: dict[str, list[str]] = {}
+        for proposal in pending.values():
+            if proposal.target:
+                waiting.setdefault(proposal.target, []).append(proposal.rule_id)
+        for rule in rules:
+            if rule["id"] in pending:
+                rule["proposal"] = pending[rule["id"]].public()
+            if rule["id"] in waiting:
+                rule["pending"] = waiting[rule["id"]]
+        return rules
+
+    def pending(self, user_id: str) -> list[Proposal]:
+        """Changes waiting for the user's approval (every project)."""
+        user = _user(user_id)
+        rows = self._repo.rules_at(user, self._repo.latest_version(user), statuses=("needs_user",), any_project=True)
+        return [p for p in (proposal_of(row) for row in rows) if p is not None]
 
     def get(self, user_id: str, rule_id: str) -> Rule:
         user = _user(user_id)
@@ -255,6 +281,12 @@ class RuleService:
         rule = self.get(user_id, rule_id)
         if rule.status in ("retracted", "superseded"):
             raise InputError(f"rule {rule_id} is {rule.status}; learn a new rule instead")
+        if approve and text is None and condition is None and exceptions is None:
+            return self.approve(user_id, rule_id)
+        proposal = self._proposal(rule.user_id, rule.id)
+        if proposal is not None and proposal.change != "new":
+            raise InputError(f"{rule_id} is a proposed {proposal.change} of {proposal.target}: approve it with "
+                             f"--approve alone, or reject it with `heedful rules retract {rule_id}`")
         if text is not None and not text.strip():
             raise InputError("the rule text is empty")
         changes: dict[str, Any] = {}
@@ -266,6 +298,9 @@ class RuleService:
             changes["exceptions"] = [e.strip() for e in exceptions if e.strip()]
         if not changes and not (approve and rule.status == "needs_user"):
             raise InputError("nothing to change: give a new text, condition or exceptions")
+        return self._revise(rule, changes, approve)
+
+    def _revise(self, rule: Rule, changes: dict[str, Any], approve: bool) -> dict[str, Any]:
         quotes = [q for q in (changes.get("text"), changes.get("condition"), *changes.get("exceptions", [])) if q]
         candidate = restate(rule, **changes)
         candidate = candidate.model_copy(update={"evidence": list(dict.fromkeys([*rule.evidence, *quotes]))})
@@ -280,12 +315,66 @@ class RuleService:
                       supersedes=rule.supersedes, embedding=self._embed_one(candidate.text, candidate.condition))
         version = self._repo.commit(rule.user_id, "approve" if approve and not changes else "edit",
                                     f"edit {rule.id}", [row])
-        return {"library_version": version, "rule": self.get(user_id, rule_id).public()}
+        return {"library_version": version, "rule": self.get(rule.user_id, rule.id).public()}
+
+    def approve(self, user_id: str, rule_id: str) -> dict[str, Any]:
+        """The user's approval: apply a pending proposal (by its id or its target's) or activate a held rule."""
+        user = _user(user_id)
+        latest = self._repo.latest_version(user)
+        row = self._repo.rule_at(user, rule_id, latest)
+        if row is None:
+            raise NotFoundError(f"no rule {rule_id!r} for user {user!r}")
+        proposal = proposal_of(row)
+        if proposal is None and row.status != "needs_user":
+            waiting = [p for p in self.pending(user) if p.target == rule_id]
+            if len(waiting) != 1:
+                raise InputError(f"rule {rule_id} is {row.status}: nothing waits for approval" if not waiting else
+                                 f"several changes of {rule_id} wait for approval: approve one of "
+                                 f"{', '.join(p.rule_id for p in waiting)}")
+            proposal = waiting[0]
+            row = self._repo.rule_at(user, proposal.rule_id, latest)
+        if proposal is None:  # a rule held because it would weaken a safeguard
+            return self._revise(rule_from_row(row), {}, approve=True)
+        rows = approval_rows(self._repo, self.hf.model, user, proposal, row)
+        for new in rows:
+            if new.status in ACTIVE_STATUSES:
+                new.embedding = self._embed_one(new.text, new.condition)
+        version = self._repo.commit(user, "approve", f"approve {proposal.change} {proposal.rule_id}", rows)
+        applied = proposal.target if proposal.change in ("retract", "update") else proposal.rule_id
+        return {"library_version": version, "approved": proposal.public(),
+                "rule": self.get(user, applied or proposal.rule_id).public()}
+
+    def propose_retract(self, user_id: str, rule_id: str, reason: str, source: str) -> dict[str, Any]:
+        """A retraction someone other than the user asks for: held until the user approves it."""
+        rule = self.get(user_id, rule_id)
+        if rule.status in ("retracted", "superseded"):
+            raise InputError(f"rule {rule_id} is already {rule.status}")
+        if self._proposal(rule.user_id, rule.id) is not None:
+            raise InputError(f"{rule_id} is itself a proposal; only the user can approve or reject it")
+        waiting = next((p for p in self.pending(rule.user_id) if p.change == "retract" and p.target == rule.id), None)
+        if waiting is None:
+            row = retraction_row(self._new_id(), rule.user_id, rule, [], source, reason.strip() or "no reason given",
+                                 reason)
+            version = self._repo.commit(rule.user_id, "learn", f"propose retract {rule.id}", [row])
+            waiting = proposal_of(row)
+        else:
+            version = self._repo.latest_version(rule.user_id)
+        assert waiting is not None
+        return {"library_version": version, "status": "needs_user", "proposal": waiting.public(),
+                "rule": self.get(user_id, rule_id).public(),
+                "note": f"the rule stays in force until the user approves: heedful rules edit {waiting.rule_id} "
+                        "--approve"}
+
+    def _proposal(self, user: str, rule_id: str) -> Proposal | None:
+        row = self._repo.rule_at(user, rule_id, self._repo.latest_version(user))
+        return None if row is None else proposal_of(row)
 
     def retract(self, user_id: str, rule_id: str, reason: str = "retracted by the user") -> dict[str, Any]:
         rule = self.get(user_id, rule_id)
         if rule.status in ("retracted", "superseded"):
             raise InputError(f"rule {rule_id} is already {rule.status}")
+        if self._proposal(rule.user_id, rule.id) is not None:
+            reason = "rejected by the user" if reason == "retracted by the user" else reason
         row = row_for(rule.id, rule.user_id, self._repo.next_rule_version(rule.user_id, rule.id), restate(rule),
                       rule.scope, rule.project, "retracted", None, "retract", reason, reason)
         version = self._repo.commit(rule.user_id, "retract", f"retract {rule.id}", [row])

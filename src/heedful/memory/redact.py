@@ -2,14 +2,17 @@
 
 What is masked: API keys and tokens with well-known prefixes, JSON Web Tokens, private-key
 blocks, bearer tokens, card numbers that pass the Luhn check, US social security numbers,
-UK national insurance numbers, and passwords/secrets written as `key=value` or `key: value`.
-Each becomes a placeholder such as `[REDACTED:api_key]`, so the sentence still reads.
+UK national insurance numbers, e-mail addresses, passwords in URLs, passwords/secrets written
+as `key=value` or `key: value`, and said in words ("the root password is swordfish77", "my pin
+is 4821", "the API token for staging is ab12cd"). Each becomes a placeholder such as
+`[REDACTED:api_key]`, so the sentence still reads. Redacting twice changes nothing.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from typing import NamedTuple
 
 _PRIVATE_KEY = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?(?:-----END [A-Z ]*PRIVATE KEY-----|\Z)", re.DOTALL)
 _JWT = re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")
@@ -32,13 +35,29 @@ _SECRET_ASSIGNMENT = re.compile(
     r"|private[_-]?key|client[_-]?secret))(\s*[=:]\s*)(\"[^\"]*\"|'[^']*'|[^\s,;]+)"
 )
 _PASSWORD_PHRASE = re.compile(r"(?i)\b(my (?:password|passcode|pin) is)\s+(\S+)")
+# "the root password is swordfish77", "passphrase for the vault was 'x y'", "token = abc", "PIN: 4821"
+_SECRET_PHRASE = re.compile(
+    r"(?i)\b((?:password|passwd|passphrase|passcode|pin|secret|token|api[ _-]?key|access[ _-]?key)s?"
+    r"(?:\s+(?:for|of|to|on)\s+(?:the\s+|my\s+|our\s+)?[\w.@/-]+)?"
+    r"\s*(?:\bis\b|\bwas\b|\bare\b|=|:)\s*(?:now\s+|still\s+|set\s+to\s+|just\s+)?)"
+    r"(\"[^\"\n]{1,200}\"|'[^'\n]{1,200}'|`[^`\n]{1,200}`|[^\s\"'`]+)"
+)
+# Words that follow "password is" in ordinary sentences; the value is not a secret then.
+_NOT_A_VALUE = frozenset(
+    "a an the that this these those not no now still in on at by for to of from with without stored saved"
+    " kept set changed reset expired invalid wrong correct incorrect required missing empty same different"
+    " secret hidden long short weak strong too very being there here my your our their his her its what"
+    " which where how why when also just only easy hard safe unsafe new old used needed optional private"
+    " public shown printed visible rotated revoked leaked exposed encrypted hashed managed generated".split()
+)
+_EMAIL = re.compile(r"(?<![\w.+-])(?!git@)[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
+_URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@]+:)([^/\s@]+)(@)")
 _CARD = re.compile(r"(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)")
 _SSN = re.compile(r"(?<!\d)(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?!\d)")
 _UK_NINO = re.compile(r"\b(?![DFIQUV])[A-Z](?![DFIQUVO])[A-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b")
 
 
-@dataclass(frozen=True, slots=True)
-class Redaction:
+class Redaction(NamedTuple):  # not a dataclass: the hook path, which redacts, never imports dataclasses
     text: str
     counts: dict[str, int]
 
@@ -53,6 +72,32 @@ def luhn_valid(digits: str) -> bool:
                 value -= 9
         total += value
     return total % 10 == 0
+
+
+def _phrase(match: re.Match[str], mark: Callable[[str], str]) -> str:
+    """"password is X": X is masked unless it is an ordinary word ("the token is expired")."""
+    keyword, value = match.group(1), match.group(2)
+    bare = value.strip("\"'`").rstrip(".,;:!?)")
+    if not bare or bare.startswith("[REDACTED") or bare.lower() in _NOT_A_VALUE:
+        return match.group(0)
+    word = keyword.split(None, 1)[0].lower()
+    if word.startswith("pin") and not any(char.isdigit() for char in bare):
+        return match.group(0)  # "the pin is loose"
+    if not word.startswith("pass") and not word.startswith("pin") and not _looks_random(bare):
+        return match.group(0)  # "the secret is patience"
+    trailer = value[len(value.rstrip(".,;:!?)")) :] if value[:1] not in "\"'`" else ""
+    kind = "password" if word.startswith(("pass", "pin")) else "secret"
+    return f"{keyword}{mark(kind)}{trailer}"
+
+
+def _looks_random(value: str) -> bool:
+    """A token, not a word: it has a digit or a symbol, mixes case inside, or is long."""
+    return (
+        any(char.isdigit() for char in value)
+        or any(not char.isalnum() for char in value)
+        or any(char.isupper() for char in value[1:])
+        or len(value) >= 16
+    )
 
 
 def redact(text: str) -> Redaction:
@@ -74,7 +119,12 @@ def redact(text: str) -> Redaction:
         ),
         text,
     )
-    text = _PASSWORD_PHRASE.sub(lambda m: f"{m.group(1)} {mark('password')}", text)
+    text = _PASSWORD_PHRASE.sub(
+        lambda m: m.group(0) if m.group(2).startswith("[REDACTED") else f"{m.group(1)} {mark('password')}", text
+    )
+    text = _URL_PASSWORD.sub(lambda m: f"{m.group(1)}{mark('password')}{m.group(3)}", text)
+    text = _SECRET_PHRASE.sub(lambda m: _phrase(m, mark), text)
+    text = _EMAIL.sub(lambda _m: mark("email"), text)
 
     def card(match: re.Match[str]) -> str:
         digits = re.sub(r"\D", "", match.group(0))

@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 
 from heedful.errors import InputError, NotFoundError
 from heedful.memory.events import MemoryEvent
-from heedful.memory.write import AddResult, MemoryWriter, NewMessage, validate_user_id
+from heedful.ids import validate_user_id
+from heedful.memory.write import AddResult, MemoryWriter, NewMessage
 
 if TYPE_CHECKING:
     from heedful.api import Heedful

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from heedful.errors import InputError
-from heedful.ids import new_id
+from heedful.ids import new_id, validate_user_id
 from heedful.llm.prompts.adjudicate_facts import (
     AdjudicationContext,
     CandidateWithNeighbours,
@@ -72,14 +72,6 @@ class AddResult:
             "redactions": self.redactions,
             "buffered": self.buffered,
         }
-
-
-def validate_user_id(user_id: str) -> str:
-    if not isinstance(user_id, str) or not user_id.strip():
-        raise InputError("the user id is empty")
-    if len(user_id) > 200:
-        raise InputError("the user id is longer than 200 characters")
-    return user_id.strip()
 
 
 def _validate(messages: list[NewMessage]) -> None:

@@ -11,8 +11,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from rich.console import Console
 from rich.table import Table
 
-from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, fail, opened, resolve_user, user_errors
+from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, fail, opened, user_errors
 from heedful.errors import InputError
+
+
+def resolve_user(hf: Any, user: str | None) -> str:
+    """--user, else the configured default; checked as every entry point checks it (never stripped)."""
+    from heedful.ids import validate_user_id
+
+    return validate_user_id(user if user is not None else hf.settings.user.default)
+
 
 app = typer.Typer(help="Each user's memory: an append-only record that supersedes and forgets.", no_args_is_help=True)
 console = Console()
@@ -284,8 +292,11 @@ def dream(
         if due:
             queued = schedule_dreams(hf)
             stats = drain(hf) if not enqueue else None
-            emit({"queued": queued, "done": stats.done if stats else 0, "failed": stats.failed if stats else 0},
-                 as_json, lambda d: console.print(f"Dream queued for {len(d['queued'])} user(s)"))
+            emit(
+                {"queued": queued, "done": stats.done if stats else 0, "failed": stats.failed if stats else 0},
+                as_json,
+                lambda d: console.print(f"Dream queued for {len(d['queued'])} user(s)"),
+            )
             return
         user_id = hf.memory.require_user(resolve_user(hf, user))
         job_id = hf.store.jobs.enqueue(user_id, "memory.dream", {})

@@ -50,7 +50,9 @@ _NOT_A_VALUE = frozenset(
     " which where how why when also just only easy hard safe unsafe new old used needed optional private"
     " public shown printed visible rotated revoked leaked exposed encrypted hashed managed generated".split()
 )
-_EMAIL = re.compile(r"(?<![\w.+-])(?!git@)[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b")
+_EMAIL = re.compile(
+    r"(?<![\w.+-])(?!git@)[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b"
+)
 _URL_PASSWORD = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://[^/\s:@]+:)([^/\s@]+)(@)")
 _CARD = re.compile(r"(?<!\d)(?:\d[ -]?){12,18}\d(?!\d)")
 _SSN = re.compile(r"(?<!\d)(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}(?!\d)")
@@ -75,7 +77,7 @@ def luhn_valid(digits: str) -> bool:
 
 
 def _phrase(match: re.Match[str], mark: Callable[[str], str]) -> str:
-    """"password is X": X is masked unless it is an ordinary word ("the token is expired")."""
+    """The value after "password is" is masked unless it is an ordinary word ("the token is expired")."""
     keyword, value = match.group(1), match.group(2)
     bare = value.strip("\"'`").rstrip(".,;:!?)")
     if not bare or bare.startswith("[REDACTED") or bare.lower() in _NOT_A_VALUE:

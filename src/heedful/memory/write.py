@@ -27,7 +27,7 @@ from heedful.llm.protocol import run_step
 from heedful.memory.adjudicate import AdjudicateStep
 from heedful.memory.events import MemoryEvent, OpLog
 from heedful.memory.extract import ExtractStep
-from heedful.memory.forget import apply_forget, match_score
+from heedful.memory.forget import FORGOTTEN_TEXT, apply_forget, match_score
 from heedful.memory.normalize import norm_key
 from heedful.memory.recall.indexing import (
     excerpt_embedding_text,
@@ -227,11 +227,12 @@ class MemoryWriter:
             request = _forgotten_by(fact, tombstones)
             if request is not None:  # said before the user asked to forget it: kept in the record, expired
                 fact.expired_at = ingested
-                fact.expired_reason = f"forgotten at the user's request: {request.object or request.statement}"
+                fact.expired_reason = f"forgotten at the user's request ({request.id})"
                 store.memory.insert_facts([fact])
                 oplog.add("add", fact.id, reason=fact.expired_reason)
-                events.append(MemoryEvent("retract", fact.id, fact.statement, fact.expired_reason, fact.kind,
-                                          [request.id]))
+                events.append(
+                    MemoryEvent("retract", fact.id, FORGOTTEN_TEXT, fact.expired_reason, fact.kind, [request.id])
+                )
                 continue
             confirmed = store.memory.current_facts_by_key(user_id, fact.norm_key)
             if confirmed:  # the same statement after normalisation: confirm, no model call
@@ -263,8 +264,10 @@ class MemoryWriter:
         except Exception as exc:  # a failed adjudication keeps every candidate as new
             log.warning("adjudication failed; keeping all candidates as new: %s", exc)
             decisions.update(
-                {item.index: Decision(index=item.index, action="new", reason=f"adjudication failed: {exc}")
-                 for item in to_decide}
+                {
+                    item.index: Decision(index=item.index, action="new", reason=f"adjudication failed: {exc}")
+                    for item in to_decide
+                }
             )
         inserted: dict[str, FactRecord] = {f.id: f for f in stored}
         for index in pending:

@@ -68,8 +68,12 @@ def test_no_entry_point_stores_a_secret(home: Path, cli, tmp_path: Path) -> None
     answers = []
     for payload in (
         claude("UserPromptSubmit", "s1", str(project), prompt=f"no, don't use pip here. {ALL}"),
-        claude_bash("s1", str(project), f"curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz123456' "
-                    f"https://app:Pa55w0rdQ@x.example && echo password=hunter2xyz {ALL}"),
+        claude_bash(
+            "s1",
+            str(project),
+            f"curl -H 'Authorization: Bearer abcdefghijklmnopqrstuvwxyz123456' "
+            f"https://app:Pa55w0rdQ@x.example && echo password=hunter2xyz {ALL}",
+        ),
         claude_bash("s1", str(project), f"pip install requests # {ALL}"),
         claude_bash("s1", str(project), f"echo {ALL}", event="PostToolUse"),
         claude("Stop", "s1", str(project), last_assistant_message=f"Done. {ALL}"),
@@ -102,8 +106,11 @@ def test_the_home_and_its_files_are_private(home: Path, cli) -> None:  # type: i
     assert stat.S_IMODE(home.stat().st_mode) == 0o700
     files = [p for p in home.rglob("*") if p.is_file()]
     assert any(p.name == "heedful.db" for p in files)
-    assert {str(p.relative_to(home)): oct(stat.S_IMODE(p.stat().st_mode)) for p in files
-            if stat.S_IMODE(p.stat().st_mode) != 0o600} == {}
+    assert {
+        str(p.relative_to(home)): oct(stat.S_IMODE(p.stat().st_mode))
+        for p in files
+        if stat.S_IMODE(p.stat().st_mode) != 0o600
+    } == {}
 
 
 def test_an_existing_loose_home_is_made_private(home: Path) -> None:

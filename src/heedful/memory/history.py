@@ -13,8 +13,8 @@ from heedful.errors import InputError, NotFoundError
 from heedful.ids import new_id
 from heedful.memory.events import MemoryEvent, OpLog
 from heedful.memory.normalize import norm_key
-from heedful.memory.redact import redact
 from heedful.memory.recall.indexing import extract_entities
+from heedful.memory.redact import redact
 from heedful.store.records import FactRecord, OpRecord
 from heedful.timeutil import now_text
 

@@ -339,3 +339,26 @@ def context(
         moment = to_text(parse_user_time(as_of)) if as_of else None
         built = get_harness(harness).build(hf, resolve_user(hf, user), question, options=choices or None, as_of=moment)
         emit(built.to_json(), as_json, lambda d: typer.echo(d["text"]))
+
+
+@app.command("purge-secrets")
+def purge_secrets(
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only list the rows that hold a secret.")] = False,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Mask secrets stored before redaction covered them, in every user's rows (the one sanctioned
+    rewrite of append-only rows; it is recorded, without the secrets, and the file is compacted)."""
+    from heedful.store.sqlite.purge import purge_secrets as purge
+
+    with opened(home) as hf, user_errors():
+        report = purge(hf.store.db, dry_run=dry_run).to_json()
+
+        def render(d: dict[str, Any]) -> None:
+            verb = "would rewrite" if d["dry_run"] else "rewrote"
+            where = ", ".join(f"{table}: {count}" for table, count in d["tables"].items()) or "nothing to purge"
+            console.print(
+                f"{verb} {d['rows']} row(s) ({where})" + (f"; recorded as {d['purge_id']}" if d["purge_id"] else "")
+            )
+
+        emit(report, as_json, render)

@@ -10,12 +10,19 @@ import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from heedful.errors import StoreError
 from heedful.store.sqlite.redaction import RedactingConnection
 
+if TYPE_CHECKING:
+    from heedful.store.sqlite.terms import Tokenizer
+
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+# Steps a migration needs that SQL cannot do, run in the same transaction right after it.
+AFTER_MIGRATION = {5: "rebuild_terms"}
 
 
 def _migration_files() -> list[tuple[int, Path]]:
@@ -85,7 +92,18 @@ class Database:
                     continue
                 for statement in _split_sql(sql):
                     self.conn.execute(statement)
+                if version in AFTER_MIGRATION:
+                    from heedful.store.sqlite import terms
+
+                    getattr(terms, AFTER_MIGRATION[version])(self.conn)
                 self.conn.execute("INSERT INTO schema_version (version, name) VALUES (?, ?)", (version, name))
+
+    @cached_property
+    def tokenizer(self) -> Tokenizer:
+        """SQLite's FTS5 tokenizer on this connection (keyword terms are made with it)."""
+        from heedful.store.sqlite.terms import Tokenizer
+
+        return Tokenizer(self.conn)
 
     @property
     def schema_version(self) -> int:

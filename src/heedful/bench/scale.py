@@ -75,7 +75,10 @@ def run(items: int = 100, other_users: int = 300, runs: int = 5, embedder: str =
                 _fill(shared, f"user-{index:05d}", index + 1, items)
         build_s = time.perf_counter() - started
         timings: dict[str, list[float]] = {"alone": [], "shared": []}
-        with Heedful.open(alone_home, embedder=embedder) as alone, Heedful.open(shared_home, embedder=embedder) as shared:
+        with (
+            Heedful.open(alone_home, embedder=embedder) as alone,
+            Heedful.open(shared_home, embedder=embedder) as shared,
+        ):
             homes = {"alone": alone, "shared": shared}
             for hf in homes.values():  # warm: the embedder, the per-user caches
                 for query in QUERIES:

@@ -36,7 +36,9 @@ _INSERT = re.compile(
 )
 _COMPARED = re.compile(r"(\w+)\s*(?:=|==|!=|<>|<=|>=|<|>)\s*(?:\w+\s*\(\s*)?$")
 _IN_LIST = re.compile(r"(\w+)\s+(?:NOT\s+)?IN\s*\((?:\s*\?\s*,)*\s*$", re.IGNORECASE)
+_NAMED = re.compile(r"[:@$][A-Za-z_]")
 MAX_PLANS = 512
+MAX_REMEMBERED = 4096
 
 
 def is_safe_column(column: str | None) -> bool:
@@ -137,31 +139,51 @@ def _redact_json(node: Any) -> Any:
 class RedactingConnection(sqlite3.Connection):
     """A sqlite3 connection whose writes are redacted before they are bound."""
 
-    _plans: dict[str, tuple[str | None, ...] | None]
-
-    def _plan(self, sql: str) -> tuple[str | None, ...] | None:
-        plans = self.__dict__.setdefault("_plans", {})
+    def _plan(self, sql: str) -> tuple[bool, ...] | None:
+        """For a write statement, whether each placeholder's column is safe; None for other statements."""
+        plans: dict[str, tuple[bool, ...] | None] = self.__dict__.setdefault("_plans", {})
         if sql not in plans:
             if len(plans) >= MAX_PLANS:
                 plans.clear()  # statements built with variable IN lists: keep the cache bounded
-            plans[sql] = placeholder_columns(sql)
+            columns = placeholder_columns(sql)
+            if columns is None:
+                plans[sql] = None
+            elif not columns and _NAMED.search(sql):
+                plans[sql] = (False,)  # named parameters: each is checked by its name in `_clean`
+            else:
+                plans[sql] = tuple(is_safe_column(column) for column in columns)
         return plans[sql]
 
-    def _clean(self, plan: tuple[str | None, ...], parameters: Any) -> Any:
+    def _redacted(self, value: Any) -> Any:
+        """`redact_value`, remembered: the same text is often written to several tables in a row."""
+        if not isinstance(value, str) or not value:
+            return value
+        seen: dict[str, str] = self.__dict__.setdefault("_seen", {})
+        found = seen.get(value)
+        if found is None:
+            if len(seen) >= MAX_REMEMBERED:
+                seen.clear()
+            found = redact_value(value)
+            seen[value] = found
+            seen[found] = found  # redaction is idempotent: its output needs no second pass
+        return found
+
+    def _clean(self, plan: tuple[bool, ...], parameters: Any) -> Any:
         if isinstance(parameters, Mapping):
-            return {key: value if is_safe_column(key) else redact_value(value) for key, value in parameters.items()}
-        values = list(parameters)
+            return {key: value if is_safe_column(key) else self._redacted(value) for key, value in parameters.items()}
         return [
-            value if index < len(plan) and is_safe_column(plan[index]) else redact_value(value)
-            for index, value in enumerate(values)
+            value if index < len(plan) and plan[index] else self._redacted(value)
+            for index, value in enumerate(parameters)
         ]
 
     def execute(self, sql: str, parameters: Sequence[Any] | Mapping[str, Any] = (), /) -> sqlite3.Cursor:
         plan = self._plan(sql) if parameters else None
-        return super().execute(sql, parameters if plan is None else self._clean(plan, parameters))
+        if plan is None or (all(plan) and not isinstance(parameters, Mapping)):
+            return super().execute(sql, parameters)
+        return super().execute(sql, self._clean(plan, parameters))
 
     def executemany(self, sql: str, seq_of_parameters: Iterable[Any], /) -> sqlite3.Cursor:
         plan = self._plan(sql)
-        if plan is None:
+        if plan is None or all(plan):  # only ids, counts and terms: nothing to mask
             return super().executemany(sql, seq_of_parameters)
         return super().executemany(sql, [self._clean(plan, parameters) for parameters in seq_of_parameters])

@@ -19,8 +19,6 @@ import sqlite3
 import threading
 from collections.abc import Iterable, Sequence
 
-from heedful.store.sqlite.redaction import redact_value
-
 # Kinds that recall may return (tombstones and the profile are read by the harness directly).
 RECALLABLE_KINDS = ("fact", "commitment", "excerpt", "summary")
 K1 = 1.2
@@ -83,11 +81,11 @@ def phrases(match_expression: str) -> list[str]:
 
 
 def index_rows(conn: sqlite3.Connection, tokenizer: Tokenizer, rows: Sequence[tuple[int, str, str]]) -> None:
-    """Add the terms of new recallable rows (rowid, user id, statement as it was stored)."""
+    """Add the terms of new recallable rows (rowid, user id, statement as it was stored: read it back
+    from the table, so that a secret the boundary masked leaves no term behind)."""
     if not rows:
         return
-    # The statement is tokenized as the boundary stored it: a masked secret leaves no term behind.
-    counts = tokenizer.counts([(rowid, redact_value(statement)) for rowid, _, statement in rows])
+    counts = tokenizer.counts([(rowid, statement) for rowid, _, statement in rows])
     postings: list[tuple[str, str, int, int, int]] = []
     totals: dict[str, list[int]] = {}
     for rowid, user_id, _ in rows:
@@ -105,6 +103,20 @@ def index_rows(conn: sqlite3.Connection, tokenizer: Tokenizer, rows: Sequence[tu
         " docs = user_term_totals.docs + excluded.docs, tokens = user_term_totals.tokens + excluded.tokens",
         [(user_id, docs, tokens) for user_id, (docs, tokens) in totals.items()],
     )
+
+
+def stored_statements(conn: sqlite3.Connection, rowids: Sequence[int]) -> list[tuple[int, str, str]]:
+    """(rowid, user id, statement) of the given facts rows, as the table holds them."""
+    found: list[tuple[int, str, str]] = []
+    for start in range(0, len(rowids), 500):
+        chunk = list(rowids[start : start + 500])
+        found.extend(
+            (int(r[0]), str(r[1]), str(r[2]))
+            for r in conn.execute(
+                f"SELECT rowid, user_id, statement FROM facts WHERE rowid IN ({','.join('?' * len(chunk))})", chunk
+            )
+        )
+    return found
 
 
 def rebuild_terms(conn: sqlite3.Connection, chunk: int = 2000) -> None:

@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from heedful.memory.redact import luhn_valid, redact
+from heedful.memory.redact import luhn_valid, redact, redact_all
 
 
 def test_provider_keys_are_masked() -> None:
@@ -56,3 +56,55 @@ def test_ordinary_text_is_unchanged() -> None:
 def test_redaction_never_raises_and_is_idempotent(text: str) -> None:
     once = redact(text).text
     assert redact(once).text == once
+
+
+def test_secrets_said_in_words() -> None:
+    cases = {
+        "the root password is swordfish77": "swordfish77",
+        "The password for the db is hunter2.": "hunter2",
+        "my pin is 4821": "4821",
+        "PIN: 9911 please": "9911",
+        "api key: abcd1234efgh": "abcd1234efgh",
+        'passphrase is "correct horse battery"': "correct horse battery",
+        "the staging token is now Xy9-ab_77QQ": "Xy9-ab_77QQ",
+    }
+    for text, secret in cases.items():
+        assert secret not in redact(text).text, text
+
+
+def test_ordinary_sentences_about_passwords_are_kept() -> None:
+    for text in (
+        "the token is expired",
+        "The password is stored in the vault",
+        "the pin is loose",
+        "the secret is patience",
+        "never print the password",
+        "I forgot my password.",
+    ):
+        assert redact(text).text == text
+
+
+def test_email_addresses_and_url_passwords() -> None:
+    result = redact("mail carol.secret@example.org or use postgres://admin:s3cretpw@db.local/x")
+    assert "carol.secret@example.org" not in result.text and "s3cretpw" not in result.text
+    assert "postgres://admin:[REDACTED:password]@db.local/x" in result.text
+    assert result.counts == {"email": 1, "password": 1}
+    assert redact("git clone git@github.com:org/repo.git").text == "git clone git@github.com:org/repo.git"
+
+
+SECRETISH = st.sampled_from(
+    ["sk-", "ghp_", "AKIA", "eyJ", "@", "=", ":", "my pin is ", "password is ", "Bearer ", "://a:", "4012 8888 ", "-"]
+)
+
+
+@given(
+    st.lists(st.one_of(st.text(max_size=12), SECRETISH, st.text("0123456789 -@.:=abcXYZ", max_size=20)), max_size=12)
+)
+def test_the_quick_checks_never_skip_a_secret(parts: list[str]) -> None:
+    text = "".join(parts)
+    assert redact(text) == redact_all(text, guarded=False)
+
+
+@given(st.sampled_from(["sk-abcdefghijklmnopqrstuv", "AKIAABCDEFGHIJKLMNOP", "a@b.io", "token=x", "4012888888881881"]))
+def test_the_quick_precheck_lets_every_kind_through(secret: str) -> None:
+    assert redact(f"see {secret} here").counts

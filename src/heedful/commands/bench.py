@@ -17,6 +17,7 @@ BENCHMARKS = {
     "selection": "selection",
     "replay": "replay",
     "hooks": "hooks",
+    "scale": "scale",
 }
 
 for name, module in BENCHMARKS.items():

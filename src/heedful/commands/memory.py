@@ -11,8 +11,16 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from rich.console import Console
 from rich.table import Table
 
-from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, fail, opened, resolve_user, user_errors
+from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, fail, opened, user_errors
 from heedful.errors import InputError
+
+
+def resolve_user(hf: Any, user: str | None) -> str:
+    """--user, else the configured default; checked as every entry point checks it (never stripped)."""
+    from heedful.ids import validate_user_id
+
+    return validate_user_id(user if user is not None else hf.settings.user.default)
+
 
 app = typer.Typer(help="Each user's memory: an append-only record that supersedes and forgets.", no_args_is_help=True)
 console = Console()
@@ -284,8 +292,11 @@ def dream(
         if due:
             queued = schedule_dreams(hf)
             stats = drain(hf) if not enqueue else None
-            emit({"queued": queued, "done": stats.done if stats else 0, "failed": stats.failed if stats else 0},
-                 as_json, lambda d: console.print(f"Dream queued for {len(d['queued'])} user(s)"))
+            emit(
+                {"queued": queued, "done": stats.done if stats else 0, "failed": stats.failed if stats else 0},
+                as_json,
+                lambda d: console.print(f"Dream queued for {len(d['queued'])} user(s)"),
+            )
             return
         user_id = hf.memory.require_user(resolve_user(hf, user))
         job_id = hf.store.jobs.enqueue(user_id, "memory.dream", {})
@@ -328,3 +339,26 @@ def context(
         moment = to_text(parse_user_time(as_of)) if as_of else None
         built = get_harness(harness).build(hf, resolve_user(hf, user), question, options=choices or None, as_of=moment)
         emit(built.to_json(), as_json, lambda d: typer.echo(d["text"]))
+
+
+@app.command("purge-secrets")
+def purge_secrets(
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Only list the rows that hold a secret.")] = False,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Mask secrets stored before redaction covered them, in every user's rows (the one sanctioned
+    rewrite of append-only rows; it is recorded, without the secrets, and the file is compacted)."""
+    from heedful.store.sqlite.purge import purge_secrets as purge
+
+    with opened(home) as hf, user_errors():
+        report = purge(hf.store.db, dry_run=dry_run).to_json()
+
+        def render(d: dict[str, Any]) -> None:
+            verb = "would rewrite" if d["dry_run"] else "rewrote"
+            where = ", ".join(f"{table}: {count}" for table, count in d["tables"].items()) or "nothing to purge"
+            console.print(
+                f"{verb} {d['rows']} row(s) ({where})" + (f"; recorded as {d['purge_id']}" if d["purge_id"] else "")
+            )
+
+        emit(report, as_json, render)

@@ -1,6 +1,7 @@
 """Building the context an answering model reads from one user's memory (harness v1).
 
-Order, as in the paper: the memory-use policy, the user's requests to forget, the profile,
+Order, as in the paper: the memory-use policy, the user's requests to forget (how many, and
+their coarse areas such as "health": never the forgotten words), the profile,
 the recalled facts (superseded ones marked as no longer true), then a few session summaries
 and raw excerpts. For multiple-choice questions, evidence is recalled once per option.
 """
@@ -23,7 +24,7 @@ class MemoryContext:
     harness: str
     question: str
     text: str
-    forgotten: list[str]
+    forgotten: list[str]  # the areas of the requests to forget ("health"), never their content
     profile: str | None
     facts: list[dict[str, object]]
     summaries: list[str]
@@ -68,8 +69,9 @@ class HarnessV1:
     ) -> MemoryContext:
         memory = hf.memory
         user_id = memory.require_user(user_id)
-        tombstones = hf.store.memory.list_facts(user_id, kinds=["tombstone"], current_only=True)
-        forgotten = [t.object or t.statement for t in tombstones]
+        # Only the number and the areas of the requests to forget: never the forgotten words.
+        requests = hf.store.memory.list_facts(user_id, kinds=["tombstone"], current_only=True)
+        forgotten = memory.forgotten_areas(user_id) if requests else []
         profile_row = memory.profile(user_id)
         profile = profile_row.statement if profile_row else None
         result = memory.recall(user_id, question, as_of=as_of)
@@ -89,9 +91,11 @@ class HarnessV1:
                     }
                 )
         sections = [MEMORY_USE_POLICY_V1]
-        if forgotten:
+        if requests:
+            count = f"{len(requests)} thing" + ("s" if len(requests) != 1 else "")
             sections.append(
-                "The user asked to forget (never use or mention):\n" + "\n".join(f"- {t}" for t in forgotten)
+                f"The user asked to forget {count} (area: {', '.join(forgotten)}). Never use, mention or guess at"
+                " what it was; if something below seems to touch it, leave it out."
             )
         if profile:
             sections.append("Profile (current facts):\n" + profile)

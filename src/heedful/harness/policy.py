@@ -4,7 +4,7 @@ from __future__ import annotations
 
 MEMORY_USE_POLICY_V1 = """\
 How to use the memory below:
-1. Never rely on anything listed under "The user asked to forget", and do not bring it up.
+1. If "The user asked to forget" appears below, never use, mention or guess at what was forgotten.
 2. Facts marked NO LONGER TRUE were replaced: answer from the current fact, and use the old one
    only when the question asks about that earlier time.
 3. Preferences of other people (a sister, a colleague, a friend) are theirs, not the user's.

@@ -31,7 +31,7 @@ _FILLER = re.compile(r"(?i)^(hi|hey|hello|thanks|thank you|ok|okay|cool|great|ni
 class SessionText(BaseModel):
     session_id: str
     lines: list[str]
-    tombstones: list[str]
+    tombstones: list[str]  # read by the offline summariser only; never put into a prompt
 
 
 class Summary(BaseModel):
@@ -60,12 +60,11 @@ class SummarizeStep:
     response_model = Summary
 
     def messages(self, context: SessionText) -> list[ChatMessage]:
-        forbidden = "\n".join(f"- {t}" for t in context.tombstones) or "(none)"
+        # The forgotten content is never sent: the lines that match it were left out before.
         return [
             ChatMessage(
                 role="system",
-                content="Summarise this conversation session in at most four sentences, in its language. "
-                "Never mention anything the user asked to forget:\n" + forbidden,
+                content="Summarise this conversation session in at most four sentences, in its language.",
             ),
             ChatMessage(role="user", content="\n".join(context.lines)),
         ]
@@ -149,10 +148,12 @@ def dream(hf: Heedful, user_id: str) -> dict[str, object]:
         previous = existing.get(session_id)
         if previous is not None and previous.ingested_at >= max(r.ingested_at for r in rows):
             continue  # nothing new in this session since its summary
+        # Lines matching a request to forget never reach the summariser, nor does the request itself.
+        lines = [r.statement for r in rows if not _mentions_any(r.statement, tombstones)]
+        if not lines:
+            continue
         summary = run_step(
-            hf.model,
-            SummarizeStep(),
-            SessionText(session_id=session_id, lines=[r.statement for r in rows], tombstones=tombstones),
+            hf.model, SummarizeStep(), SessionText(session_id=session_id, lines=lines, tombstones=tombstones)
         )
         if not summary.text.strip():
             continue
@@ -168,13 +169,10 @@ def dream(hf: Heedful, user_id: str) -> dict[str, object]:
         new_rows.append(row)
         if previous is not None:
             closed.append((previous, row.id))
-    current = memory.list_facts(user_id, kinds=["fact"], current_only=True)
-    profile_text = run_step(hf.model, ProfileStep(), ProfileInput(facts=[_profile_row(f) for f in current])).text
-    old_profiles = memory.list_facts(user_id, kinds=["profile"], current_only=True)
-    if profile_text and (not old_profiles or old_profiles[-1].statement != profile_text):
-        profile = _derived(user_id, "profile", profile_text, stamp, [], None, valid_from=stamp)
+    profile, replaced = _new_profile(hf, user_id, stamp, tombstones)
+    if profile is not None:
         new_rows.append(profile)
-        closed.extend((old, profile.id) for old in old_profiles)
+        closed.extend((old, profile.id) for old in replaced)
     if new_rows:
         vectors = hf.embedder.embed([r.statement for r in new_rows])
         for row, vector in zip(new_rows, vectors, strict=True):
@@ -194,6 +192,49 @@ def dream(hf: Heedful, user_id: str) -> dict[str, object]:
         "summaries": sum(r.kind == "summary" for r in new_rows),
         "profile_rebuilt": any(r.kind == "profile" for r in new_rows),
     }
+
+
+def _new_profile(
+    hf: Heedful, user_id: str, stamp: str, tombstones: list[str]
+) -> tuple[FactRecord | None, list[FactRecord]]:
+    """The profile rebuilt from current facts (None when unchanged) and the profiles it replaces.
+
+    A line that matches an active request to forget is left out, whatever wrote it.
+    """
+    memory = hf.store.memory
+    current = memory.list_facts(user_id, kinds=["fact"], current_only=True)
+    text = run_step(hf.model, ProfileStep(), ProfileInput(facts=[_profile_row(f) for f in current])).text
+    text = "\n".join(line for line in text.splitlines() if not _mentions_any(line, tombstones)).strip()
+    old_profiles = memory.list_facts(user_id, kinds=["profile"], current_only=True)
+    if not text or (old_profiles and old_profiles[-1].statement == text):
+        return None, old_profiles if not text else []
+    return _derived(user_id, "profile", text, stamp, [], None, valid_from=stamp), old_profiles
+
+
+def _mentions_any(line: str, tombstones: list[str]) -> bool:
+    return any(trigram_overlap(t, line) >= 0.6 for t in tombstones)
+
+
+def refresh_profile_after_forget(hf: Heedful, user_id: str, stamp: str, oplog: OpLog) -> bool:
+    """At forget time (inside its transaction): rebuild the profile without what was forgotten.
+
+    Only a user who has a profile gets a new one; with no facts left, the old one is closed.
+    Returns whether the profile changed.
+    """
+    memory = hf.store.memory
+    if not memory.list_facts(user_id, kinds=["profile"], current_only=True):
+        return False
+    tombstones = [f.object or f.statement for f in memory.list_facts(user_id, kinds=["tombstone"], current_only=True)]
+    profile, replaced = _new_profile(hf, user_id, stamp, tombstones)
+    if profile is not None:
+        profile.embedding = hf.embedder.embed([profile.statement])[0]
+        memory.insert_facts([profile])
+        oplog.add("add", profile.id, reason="profile rebuilt after a request to forget")
+    for old in replaced:
+        change: dict[str, str | None] = {"valid_to": stamp, "superseded_by": profile.id if profile else None}
+        memory.set_fact_state(user_id, old.id, change)
+        oplog.add("supersede", old.id, {"valid_to": None, "superseded_by": None}, change, "forgotten content")
+    return bool(replaced)
 
 
 def _derived(

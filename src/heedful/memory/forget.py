@@ -3,7 +3,9 @@
 A stored item matches when its cosine similarity to the request is at least 0.68 or at least
 60% of the request's trigrams occur in it. At most six facts expire per request, and never
 background the user entered deliberately. Raw excerpts that match are expired as well, so the
-words the user asked to forget cannot come back through the raw-history fallback.
+words the user asked to forget cannot come back through the raw-history fallback, and a user who
+has a profile gets it rebuilt at once without them. What a forget reports back (it may go to an
+agent) names the area of the request ("health"), never the forgotten words.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from heedful.errors import InputError
 from heedful.ids import new_id
 from heedful.memory.events import MemoryEvent, OpLog
 from heedful.memory.normalize import norm_key, trigram_overlap
+from heedful.memory.redact import redact
 from heedful.store.records import FactRecord
 from heedful.timeutil import now_text
 
@@ -27,6 +30,7 @@ COSINE_THRESHOLD = 0.68
 TRIGRAM_THRESHOLD = 0.6
 MAX_FACTS_PER_REQUEST = 6
 MAX_EXCERPTS_PER_REQUEST = 20
+FORGOTTEN_TEXT = "[forgotten]"
 _REQUEST_PREFIX = re.compile(
     r"(?i)^\s*(?:please\s+)?(?:forget|stop remembering|don't remember|do not remember|erase|delete)(?:\s+|$)"
     r"(?:that\s+|about\s+|what i (?:said|told you) about\s+|the fact that\s+)?"
@@ -56,13 +60,15 @@ def apply_forget(
     source_message_ids: list[str] | None = None,
     oplog: OpLog,
 ) -> list[MemoryEvent]:
-    target = request_target(request)
+    target = request_target(redact(request).text)  # the tombstone keeps no secret, nor do its key and vector
     if not target:
         raise InputError("the request to forget names nothing to forget")
     store = hf.store
     vector = hf.embedder.embed([target])[0]
     stamp = now_text()
-    reason = f"forgotten at the user's request: {target}"
+    tombstone_id = new_id("t")
+    # The reason names the tombstone, not the content: reasons are shown wherever a row is.
+    reason = f"forgotten at the user's request ({tombstone_id})"
     items = store.memory.list_facts(
         user_id, kinds=["fact", "commitment", "excerpt", "summary"], current_only=True, with_embeddings=True
     )
@@ -71,7 +77,7 @@ def apply_forget(
     facts = [f for _, f in scored if f.kind in ("fact", "commitment")][:MAX_FACTS_PER_REQUEST]
     others = [f for _, f in scored if f.kind in ("excerpt", "summary")][:MAX_EXCERPTS_PER_REQUEST]
     tombstone = FactRecord(
-        id=new_id("t"),
+        id=tombstone_id,
         user_id=user_id,
         kind="tombstone",
         statement=f"The user asked to forget: {target}",
@@ -96,13 +102,19 @@ def apply_forget(
             store.memory.set_fact_state(user_id, fact.id, change)
             oplog.add("forget", fact.id, {"expired_at": None, "expired_reason": None}, change, reason)
             if fact.kind != "excerpt":
-                events.append(MemoryEvent("retract", fact.id, fact.statement, reason, fact.kind, [tombstone.id]))
+                events.append(MemoryEvent("retract", fact.id, FORGOTTEN_TEXT, reason, fact.kind, [tombstone.id]))
+        if facts or others:
+            from heedful.memory.dream import refresh_profile_after_forget
+
+            refresh_profile_after_forget(hf, user_id, stamp, oplog)
+    # What a forget reports names the area, never the content: an agent may be the caller.
+    area = hf.memory.areas.area(target, vector)
     events.insert(
         0,
         MemoryEvent(
             "add",
             tombstone.id,
-            tombstone.statement,
+            f"The user asked to forget something (area: {area})",
             f"request to forget; {len(facts)} fact(s) and {len(others)} excerpt(s) expired",
             "tombstone",
             [f.id for f in facts + others],

@@ -14,6 +14,7 @@ from heedful.ids import new_id
 from heedful.memory.events import MemoryEvent, OpLog
 from heedful.memory.normalize import norm_key
 from heedful.memory.recall.indexing import extract_entities
+from heedful.memory.redact import redact
 from heedful.store.records import FactRecord, OpRecord
 from heedful.timeutil import now_text
 
@@ -133,6 +134,7 @@ class MemoryHistory:
         """Replace a fact's statement by superseding it with a corrected one."""
         if not text or not text.strip():
             raise InputError("the corrected text is empty")
+        text = redact(text).text  # before anything is derived from it (key, entities, embedding)
         old = self._get(user_id, fact_id)
         if old.state_at() != "current":
             raise InputError(f"memory {fact_id} is {old.state_at()}; only a current memory can be corrected")

@@ -6,11 +6,13 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from heedful.errors import InputError, NotFoundError
+from heedful.ids import validate_user_id
 from heedful.memory.events import MemoryEvent
-from heedful.memory.write import AddResult, MemoryWriter, NewMessage, validate_user_id
+from heedful.memory.write import AddResult, MemoryWriter, NewMessage
 
 if TYPE_CHECKING:
     from heedful.api import Heedful
+    from heedful.memory.areas import AreaClassifier
     from heedful.memory.history import FactHistory, MemoryHistory
     from heedful.memory.recall.engine import Recaller
     from heedful.memory.recall.types import RecallResult
@@ -27,6 +29,20 @@ class MemoryService:
         from heedful.memory.recall.engine import Recaller
 
         return Recaller(self.hf.store, lambda: self.hf.embedder)
+
+    @cached_property
+    def areas(self) -> AreaClassifier:
+        """The coarse area of each request to forget (what a model may be told instead of the words)."""
+        from heedful.memory.areas import AreaClassifier
+
+        return AreaClassifier(self.hf.embedder)
+
+    def forgotten_areas(self, user_id: str) -> list[str]:
+        """The areas of the user's active requests to forget, e.g. ["health"]; never their content."""
+        requests = self.hf.store.memory.list_facts(
+            self.require_user(user_id), kinds=["tombstone"], current_only=True, with_embeddings=True
+        )
+        return self.areas.areas([(t.object or t.statement, t.embedding) for t in requests])
 
     @cached_property
     def _history(self) -> MemoryHistory:

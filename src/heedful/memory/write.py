@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from heedful.errors import InputError
-from heedful.ids import new_id
+from heedful.ids import new_id, validate_user_id
 from heedful.llm.prompts.adjudicate_facts import (
     AdjudicationContext,
     CandidateWithNeighbours,
@@ -27,7 +27,7 @@ from heedful.llm.protocol import run_step
 from heedful.memory.adjudicate import AdjudicateStep
 from heedful.memory.events import MemoryEvent, OpLog
 from heedful.memory.extract import ExtractStep
-from heedful.memory.forget import apply_forget, match_score
+from heedful.memory.forget import FORGOTTEN_TEXT, apply_forget, match_score
 from heedful.memory.normalize import norm_key
 from heedful.memory.recall.indexing import (
     excerpt_embedding_text,
@@ -72,14 +72,6 @@ class AddResult:
             "redactions": self.redactions,
             "buffered": self.buffered,
         }
-
-
-def validate_user_id(user_id: str) -> str:
-    if not isinstance(user_id, str) or not user_id.strip():
-        raise InputError("the user id is empty")
-    if len(user_id) > 200:
-        raise InputError("the user id is longer than 200 characters")
-    return user_id.strip()
 
 
 def _validate(messages: list[NewMessage]) -> None:
@@ -235,11 +227,12 @@ class MemoryWriter:
             request = _forgotten_by(fact, tombstones)
             if request is not None:  # said before the user asked to forget it: kept in the record, expired
                 fact.expired_at = ingested
-                fact.expired_reason = f"forgotten at the user's request: {request.object or request.statement}"
+                fact.expired_reason = f"forgotten at the user's request ({request.id})"
                 store.memory.insert_facts([fact])
                 oplog.add("add", fact.id, reason=fact.expired_reason)
-                events.append(MemoryEvent("retract", fact.id, fact.statement, fact.expired_reason, fact.kind,
-                                          [request.id]))
+                events.append(
+                    MemoryEvent("retract", fact.id, FORGOTTEN_TEXT, fact.expired_reason, fact.kind, [request.id])
+                )
                 continue
             confirmed = store.memory.current_facts_by_key(user_id, fact.norm_key)
             if confirmed:  # the same statement after normalisation: confirm, no model call
@@ -271,8 +264,10 @@ class MemoryWriter:
         except Exception as exc:  # a failed adjudication keeps every candidate as new
             log.warning("adjudication failed; keeping all candidates as new: %s", exc)
             decisions.update(
-                {item.index: Decision(index=item.index, action="new", reason=f"adjudication failed: {exc}")
-                 for item in to_decide}
+                {
+                    item.index: Decision(index=item.index, action="new", reason=f"adjudication failed: {exc}")
+                    for item in to_decide
+                }
             )
         inserted: dict[str, FactRecord] = {f.id: f for f in stored}
         for index in pending:

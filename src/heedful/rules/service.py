@@ -59,9 +59,9 @@ def normalise_project(project: str | Path | None) -> str | None:
 
 
 def _user(user_id: str) -> str:
-    if not isinstance(user_id, str) or not user_id.strip():
-        raise InputError("the user id is empty")
-    return user_id.strip()
+    from heedful.ids import validate_user_id  # the one check every entry point shares
+
+    return validate_user_id(user_id)
 
 
 class RuleService:

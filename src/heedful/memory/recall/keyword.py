@@ -1,10 +1,10 @@
-"""The keyword route: SQLite FTS5 BM25 over statements.
+"""The keyword route: BM25 over the user's own statements and term statistics (store/sqlite/terms.py).
 
 Two refinements over a plain BM25 query:
 
 - terms that occur in a large share of this user's items (their own name, the name of the person
-  they talk to most) are left out of the query: they say little about which item is meant, and the
-  FTS index's statistics span every user, so it cannot see how common they are for this one;
+  they talk to most) are left out of the query: they say little about which item is meant, and
+  only above a share of the user's own rows is a name that common;
 - a raw excerpt also takes a part of the score of the two turns before it in the same session
   (half of the one just before, a quarter of the one before that), because a question is often
   answered by a turn that follows the one sharing its words ("What inspired you?" -> "I painted

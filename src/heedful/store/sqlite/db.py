@@ -1,16 +1,28 @@
-"""The SQLite connection: WAL, foreign keys, migrations, and one transaction per write."""
+"""The SQLite connection: WAL, foreign keys, migrations, one transaction per write, and the
+redaction of every written text (see `redaction.py`). The home is private: 0700, its files 0600.
+"""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import stat
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from heedful.errors import StoreError
+from heedful.store.sqlite.redaction import RedactingConnection
+
+if TYPE_CHECKING:
+    from heedful.store.sqlite.terms import Tokenizer
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
+# Steps a migration needs that SQL cannot do, run in the same transaction right after it.
+AFTER_MIGRATION = {5: "rebuild_terms"}
 
 
 def _migration_files() -> list[tuple[int, Path]]:
@@ -30,12 +42,19 @@ class Database:
 
     def __init__(self, path: Path, busy_timeout_ms: int = 5000) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
+        secure_home(path.parent)
         try:
+            # SQLite creates the -wal and -shm files with the database file's mode, so 0600 here
+            # keeps all three private.
+            os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
             self.conn = sqlite3.connect(
-                str(path), isolation_level=None, check_same_thread=False, timeout=busy_timeout_ms / 1000
+                str(path),
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=busy_timeout_ms / 1000,
+                factory=RedactingConnection,
             )
-        except sqlite3.Error as exc:
+        except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot open the database at {path}: {exc}") from exc
         self.conn.row_factory = sqlite3.Row
         self._lock = threading.RLock()
@@ -73,7 +92,18 @@ class Database:
                     continue
                 for statement in _split_sql(sql):
                     self.conn.execute(statement)
+                if version in AFTER_MIGRATION:
+                    from heedful.store.sqlite import terms
+
+                    getattr(terms, AFTER_MIGRATION[version])(self.conn)
                 self.conn.execute("INSERT INTO schema_version (version, name) VALUES (?, ?)", (version, name))
+
+    @cached_property
+    def tokenizer(self) -> Tokenizer:
+        """SQLite's FTS5 tokenizer on this connection (keyword terms are made with it)."""
+        from heedful.store.sqlite.terms import Tokenizer
+
+        return Tokenizer(self.conn)
 
     @property
     def schema_version(self) -> int:
@@ -119,6 +149,32 @@ class Database:
 
     def close(self) -> None:
         self.conn.close()
+
+
+PRIVATE_FOLDERS = ("logs", "run")
+
+
+def secure_home(home: Path) -> None:
+    """Create the home 0700 and make it, its log and run folders 0700 and their files 0600.
+
+    Files a process made before this ran (or with a loose umask) are tightened here; the
+    database's own files are made private before they are opened.
+    """
+    try:
+        home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the heedful home {home}: {exc}") from exc
+    for folder in (home, *(home / name for name in PRIVATE_FOLDERS)):
+        try:
+            if not folder.is_dir():
+                continue
+            if stat.S_IMODE(folder.stat().st_mode) != 0o700:
+                folder.chmod(0o700)
+            for entry in os.scandir(folder):
+                if entry.is_file(follow_symlinks=False) and stat.S_IMODE(entry.stat().st_mode) & 0o077:
+                    os.chmod(entry.path, 0o600)
+        except OSError:
+            continue  # a folder we do not own (a shared home) keeps the modes its owner chose
 
 
 def _split_sql(script: str) -> list[str]:

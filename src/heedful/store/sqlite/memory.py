@@ -9,6 +9,7 @@ from typing import Any
 
 from heedful.store.records import FactRecord, MessageRecord, OpRecord
 from heedful.store.sqlite.db import Database
+from heedful.store.sqlite.terms import RECALLABLE_KINDS, index_rows, stored_statements
 from heedful.timeutil import now_text
 
 MUTABLE_FACT_FIELDS = ("valid_to", "superseded_by", "expired_at", "expired_reason")
@@ -162,10 +163,11 @@ class SQLiteMemoryRepo:
 
     # -- facts ---------------------------------------------------------------------------------
     def insert_facts(self, facts: Sequence[FactRecord]) -> None:
+        recallable: list[int] = []
         with self.db.transaction() as conn:
             for fact in facts:
                 blob = None if fact.embedding is None else _blob(fact.embedding)
-                conn.execute(
+                cursor = conn.execute(
                     f"INSERT INTO facts ({_FACT_COLUMNS}, embedding) VALUES"
                     " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
@@ -198,6 +200,9 @@ class SQLiteMemoryRepo:
                     "INSERT OR IGNORE INTO fact_entities (user_id, fact_id, entity) VALUES (?, ?, ?)",
                     [(fact.user_id, fact.id, entity) for entity in fact.entities],
                 )
+                if fact.kind in RECALLABLE_KINDS:
+                    recallable.append(int(cursor.lastrowid or 0))
+            index_rows(conn, self.db.tokenizer, stored_statements(conn, recallable))
 
     def get_facts(self, user_id: str, fact_ids: Sequence[str]) -> dict[str, FactRecord]:
         found: dict[str, FactRecord] = {}

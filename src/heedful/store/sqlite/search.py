@@ -8,9 +8,7 @@ import numpy as np
 
 from heedful.store.records import CandidateRow
 from heedful.store.sqlite.db import Database
-
-# Kinds that recall may return; tombstones and the profile are read by the harness directly.
-RECALLABLE_KINDS = ("fact", "commitment", "excerpt", "summary")
+from heedful.store.sqlite.terms import RECALLABLE_KINDS, bm25, phrases, postings, user_totals
 
 
 class SQLiteSearch:
@@ -143,39 +141,37 @@ class SQLiteSearch:
         self._sequence_cache[user_id] = entry
         return entry
 
+    def _query_terms(self, match_expression: str) -> list[str]:
+        return self.db.tokenizer.terms(phrases(match_expression))
+
     def term_share(self, user_id: str, term: str) -> float:
-        """The share of one user's recallable rows whose statement holds `term` (an FTS5 phrase)."""
-        version = self._vector_version(user_id)
-        cached = self._share_cache.get((user_id, term))
-        if cached is not None and cached[0] == version:
-            return cached[1]
-        kinds = ",".join("?" * len(RECALLABLE_KINDS))
-        # CROSS JOIN keeps the FTS index as the outer loop (the planner would otherwise scan the
-        # user's rows and probe the index for each).
-        hits = self.db.conn.execute(
-            "SELECT COUNT(*) FROM facts_fts CROSS JOIN facts f ON f.rowid = facts_fts.rowid"
-            f" WHERE facts_fts MATCH ? AND f.user_id = ? AND f.kind IN ({kinds})",
-            (term, user_id, *RECALLABLE_KINDS),
-        ).fetchone()[0]
-        total = self.db.conn.execute(
-            f"SELECT COUNT(*) FROM facts WHERE user_id = ? AND kind IN ({kinds})", (user_id, *RECALLABLE_KINDS)
-        ).fetchone()[0]
-        share = hits / total if total else 0.0
-        self._share_cache[(user_id, term)] = (version, share)
-        return share
+        """The share of one user's recallable rows whose statement holds `term` (an FTS5-style phrase)."""
+        docs, _ = user_totals(self.db.conn, user_id)
+        if not docs:
+            return 0.0
+        found: set[int] = set()
+        for stem in self._query_terms(term):
+            found.update(rowid for rowid, _, _ in postings(self.db.conn, user_id, stem))
+        return len(found) / docs
 
     def keyword(self, user_id: str, match_expression: str, limit: int) -> list[tuple[str, float]]:
-        """FTS5 BM25 over statements; lower bm25() is better, so the score is its negation."""
+        """BM25 over the user's own rows and statistics (see `terms.py`); best first."""
         if not match_expression:
             return []
-        rows = self.db.conn.execute(
-            "SELECT f.id, bm25(facts_fts) AS rank FROM facts_fts JOIN facts f ON f.rowid = facts_fts.rowid"
-            " WHERE facts_fts MATCH ? AND f.user_id = ?"
-            f" AND f.kind IN ({','.join('?' * len(RECALLABLE_KINDS))})"
-            " ORDER BY rank LIMIT ?",
-            (match_expression, user_id, *RECALLABLE_KINDS, limit),
-        ).fetchall()
-        return [(row[0], -float(row[1])) for row in rows]
+        docs, tokens = user_totals(self.db.conn, user_id)
+        stems = self._query_terms(match_expression)
+        scores = bm25(docs, tokens, [postings(self.db.conn, user_id, stem) for stem in stems])
+        best = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
+        if not best:
+            return []
+        rowids = [rowid for rowid, _ in best]
+        ids = dict(
+            self.db.conn.execute(
+                f"SELECT rowid, id FROM facts WHERE user_id = ? AND rowid IN ({','.join('?' * len(rowids))})",
+                (user_id, *rowids),
+            ).fetchall()
+        )
+        return [(ids[rowid], score) for rowid, score in best if rowid in ids]
 
     def entity_facts(self, user_id: str, entities: Sequence[str]) -> dict[str, list[str]]:
         """fact id -> the query entities it mentions."""

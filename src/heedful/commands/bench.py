@@ -17,6 +17,7 @@ BENCHMARKS = {
     "selection": "selection",
     "replay": "replay",
     "hooks": "hooks",
+    "import": "import_bench",
 }
 
 for name, module in BENCHMARKS.items():

@@ -144,7 +144,8 @@ def test_removed_line_retracts_only_its_rules(hf: Heedful, repo: Path) -> None:
     (repo / "CLAUDE.md").write_text(CLAUDE_MD.replace("- Never force-push.\n", ""), encoding="utf-8")
     report = import_rules(hf, "me", [repo / "CLAUDE.md"])
     assert [r.rule_id for f in report.files for line in f.lines for r in line.rules if r.op == "retract"] == [
-        push["id"]]
+        push["id"]
+    ]
     assert _rules(hf)[push["id"]]["status"] == "retracted"
     live = {r["id"]: r for r in hf.rules.list("me")}
     assert set(live) == set(others)
@@ -160,7 +161,6 @@ def test_rules_taught_by_correction_are_never_touched(hf: Heedful, repo: Path) -
     (repo / "CLAUDE.md").write_text(CLAUDE_MD + "\n- Use pnpm, not npm.\n", encoding="utf-8")
     report = import_rules(hf, "me", [repo / "CLAUDE.md"])
     outcomes = {rule.text: rule for f in report.files for line in f.lines for rule in line.rules}
-    assert outcomes["Never force push."].op == "covered" if "Never force push." in outcomes else True
     assert any(r.op == "covered" and r.rule_id == taught_id for r in outcomes.values())
     conflict = next(r for r in outcomes.values() if "pnpm" in r.text)
     assert conflict.op == "conflict" and conflict.status == "inactive"
@@ -177,8 +177,9 @@ def test_user_edit_takes_an_imported_rule_over(hf: Heedful, repo: Path) -> None:
     import_rules(hf, "me", [repo / "CLAUDE.md"])
     names = _by_text(hf, "clear names")
     hf.rules.edit("me", names["id"], text="Keep functions small, with clear names and docstrings.")
-    (repo / "CLAUDE.md").write_text(CLAUDE_MD.replace("- Keep functions small and give them clear names.\n", ""),
-                                    encoding="utf-8")
+    (repo / "CLAUDE.md").write_text(
+        CLAUDE_MD.replace("- Keep functions small and give them clear names.\n", ""), encoding="utf-8"
+    )
     import_rules(hf, "me", [repo / "CLAUDE.md"])
     assert _rules(hf)[names["id"]]["status"] == "guidance"  # the user's own version now: not retracted
 
@@ -201,8 +202,9 @@ def test_export_then_import_changes_nothing(hf: Heedful, repo: Path, tmp_path: P
 def test_home_file_gives_global_rules(hf: Heedful, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     user_home = tmp_path / "user"
     (user_home / ".claude").mkdir(parents=True)
-    (user_home / ".claude" / "CLAUDE.md").write_text("- Never use sudo.\n- Reply in under 200 words.\n",
-                                                     encoding="utf-8")
+    (user_home / ".claude" / "CLAUDE.md").write_text(
+        "- Never use sudo.\n- Reply in under 200 words.\n", encoding="utf-8"
+    )
     monkeypatch.setenv("HOME", str(user_home))
     report = import_rules(hf, "me", [user_home / ".claude"])
     assert report.files[0].scope == "global" and report.files[0].display == "~/.claude/CLAUDE.md"

@@ -30,9 +30,21 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 FILES = CORPUS / "instruction_files"
 # The tuning half, by repository (every other repository in name order); the rest is held out.
 TUNE_REPOS = (
-    "0xIntuition/intuition-ts", "PatrickJS/awesome-cursorrules", "astral-sh/uv", "cline/cline", "dlt-hub/dlt",
-    "gohugoio/hugo", "helm/helm", "huggingface/smolagents", "marimo-team/marimo", "nushell/nushell",
-    "oxc-project/oxc", "pulumi/pulumi", "ratatui/ratatui", "triggerdotdev/trigger.dev", "vercel/ai",
+    "0xIntuition/intuition-ts",
+    "PatrickJS/awesome-cursorrules",
+    "astral-sh/uv",
+    "cline/cline",
+    "dlt-hub/dlt",
+    "gohugoio/hugo",
+    "helm/helm",
+    "huggingface/smolagents",
+    "marimo-team/marimo",
+    "nushell/nushell",
+    "oxc-project/oxc",
+    "pulumi/pulumi",
+    "ratatui/ratatui",
+    "triggerdotdev/trigger.dev",
+    "vercel/ai",
 )
 
 
@@ -56,12 +68,20 @@ class Half:
             return round(a / b, 3) if b else None
 
         return {
-            "files": self.files, "directives": self.directives, "true_positives": self.tp,
-            "false_positives": self.fp, "false_negatives": self.fn,
-            "precision": share(self.tp, self.tp + self.fp), "recall": share(self.tp, self.tp + self.fn),
-            "compiled_to_check": share(self.with_check, self.directives), "directives_with_check": self.with_check,
-            "checkable_rules": self.checkable, "check_matches_label": share(self.matched, self.checkable),
-            "matched_rules": self.matched, "checks_produced": self.checks, "checks_not_in_labels": self.wrong_checks,
+            "files": self.files,
+            "directives": self.directives,
+            "true_positives": self.tp,
+            "false_positives": self.fp,
+            "false_negatives": self.fn,
+            "precision": share(self.tp, self.tp + self.fp),
+            "recall": share(self.tp, self.tp + self.fn),
+            "compiled_to_check": share(self.with_check, self.directives),
+            "directives_with_check": self.with_check,
+            "checkable_rules": self.checkable,
+            "check_matches_label": share(self.matched, self.checkable),
+            "matched_rules": self.matched,
+            "checks_produced": self.checks,
+            "checks_not_in_labels": self.wrong_checks,
             "label_text_check_matches": share(self.label_text_matched, self.checkable),
         }
 
@@ -94,13 +114,23 @@ def run(model: str = "offline", embedder: str = "hashing", limit: int | None = N
                 report = import_rules(hf, "bench", [FILES / source["file"]], project=project, dry_run=True)
                 _score(half, source, report, by_line, by_id, rows)
                 half.label_text_matched += _label_text_matches(hf.model, source, rows)
-    return {"model": model, "embedder": embedder, "tune_repos": list(TUNE_REPOS),
-            "halves": {name: half.report() for name, half in halves.items()},
-            "misses": {name: half.misses for name, half in halves.items()}}
+    return {
+        "model": model,
+        "embedder": embedder,
+        "tune_repos": list(TUNE_REPOS),
+        "halves": {name: half.report() for name, half in halves.items()},
+        "misses": {name: half.misses for name, half in halves.items()},
+    }
 
 
-def _score(half: Half, source: dict[str, Any], report: Any, by_line: dict[tuple[str, str, int], dict[str, Any]],
-           by_id: dict[str, dict[str, Any]], rows: list[dict[str, Any]]) -> None:
+def _score(
+    half: Half,
+    source: dict[str, Any],
+    report: Any,
+    by_line: dict[tuple[str, str, int], dict[str, Any]],
+    by_id: dict[str, dict[str, Any]],
+    rows: list[dict[str, Any]],
+) -> None:
     repo, path = source["repo"], source["path"]
     half.files += 1
     predicted: set[str] = set()
@@ -112,8 +142,9 @@ def _score(half: Half, source: dict[str, Any], report: Any, by_line: dict[tuple[
         head = by_id[row["continuation_of"]] if row is not None and row.get("continuation_of") else row
         key = head["id"] if head is not None else f"{source['file']}:{line.line}"
         predicted.add(key)
-        produced[key].extend(r.check for r in line.rules if r.status == "checked" and r.check is not None
-                             and r.op != "skipped")
+        produced[key].extend(
+            r.check for r in line.rules if r.status == "checked" and r.check is not None and r.op != "skipped"
+        )
     labelled = [r for r in rows if r["provenance"]["repo"] == repo and r["provenance"]["path"] == path]
     positives = {r["id"] for r in labelled if r["line_kind"] == "directive"}
     half.tp += len(predicted & positives)
@@ -122,8 +153,11 @@ def _score(half: Half, source: dict[str, Any], report: Any, by_line: dict[tuple[
     half.directives += len(positives)
     for key, checks in produced.items():
         half.checks += len(checks)
-        labels = [rule["check"] for rule in (by_id[key]["rules"] if key in by_id else [])
-                  if isinstance(rule.get("check"), dict)]
+        labels = [
+            rule["check"]
+            for rule in (by_id[key]["rules"] if key in by_id else [])
+            if isinstance(rule.get("check"), dict)
+        ]
         half.wrong_checks += sum(not any(check_matches(label, c) for label in labels) for c in checks)
     for key in positives:
         half.with_check += bool(produced.get(key))
@@ -134,9 +168,16 @@ def _score(half: Half, source: dict[str, Any], report: Any, by_line: dict[tuple[
             if any(check_matches(rule["check"], c) for c in produced.get(key, [])):
                 half.matched += 1
             else:
-                half.misses.append({"id": key, "line": by_id[key]["provenance"]["line"], "file": source["file"],
-                                    "label": rule["check"], "produced": produced.get(key, []),
-                                    "detected": key in predicted})
+                half.misses.append(
+                    {
+                        "id": key,
+                        "line": by_id[key]["provenance"]["line"],
+                        "file": source["file"],
+                        "label": rule["check"],
+                        "produced": produced.get(key, []),
+                        "detected": key in predicted,
+                    }
+                )
 
 
 def _label_text_matches(model: Any, source: dict[str, Any], rows: list[dict[str, Any]]) -> int:
@@ -150,8 +191,9 @@ def _label_text_matches(model: Any, source: dict[str, Any], rows: list[dict[str,
             continue
         for rule in row["rules"]:
             if isinstance(rule.get("check"), dict):
-                outcome = compile_candidate(model, Candidate(text=rule["text"], condition=rule.get("condition"),
-                                                             evidence=[rule["text"]]))
+                outcome = compile_candidate(
+                    model, Candidate(text=rule["text"], condition=rule.get("condition"), evidence=[rule["text"]])
+                )
                 produced = None if outcome.check is None else outcome.check.model_dump()
                 matched += bool(produced and outcome.status == "checked" and check_matches(rule["check"], produced))
     return matched
@@ -161,12 +203,18 @@ def _render(report: dict[str, Any]) -> None:
     halves = report["halves"]
     typer.echo(f"heedful bench import (model {report['model']}, embedder {report['embedder']})")
     typer.echo(f"{'':28}{'tune':>12}{'held-out':>12}")
-    for label, key in (("files", "files"), ("labelled directives", "directives"),
-                       ("detection precision", "precision"), ("detection recall", "recall"),
-                       ("compiled to a validated check", "compiled_to_check"),
-                       ("labelled checkable rules", "checkable_rules"), ("check matches label", "check_matches_label"),
-                       ("checks produced", "checks_produced"), ("checks not in the labels", "checks_not_in_labels"),
-                       ("compiler on labelled wording", "label_text_check_matches")):
+    for label, key in (
+        ("files", "files"),
+        ("labelled directives", "directives"),
+        ("detection precision", "precision"),
+        ("detection recall", "recall"),
+        ("compiled to a validated check", "compiled_to_check"),
+        ("labelled checkable rules", "checkable_rules"),
+        ("check matches label", "check_matches_label"),
+        ("checks produced", "checks_produced"),
+        ("checks not in the labels", "checks_not_in_labels"),
+        ("compiler on labelled wording", "label_text_check_matches"),
+    ):
         values = [halves[h][key] for h in ("tune", "heldout")]
         typer.echo(f"{label:28}" + "".join(f"{'-' if v is None else v:>12}" for v in values))
 

@@ -1,11 +1,11 @@
 """Does a compiled check match the labelled one? Same kind and the same key parameters.
 
-    >>> check_matches({"kind": "forbidden_command", "params": {"program": "git", "subcommand": "push"}},
-    ...               {"kind": "forbidden_command", "params": {"program": "git", "subcommand": ["push"]}})
-    True
-    >>> check_matches({"kind": "forbidden_path", "params": {"globs": ["migrations/**"]}},
-    ...               {"kind": "forbidden_path", "params": {"globs": ["migrations/"]}})
-    True
+>>> check_matches({"kind": "forbidden_command", "params": {"program": "git", "subcommand": "push"}},
+...               {"kind": "forbidden_command", "params": {"program": "git", "subcommand": ["push"]}})
+True
+>>> check_matches({"kind": "forbidden_path", "params": {"globs": ["migrations/**"]}},
+...               {"kind": "forbidden_path", "params": {"globs": ["migrations/"]}})
+True
 """
 
 from __future__ import annotations
@@ -39,10 +39,12 @@ def check_matches(label: dict[str, Any], produced: dict[str, Any]) -> bool:
     want, have = label.get("params") or {}, produced.get("params") or {}
     kind = label["kind"]
     if kind == "forbidden_command":
-        return (str(want.get("program", "")).lower() == str(have.get("program", "")).lower()
-                and _words(want.get("subcommand")) <= _words(have.get("subcommand"))
-                and _flags(want.get("flags") or [], have.get("flags") or [])
-                and _words(want.get("args")) <= _words(have.get("args")) | _words(have.get("subcommand")))
+        return (
+            str(want.get("program", "")).lower() == str(have.get("program", "")).lower()
+            and _words(want.get("subcommand")) <= _words(have.get("subcommand"))
+            and _flags(want.get("flags") or [], have.get("flags") or [])
+            and _words(want.get("args")) <= _words(have.get("args")) | _words(have.get("subcommand"))
+        )
     if kind in ("forbidden_path", "staged_path", "workspace_leftovers"):
         return bool({_glob(g) for g in want.get("globs") or []} & {_glob(g) for g in have.get("globs") or []})
     if kind == "commit_message":

@@ -28,15 +28,18 @@ def _render(data: dict[str, Any]) -> None:
                 continue
             for rule in line.rules or []:
                 label = f"{'removed: ' if line.removed else ''}{rule.op}"
-                table.add_row(str(line.line), escape(rule.text or line.text[:70]),
-                              escape(f"{label} → {rule.summary()}" if rule.op != "skipped" else
-                                     f"skipped: {rule.reason}"))
+                table.add_row(
+                    str(line.line),
+                    escape(rule.text or line.text[:70]),
+                    escape(f"{label} → {rule.summary()}" if rule.op != "skipped" else f"skipped: {rule.reason}"),
+                )
         console.print(table)
     counts = data["counts"]
     summary = ", ".join(f"{counts[k]} {k}" for k in ("checked", "guidance", "inactive") if counts.get(k))
     if report.dry_run:
-        console.print(f"dry run: {counts['directives']} directives in {counts['lines']} lines ({summary}); "
-                      "nothing was changed")
+        console.print(
+            f"dry run: {counts['directives']} directives in {counts['lines']} lines ({summary}); nothing was changed"
+        )
     elif report.library_version is None:
         console.print(f"{counts['directives']} directives, nothing to change")
     else:
@@ -44,11 +47,21 @@ def _render(data: dict[str, Any]) -> None:
 
 
 def import_rules(
-    paths: Annotated[list[Path], typer.Argument(help="Instruction files (CLAUDE.md, AGENTS.md, GEMINI.md, "
-                                                     ".cursorrules, .cursor/rules/*.mdc, ...) or directories.")],
-    project: Annotated[Path | None, typer.Option("--project", "-p", help="Give the rules to this project "
-                                                 "(default: the file's git repository; global in your home).")]
-    = None,
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Instruction files (CLAUDE.md, AGENTS.md, GEMINI.md, "
+            ".cursorrules, .cursor/rules/*.mdc, ...) or directories."
+        ),
+    ],
+    project: Annotated[
+        Path | None,
+        typer.Option(
+            "--project",
+            "-p",
+            help="Give the rules to this project (default: the file's git repository; global in your home).",
+        ),
+    ] = None,
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would be enforced; change nothing.")] = False,
     user: UserOption = None,
     home: HomeOption = None,
@@ -58,8 +71,7 @@ def import_rules(
     from heedful.rules.importer import import_rules as run_import
 
     with opened(home) as hf:
-        report = run_import(hf, resolve_user(hf, user), [str(p) for p in paths], project=project,
-                            dry_run=dry_run)
+        report = run_import(hf, resolve_user(hf, user), [str(p) for p in paths], project=project, dry_run=dry_run)
         emit(report.public(), as_json, _render)
 
 

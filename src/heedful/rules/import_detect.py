@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from heedful.rules.import_parse import Unit
 
 # Imperative openers seen in agent-instruction files (base forms).
-VERBS = frozenset("""
+VERBS = frozenset(
+    """
 add aim annotate apply ask assume avoid be bump build call catch check choose clean comment commit configure confirm
 consider consult continue convert copy create debug declare default define delete describe design document do
 don't double-check edit emit enable ensure escape explain export extend favor favour fix flag follow format gate
@@ -30,7 +31,8 @@ see separate set ship show skip sort specify split start state stay stick stop s
 summarize summarise support surface switch target test throw treat trust try type update upgrade use validate verify
 wait wire wrap write colocate inherit mock understand checkout analyze analyse reproduce investigate
 look
-""".split())
+""".split()
+)
 _OBLIGATION = re.compile(
     r"\b(?:must|mustn'?t|should|shouldn'?t|shall|never|always|do not|don'?t|need(?:s)? to|have to|has to|"
     r"is required|are required|required to|not (?:permitted|allowed|accepted)|is forbidden|are forbidden|"
@@ -45,8 +47,9 @@ _CONDITION_LEAD = re.compile(
 )
 _LABEL = re.compile(r"^(?:[^:]{1,60}?)\s*(?::|—|–| - )\s+(?=\S)")
 _CODE_LEAD = re.compile(r"^`[^`]+`\s*(?::|—|–|-|→|->)\s+")
-_NEGATED_COMMAND = re.compile(r"`[^`]+`.*\b(?:never|not|no|instead of|rather than|over)\b.*`[^`]+`|\bnever\b\s+`",
-                              re.IGNORECASE)
+_NEGATED_COMMAND = re.compile(
+    r"`[^`]+`.*\b(?:never|not|no|instead of|rather than|over)\b.*`[^`]+`|\bnever\b\s+`", re.IGNORECASE
+)
 # "Build: `make build`", "Lint fix: `make lint_fix` (or ...)": a glossary of commands, not a rule.
 _GLOSSARY = re.compile(r"^[^`:]{1,60}:\s*`[^`]+`(?:\s*(?:\([^)]*\)|or `[^`]+`))*\.?$")
 _SHORT_LABEL = re.compile(r"^([^:`]{1,40}):\s+(?=\S)")
@@ -80,9 +83,17 @@ def _imperative(text: str) -> bool:
 
 
 def _lead_in(text: str) -> bool:
-    """"Here are the steps:", "Use:" - an introduction to what follows, not a rule of its own."""
-    return (text.rstrip().endswith(":") and len(text.split()) <= 12 and not _OBLIGATION.search(text)
-            and (len(text.split()) < 3 or not _imperative(text)))
+    """ "Here are the steps:", "Use:" - an introduction to what follows, not a rule of its own."""
+    return (
+        text.rstrip().endswith(":")
+        and len(text.split()) <= 12
+        and not _OBLIGATION.search(text)
+        and (
+            len(text.split()) < 3
+            or not _imperative(text)
+            or bool(re.search(r"\b(?:these|the following|below|as follows)\b", text, re.IGNORECASE))
+        )
+    )
 
 
 def detect(unit: Unit) -> Detection:
@@ -94,7 +105,7 @@ def detect(unit: Unit) -> Detection:
         return Detection(False, "a glossary entry (a name and its command)")
     label = _SHORT_LABEL.match(text)
     if label and len(label.group(1).split()) <= 4:
-        text = text[label.end():]  # "**Imports**: Use absolute imports": the label is not the verb
+        text = text[label.end() :]  # "**Imports**: Use absolute imports": the label is not the verb
     first = None
     for part in [p.strip() for p in _SPLIT.split(text) if p.strip()] or [text]:
         found = detect_text(part if part is not text else text)
@@ -115,7 +126,7 @@ def detect_text(text: str) -> Detection:
         return Detection(False, "a lead-in to what follows")
     code_lead = _CODE_LEAD.match(text)
     if code_lead:
-        rest = text[code_lead.end():]
+        rest = text[code_lead.end() :]
         if _OBLIGATION.search(rest) or _NEGATED_COMMAND.search(text):
             return Detection(True, "a command with an obligation")
         return Detection(False, "a description of a command or path")
@@ -124,11 +135,11 @@ def detect_text(text: str) -> Detection:
     if _imperative(text):
         return Detection(True, "opens with an imperative")
     label = _LABEL.match(text)
-    if label and _imperative(text[label.end():]):
+    if label and _imperative(text[label.end() :]):
         return Detection(True, "a labelled imperative")
     if _OBLIGATION.search(text):
         return Detection(True, "states an obligation")
     return Detection(False, "a description, not an instruction")
 
 
-__all__ = ["Detection", "VERBS", "detect"]
+__all__ = ["VERBS", "Detection", "detect"]

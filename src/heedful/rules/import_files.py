@@ -14,7 +14,12 @@ from heedful.errors import InputError
 
 # The agents' instruction files, relative to a project (or home) directory.
 INSTRUCTION_FILES = (
-    "CLAUDE.md", ".claude/CLAUDE.md", "AGENTS.md", "GEMINI.md", ".cursorrules", ".github/copilot-instructions.md",
+    "CLAUDE.md",
+    ".claude/CLAUDE.md",
+    "AGENTS.md",
+    "GEMINI.md",
+    ".cursorrules",
+    ".github/copilot-instructions.md",
 )
 INSTRUCTION_GLOBS = (".claude/rules/*.md", ".cursor/rules/*.mdc")
 MAX_BYTES = 1_000_000
@@ -77,8 +82,10 @@ def targets(paths: list[str | Path], project: str | None) -> list[Target]:
         if path.is_dir():
             inside = instruction_files(path)
             if not inside:
-                raise InputError(f"{path} holds no agent-instruction file (CLAUDE.md, AGENTS.md, GEMINI.md, "
-                                 ".cursorrules, .cursor/rules/*.mdc, .github/copilot-instructions.md)")
+                raise InputError(
+                    f"{path} holds no agent-instruction file (CLAUDE.md, AGENTS.md, GEMINI.md, "
+                    ".cursorrules, .cursor/rules/*.mdc, .github/copilot-instructions.md)"
+                )
             files.extend(inside)
         elif path.is_file():
             files.append(path)

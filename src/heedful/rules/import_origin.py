@@ -43,7 +43,7 @@ def read_origin(source_text: str) -> Origin | None:
     if not source_text.startswith(MARKER):
         return None
     try:
-        data = json.loads(source_text[len(MARKER):])
+        data = json.loads(source_text[len(MARKER) :])
     except ValueError:
         return None
     if not isinstance(data, dict) or not isinstance(data.get("file"), str) or not isinstance(data.get("text"), str):

@@ -105,8 +105,16 @@ def parse(text: str) -> list[Unit]:
     def flush() -> None:
         if item:
             raw = " ".join(piece.strip() for _, piece in item)
-            units.append(Unit(item[0][0], "item", clean_markup(raw), "\n".join(p for _, p in item),
-                              tuple(n for n, _ in item), heading))
+            units.append(
+                Unit(
+                    item[0][0],
+                    "item",
+                    clean_markup(raw),
+                    "\n".join(p for _, p in item),
+                    tuple(n for n, _ in item),
+                    heading,
+                )
+            )
             item.clear()
         if paragraph:
             for number, sentence, span in _sentences(paragraph):

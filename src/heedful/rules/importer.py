@@ -18,10 +18,9 @@ user's own corrections are never changed by an import.
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -29,13 +28,13 @@ from heedful.ids import new_id
 from heedful.llm import run_step
 from heedful.rules.import_detect import detect
 from heedful.rules.import_files import Target, targets
+from heedful.rules.import_match import card, exported_rule, related, relocate
 from heedful.rules.import_origin import LIBRARY_KIND, OP_PREFIX, Origin, display_path, owned_origin
 from heedful.rules.import_parse import Unit, parse
 from heedful.rules.import_report import FileReport, ImportReport, LineReport, RuleOutcome
 from heedful.rules.interpret import verify_evidence
 from heedful.rules.library import compile_candidate, restate, row_for, rule_from_row
 from heedful.rules.models import LIVE_STATUSES, Candidate
-from heedful.rules.resolve import content_words
 from heedful.rules.service import normalise_project
 from heedful.rules.steps import InterpretInput, InterpretStep, ResolveInput, ResolveStep
 
@@ -43,16 +42,10 @@ if TYPE_CHECKING:
     from heedful.api import Heedful
     from heedful.store.sqlite.rules import RuleRow
 
-RELATED_LIMIT = 8
-# The section `heedful rules export --agents` writes (see `library.agents_section`).
-EXPORT_HEADING = "Learned rules (heedful)"
-_EXPORTED = re.compile(r"^(?P<text>.+?)(?: \(when: (?P<condition>.+?)\))?(?: \(except: (?P<exceptions>.+?)\))?"
-                       r"(?: \[this project\])?$")
-_NEGATIVE = re.compile(r"^(?:never|don'?t|do not|avoid|stop|no)\b", re.IGNORECASE)
 
-
-def import_rules(hf: Heedful, user: str, paths: Sequence[str | Path], project: str | Path | None = None,
-                 dry_run: bool = False) -> ImportReport:
+def import_rules(
+    hf: Heedful, user: str, paths: Sequence[str | Path], project: str | Path | None = None, dry_run: bool = False
+) -> ImportReport:
     """Import instruction files for `user`; with `dry_run` report what would happen and change nothing."""
     files = targets(list(paths), normalise_project(project))
     run = _Import(hf, user)
@@ -64,15 +57,16 @@ def import_rules(hf: Heedful, user: str, paths: Sequence[str | Path], project: s
     return ImportReport(dry_run=dry_run, library_version=version, files=reports)
 
 
-def _card(row: RuleRow) -> dict[str, Any]:
-    return {"id": row.id, "text": row.text, "condition": row.condition, "exceptions": row.exceptions,
-            "evidence": row.evidence, "check": row.check_spec}
-
-
 def _outcome(op: str, row: RuleRow, reason: str) -> RuleOutcome:
     check = row.check_spec
-    return RuleOutcome(op=op, rule_id=row.id, text=row.text, status=row.status, reason=reason,
-                       check=None if check is None else {k: check.get(k) for k in ("kind", "stage", "params")})
+    return RuleOutcome(
+        op=op,
+        rule_id=row.id,
+        text=row.text,
+        status=row.status,
+        reason=reason,
+        check=None if check is None else {k: check.get(k) for k in ("kind", "stage", "params")},
+    )
 
 
 class _Import:
@@ -82,8 +76,9 @@ class _Import:
         self.hf = hf
         self.user = user
         self.repo = hf.store.rules
-        self.live: list[RuleRow] = self.repo.rules_at(user, self.repo.latest_version(user), statuses=LIVE_STATUSES,
-                                                      any_project=True, with_embeddings=True)
+        self.live: list[RuleRow] = self.repo.rules_at(
+            user, self.repo.latest_version(user), statuses=LIVE_STATUSES, any_project=True, with_embeddings=True
+        )
         self.owned: dict[str, list[tuple[Origin, RuleRow]]] = {}
         for row in self.live:
             origin = owned_origin(row.source_text, row.op)
@@ -99,14 +94,15 @@ class _Import:
         units = parse(target.text)
         found = [(unit, detect(unit)) for unit in units]
         directives = [unit for unit, detection in found if detection.directive]
-        lines = {id(unit): LineReport(line=unit.line, text=unit.text, directive=detection.directive,
-                                      reason=detection.reason) for unit, detection in found}
+        lines = {
+            id(unit): LineReport(line=unit.line, text=unit.text, directive=detection.directive, reason=detection.reason)
+            for unit, detection in found
+        }
         old: dict[tuple[int, str], list[RuleRow]] = {}
         for origin, row in sorted(self.owned.get(file, []), key=lambda item: item[0].line):
             old.setdefault((origin.line, origin.text), []).append(row)
         keys = list(old)
-        matcher = difflib.SequenceMatcher(a=[text for _, text in keys], b=[u.text for u in directives],
-                                          autojunk=False)
+        matcher = difflib.SequenceMatcher(a=[text for _, text in keys], b=[u.text for u in directives], autojunk=False)
         removed: list[LineReport] = []
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag == "equal":
@@ -122,12 +118,24 @@ class _Import:
                 left = {row.id for row in pool}
                 gone = [row for row in old[key] if row.id in left]
                 if gone:
-                    removed.append(LineReport(line=key[0], text=key[1], directive=True, removed=True,
-                                              reason="the line is no longer in the file",
-                                              rules=[self._retract(target, row, key) for row in gone]))
+                    removed.append(
+                        LineReport(
+                            line=key[0],
+                            text=key[1],
+                            directive=True,
+                            removed=True,
+                            reason="the line is no longer in the file",
+                            rules=[self._retract(target, row, key) for row in gone],
+                        )
+                    )
         ordered = sorted([*lines.values(), *removed], key=lambda report: (report.line, not report.removed))
-        return FileReport(file=file, display=display_path(file, target.project), scope=target.scope,
-                          project=target.project, lines=ordered)
+        return FileReport(
+            file=file,
+            display=display_path(file, target.project),
+            scope=target.scope,
+            project=target.project,
+            lines=ordered,
+        )
 
     def _origin(self, target: Target, unit: Unit) -> Origin:
         return Origin(file=str(target.path), line=unit.line, text=unit.text)
@@ -138,34 +146,57 @@ class _Import:
         origin = self._origin(target, unit)
         out = []
         for row in rows:
-            evidence = [_relocate(quote, origin.location(target.project)) for quote in row.evidence]
+            evidence = [relocate(quote, origin.location(target.project)) for quote in row.evidence]
             rule = rule_from_row(row)
-            moved = row_for(row.id, self.user, self.repo.next_rule_version(self.user, row.id),
-                            restate(rule, evidence=evidence), row.scope, row.project, rule.status, rule.check,
-                            OP_PREFIX + "move", f"moved from line {old_line} to line {unit.line}", origin.source_text(),
-                            supersedes=row.supersedes, embedding=row.embedding)
+            moved = row_for(
+                row.id,
+                self.user,
+                self.repo.next_rule_version(self.user, row.id),
+                restate(rule, evidence=evidence),
+                row.scope,
+                row.project,
+                rule.status,
+                rule.check,
+                OP_PREFIX + "move",
+                f"moved from line {old_line} to line {unit.line}",
+                origin.source_text(),
+                supersedes=row.supersedes,
+                embedding=row.embedding,
+            )
             self._add(moved)
             out.append(_outcome("moved", moved, moved.reason))
         return out
 
     def _retract(self, target: Target, row: RuleRow, key: tuple[int, str]) -> RuleOutcome:
         reason = f"line {key[0]} of {display_path(str(target.path), target.project)} was removed or changed"
-        retracted = row_for(row.id, self.user, self.repo.next_rule_version(self.user, row.id),
-                            restate(rule_from_row(row)), row.scope, row.project, "retracted", None, "retract",
-                            reason, row.source_text, supersedes=row.supersedes)
+        retracted = row_for(
+            row.id,
+            self.user,
+            self.repo.next_rule_version(self.user, row.id),
+            restate(rule_from_row(row)),
+            row.scope,
+            row.project,
+            "retracted",
+            None,
+            "retract",
+            reason,
+            row.source_text,
+            supersedes=row.supersedes,
+        )
         self._add(retracted)
         return _outcome("retract", retracted, reason)
 
     # -- reading a directive -------------------------------------------------------------------
     def _candidates(self, unit: Unit) -> list[Candidate]:
-        exported = _exported_rule(unit)
+        exported = exported_rule(unit)
         if exported is not None:
             return [exported]
         candidates = run_step(self.hf.model, InterpretStep(), InterpretInput(text=unit.text)).candidates
         return [c for c in candidates if not c.vague and verify_evidence(c, [unit.text])]
 
-    def _read(self, target: Target, unit: Unit, pool: list[RuleRow], paired: Sequence[RuleRow] = ()
-              ) -> list[RuleOutcome]:
+    def _read(
+        self, target: Target, unit: Unit, pool: list[RuleRow], paired: Sequence[RuleRow] = ()
+    ) -> list[RuleOutcome]:
         """A new or changed line: each candidate updates, supersedes or joins the rules it replaces."""
         candidates = self._candidates(unit)
         if not candidates:
@@ -179,8 +210,15 @@ class _Import:
             out.append(self._resolve(target, origin, candidate, vector, pool, paired))
         return out
 
-    def _resolve(self, target: Target, origin: Origin, candidate: Candidate, vector: np.ndarray,
-                 pool: list[RuleRow], paired: Sequence[RuleRow] = ()) -> RuleOutcome:
+    def _resolve(
+        self,
+        target: Target,
+        origin: Origin,
+        candidate: Candidate,
+        vector: np.ndarray,
+        pool: list[RuleRow],
+        paired: Sequence[RuleRow] = (),
+    ) -> RuleOutcome:
         if pool:
             decision, previous = self._decide(candidate, vector, pool)
             if previous is not None and decision in ("noop", "update", "supersede"):
@@ -188,8 +226,11 @@ class _Import:
                 if decision == "supersede":
                     return self._new(target, origin, candidate, vector, supersedes=previous)
                 return self._revise(target, origin, candidate, vector, previous)
-        visible = [row for row in [*self.live, *self.created] if row.id not in self.touched
-                   and (row.scope == "global" or row.project == target.project)]
+        visible = [
+            row
+            for row in [*self.live, *self.created]
+            if row.id not in self.touched and (row.scope == "global" or row.project == target.project)
+        ]
         decision, existing = self._decide(candidate, vector, visible)
         fresh = existing is not None and any(row.id == existing.id for row in self.created)
         if existing is not None and decision == "noop":
@@ -204,35 +245,65 @@ class _Import:
         return self._new(target, origin, candidate, vector)
 
     def _decide(self, candidate: Candidate, vector: np.ndarray, rows: list[RuleRow]) -> tuple[str, RuleRow | None]:
-        related, similarities = _related(candidate, vector, rows)
-        if not related:
+        near, similarities = related(candidate, vector, rows)
+        if not near:
             return "new", None
-        decision = run_step(self.hf.model, ResolveStep(), ResolveInput(
-            candidate=candidate, related=[_card(r) for r in related], similarities=similarities))
-        return decision.op, next((r for r in related if r.id == decision.target_id), None)
+        decision = run_step(
+            self.hf.model,
+            ResolveStep(),
+            ResolveInput(candidate=candidate, related=[card(r) for r in near], similarities=similarities),
+        )
+        return decision.op, next((r for r in near if r.id == decision.target_id), None)
 
     # -- writing revisions ---------------------------------------------------------------------
     def _add(self, row: RuleRow) -> None:
         self.rows.append(row)
         self.touched.add(row.id)
 
-    def _revise(self, target: Target, origin: Origin, candidate: Candidate, vector: np.ndarray,
-                previous: RuleRow) -> RuleOutcome:
+    def _revise(
+        self, target: Target, origin: Origin, candidate: Candidate, vector: np.ndarray, previous: RuleRow
+    ) -> RuleOutcome:
         same = (candidate.text, candidate.condition, candidate.exceptions) == (
-            previous.text, previous.condition, previous.exceptions)
+            previous.text,
+            previous.condition,
+            previous.exceptions,
+        )
         if same:  # the line changed around this rule: keep its check, record the new line
-            status, check, reason = previous.status, rule_from_row(previous).check, "the line changed, this rule did not"
+            status, check, reason = (
+                previous.status,
+                rule_from_row(previous).check,
+                "the line changed, this rule did not",
+            )
         else:
             outcome = compile_candidate(self.hf.model, candidate)
             status, check, reason = outcome.status, outcome.check, f"the line changed; {outcome.reason}"
-        row = row_for(previous.id, self.user, self.repo.next_rule_version(self.user, previous.id), candidate,
-                      previous.scope, previous.project, status, check, OP_PREFIX + "update", reason, origin.source_text(),
-                      supersedes=previous.supersedes, embedding=vector)
+        row = row_for(
+            previous.id,
+            self.user,
+            self.repo.next_rule_version(self.user, previous.id),
+            candidate,
+            previous.scope,
+            previous.project,
+            status,
+            check,
+            OP_PREFIX + "update",
+            reason,
+            origin.source_text(),
+            supersedes=previous.supersedes,
+            embedding=vector,
+        )
         self._add(row)
         return _outcome("update", row, reason)
 
-    def _new(self, target: Target, origin: Origin, candidate: Candidate, vector: np.ndarray,
-             supersedes: RuleRow | None = None, conflict: RuleRow | None = None) -> RuleOutcome:
+    def _new(
+        self,
+        target: Target,
+        origin: Origin,
+        candidate: Candidate,
+        vector: np.ndarray,
+        supersedes: RuleRow | None = None,
+        conflict: RuleRow | None = None,
+    ) -> RuleOutcome:
         rule_id = new_id("r")
         if conflict is not None:  # never change a rule from elsewhere: keep this one, switched off
             status, check = "inactive", None
@@ -243,50 +314,40 @@ class _Import:
         op = "new"
         if supersedes is not None:
             op = "supersede"
-            old = row_for(supersedes.id, self.user, self.repo.next_rule_version(self.user, supersedes.id),
-                          restate(rule_from_row(supersedes)), supersedes.scope, supersedes.project, "superseded",
-                          None, OP_PREFIX + "supersede", f"superseded by {rule_id}: the line changed", supersedes.source_text,
-                          supersedes=supersedes.supersedes, superseded_by=rule_id)
+            old = row_for(
+                supersedes.id,
+                self.user,
+                self.repo.next_rule_version(self.user, supersedes.id),
+                restate(rule_from_row(supersedes)),
+                supersedes.scope,
+                supersedes.project,
+                "superseded",
+                None,
+                OP_PREFIX + "supersede",
+                f"superseded by {rule_id}: the line changed",
+                supersedes.source_text,
+                supersedes=supersedes.supersedes,
+                superseded_by=rule_id,
+            )
             self._add(old)
-        row = row_for(rule_id, self.user, 1, candidate, target.scope, target.project, status, check, OP_PREFIX + op, reason,
-                      origin.source_text(), supersedes=None if supersedes is None else supersedes.id,
-                      embedding=vector)
+        row = row_for(
+            rule_id,
+            self.user,
+            1,
+            candidate,
+            target.scope,
+            target.project,
+            status,
+            check,
+            OP_PREFIX + op,
+            reason,
+            origin.source_text(),
+            supersedes=None if supersedes is None else supersedes.id,
+            embedding=vector,
+        )
         self._add(row)
         self.created.append(row)
         return _outcome("conflict" if conflict is not None else op, row, reason)
-
-
-def _related(candidate: Candidate, vector: np.ndarray, rows: list[RuleRow]) -> tuple[list[RuleRow], list[float]]:
-    """The rows most related to a candidate (embedding cosine or shared words), as the learner ranks them."""
-    words = content_words(candidate.text)
-    scored = []
-    for row in rows:
-        usable = row.embedding is not None and len(row.embedding) == len(vector)
-        cosine = float(np.dot(row.embedding, vector)) if usable else 0.0
-        shared = len(words & content_words(row.text))
-        scored.append((max(cosine, 0.3 * shared), cosine, row))
-    scored.sort(key=lambda item: item[0], reverse=True)
-    top = [item for item in scored[:RELATED_LIMIT] if item[0] > 0.15]
-    return [item[2] for item in top], [item[1] for item in top]
-
-
-def _exported_rule(unit: Unit) -> Candidate | None:
-    """A line of `heedful rules export --agents`: the rule as heedful wrote it, condition and exceptions apart."""
-    if unit.kind != "item" or unit.heading != EXPORT_HEADING:
-        return None
-    found = _EXPORTED.match(unit.text)
-    if found is None or not found.group("text").strip():
-        return None
-    text = found.group("text").strip()
-    exceptions = [e.strip() for e in (found.group("exceptions") or "").split(";") if e.strip()]
-    return Candidate(text=text, condition=found.group("condition"), exceptions=exceptions,
-                     polarity="dont" if _NEGATIVE.match(text) else "do", evidence=[text])
-
-
-def _relocate(quote: str, location: str) -> str:
-    """`CLAUDE.md:3: Never push.` becomes `CLAUDE.md:5: Never push.` when the line moved."""
-    head, sep, rest = quote.partition(": ")
-    return f"{location}: {rest}" if sep and head.rpartition(":")[2].isdigit() else quote
 
 
 __all__ = ["import_rules"]

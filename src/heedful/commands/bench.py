@@ -18,6 +18,7 @@ BENCHMARKS = {
     "replay": "replay",
     "hooks": "hooks",
     "scale": "scale",
+    "import": "import_bench",
 }
 
 for name, module in BENCHMARKS.items():

@@ -52,4 +52,5 @@ def version() -> None:
 
 
 def main() -> None:
+    os.umask(0o077)  # the home and everything in it are private to the user
     app()

@@ -39,6 +39,7 @@ def load(path: Path | None = None) -> dict[str, Any]:
 
 class Replayer:
     def __init__(self, root: Path, embedder: str) -> None:
+        self.embedder = embedder
         self.root = root
         self.home = root / "home"
         self.projects = {name: (root / name).resolve() for name in ("app", "lib")}
@@ -74,6 +75,16 @@ class Replayer:
                                                   prompt=step["prompt"]))
             self.hook("claude-code", self.payload("claude-code", "Stop", session, cwd, turn,
                                                   last_assistant_message=step["reply"]))
+
+    def approve_pending(self) -> int:
+        """Approve what the user was asked to confirm (retracting a checked rule waits for it)."""
+        from heedful.api import Heedful
+
+        with Heedful.open(self.home, embedder=self.embedder) as hf:
+            held = [p for p in hf.rules.pending("bench") if p.source == "user"]
+            for proposal in held:
+                hf.rules.approve("bench", proposal.rule_id)
+        return len(held)
 
     def drain(self) -> dict[str, Any]:
         done = subprocess.run([sys.executable, "-m", "heedful", "jobs", "drain", "--json", "--home", str(self.home)],
@@ -147,10 +158,12 @@ def run(data: Path | None = None, embedder: str = "hashing", keep: Path | None =
         replayer.teach(spec["teach"], "teach-1")
         learned = replayer.drain()
         outcomes = []
+        approved = 0
         for phase, events in (("replay", spec["replay"]), ("after", spec["after"])):
             if phase == "after":
                 replayer.teach(spec["retrain"], "teach-2")
                 replayer.drain()
+                approved = replayer.approve_pending()
             for item in events:
                 blocked = replayer.event(item)
                 outcomes.append({**item, "phase": phase, "blocked": blocked,
@@ -170,6 +183,7 @@ def run(data: Path | None = None, embedder: str = "hashing", keep: Path | None =
         "scope_respected": _share([o for o in outcomes if o["project"] == "lib"]),
         "by_platform": {p: _share([o for o in outcomes if o["platform"] == p]) for p in ("claude-code", "codex")},
         "taught": len(spec["teach"]) + len(spec["retrain"]),
+        "held_for_approval": approved,
         "learning_jobs": learned.get("done", 0),
         "hook_calls": len(latencies),
         "latency_ms": {"p50": round(statistics.median(latencies), 1) if latencies else None,

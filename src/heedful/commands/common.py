@@ -51,10 +51,14 @@ def opened(home: Path | None, **overrides: str) -> Iterator[Any]:
 
 
 def resolve_user(hf: Any, user: str | None) -> str:
+    from heedful.errors import InputError
+    from heedful.ids import validate_user_id
+
     chosen = user if user is not None else hf.settings.user.default
-    if not chosen or not chosen.strip():
-        fail("the user id is empty")
-    return chosen.strip()
+    try:
+        return validate_user_id(chosen)
+    except InputError as exc:
+        fail(str(exc))
 
 
 def emit(data: Any, as_json: bool, render: Callable[[Any], None] | None = None) -> None:

@@ -12,10 +12,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from heedful.commands import rules_import
 from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, fail, opened, resolve_user
 from heedful.errors import InputError
 
 app = typer.Typer(help="Learned rules: tell once, checked later.", no_args_is_help=True)
+app.command("import")(rules_import.import_rules)
 console = Console()
 
 ProjectOption = Annotated[

@@ -19,6 +19,7 @@ from typing import Any
 
 from heedful.api import Heedful
 from heedful.errors import HeedfulError, InputError
+from heedful.ids import validate_user_id
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 SOURCE = "mcp"  # recorded on every proposal made through this server
@@ -40,7 +41,7 @@ class Tools:
 
     def __init__(self, hf: Heedful) -> None:
         self.hf = hf
-        self.user = hf.settings.user.default.strip()
+        self.user = validate_user_id(hf.settings.user.default)
         if not self.user:
             raise InputError("no user configured: set HEEDFUL_USER or user.default in config.toml")
 

@@ -29,6 +29,7 @@ from heedful.rules.resolve import content_words, merge_update, retraction_target
 from heedful.rules.steps import AdmitInput, AdmitStep, InterpretInput, InterpretStep, ResolveInput, ResolveStep
 
 if TYPE_CHECKING:
+    from heedful.embed import Embedder
     from heedful.rules.service import RuleService
     from heedful.rules.validate import Outcome
     from heedful.store.sqlite.rules import RuleRow
@@ -129,7 +130,8 @@ def learn(
     sources = [words]
     candidates: list[Candidate] = []
     if is_referent_only(words):
-        resolved, source_text = resolve_referent(context, lambda earlier: _states_a_rule(model, earlier))
+        embedder = service.hf.embedder
+        resolved, source_text = resolve_referent(context, lambda earlier: _states_a_rule(model, earlier, embedder))
         if not resolved or source_text is None:
             return LearnResult(
                 decision="underspecified",
@@ -151,7 +153,7 @@ def learn(
             reasons=["the reference resolves to the previous user message"],
         )
     else:
-        admission = _admit(model, words)
+        admission = _admit(model, words, service.hf.embedder)
     if admission.decision == "persist" and admission.retraction and is_question(words) and not _REQUEST.match(words):
         admission = Admission(decision="none", reasons=["a question about a retraction, not a retraction"])
     if admission.decision != "persist":
@@ -229,13 +231,13 @@ def learn(
     )
 
 
-def _admit(model: Model, text: str) -> Admission:
-    return run_step(model, AdmitStep(), AdmitInput(text=text))
+def _admit(model: Model, text: str, embedder: Embedder | None = None) -> Admission:
+    return run_step(model, AdmitStep(embedder), AdmitInput(text=text))
 
 
-def _states_a_rule(model: Model, text: str) -> bool:
+def _states_a_rule(model: Model, text: str, embedder: Embedder | None = None) -> bool:
     """Can "make that a rule" point here: a lasting rule, or one the user bound to the task ("for this search")."""
-    admission = _admit(model, text)
+    admission = _admit(model, text, embedder)
     return not admission.retraction and (
         admission.decision == "persist" or (admission.decision == "task_local" and bool(lx.TASK_LOCAL.search(text)))
     )

@@ -9,16 +9,24 @@ prompt. Interventions share a repair budget of 3 per turn across rules and stage
 reply violation found after that is recorded as unresolved and let through, while a forbidden
 action is still denied. Platform adapters turn an `Outcome`
 into the platform's answer; nothing here knows a payload format.
+
+Every decision is made from reads. What an event would store (the session, the turn and its
+pinned version, a used repair, tool events, judgments) is collected as `Write`s: applied at the
+end of each call, or, with `defer_writes` (the hook), handed over after the answer is printed, so
+that a database locked by another writer delays the record, never the decision. `waiting` gives
+the writes of earlier events still in the spool, which every read of a session goes through.
 """
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, ParamSpec, TypeVar
 
-from heedful.enforce import judge, messages, tools
+from heedful.enforce import bounds, judge, messages, tools
 from heedful.enforce.judge import Evaluate
+from heedful.enforce.ledger import SessionView, Write
 
 # (the fresh judgment, the evidence, the agent's appeal) -> (overturn, reason)
 AppealReviewer = Callable[[dict[str, Any], dict[str, Any], str], tuple[bool, str]]
@@ -27,6 +35,29 @@ REPAIR_BUDGET = 3
 MAX_LEARN_TEXT = 20_000
 MAX_CONTEXT_TEXT = 4_000
 ACTIONS = {"pre_action": "deny", "artifact": "feedback", "delivery": "revise"}
+Waiting = Callable[[str, str], Sequence[Write]]  # (user, session) -> writes not stored yet, oldest first
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _stores_writes(method: Callable[P, R]) -> Callable[P, R]:
+    """Apply the event's writes when it returns, unless the caller applies them (`defer_writes`)."""
+
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        enforcer = args[0]
+        assert isinstance(enforcer, Enforcer)
+        try:
+            result = method(*args, **kwargs)
+        except BaseException:
+            if not enforcer.defer_writes:
+                enforcer.take_writes()  # a failed event stores nothing
+            raise
+        if not enforcer.defer_writes:
+            enforcer.repo.apply(enforcer.take_writes())
+        return result
+
+    return run
 
 
 class Outcome:
@@ -47,8 +78,12 @@ class Outcome:
 class Enforcer:
     def __init__(self, repo: Any, user_id: str, evaluate: Evaluate, platform: str = "claude-code",
                  budget: int = REPAIR_BUDGET, project_dir: str | None = None,
-                 appeal_reviewer: AppealReviewer | None = None) -> None:
+                 appeal_reviewer: AppealReviewer | None = None, waiting: Waiting | None = None,
+                 defer_writes: bool = False) -> None:
         self.repo = repo
+        self.waiting = waiting
+        self.defer_writes = defer_writes
+        self.writes: list[Write] = []
         self.appeal_reviewer = appeal_reviewer
         self.user = user_id
         self.evaluate = evaluate
@@ -57,25 +92,52 @@ class Enforcer:
         self.project_dir = project_dir
         self._rules: dict[tuple[int, str | None], list[dict[str, Any]]] = {}
 
-    # -- sessions, turns, rules ----------------------------------------------------------------
-    def _session(self, session_id: str, cwd: str) -> dict[str, Any]:
-        found = self.repo.session(self.user, session_id)
+    # -- writes, sessions, turns, rules -----------------------------------------------------------
+    def take_writes(self) -> list[Write]:
+        """The writes decided since the last call, oldest first (the caller applies or spools them)."""
+        taken, self.writes = self.writes, []
+        return taken
+
+    def _write(self, op: str, session_id: str, **data: Any) -> None:
+        from heedful.timeutil import now_text
+
+        self.writes.append(Write(op=op, user=self.user, session=session_id, at=now_text(), data=data))
+
+    def _view(self, session_id: str) -> SessionView:
+        spooled = self.waiting(self.user, session_id) if self.waiting is not None else ()
+        return SessionView(self.repo, self.user, session_id, spooled, self.writes)
+
+    def _session(self, view: SessionView, session_id: str, cwd: str) -> dict[str, Any]:
+        found = view.session()
         if found is not None and found.get("project"):
             return found
         project = tools.project_root(cwd, self.project_dir)
-        return self.repo.ensure_session(self.user, session_id, self.platform, project)
+        self._write("session", session_id, platform=self.platform, project=project)
+        state = dict(found) if found is not None else {"session_id": session_id, "current_turn": None,
+                                                       "turn_count": 0, "last_prompt": None, "last_reply": None}
+        return {**state, "platform": state.get("platform") or self.platform, "project": project}
 
-    def _turn(self, session: dict[str, Any], turn_hint: str | None) -> dict[str, Any]:
+    def _adopt(self, view: SessionView, session_id: str, turn_id: str) -> int:
+        """The turn's library version: the pinned one, else the latest (pinned once the answer is out)."""
+        pinned = view.pinned(turn_id)
+        if pinned is not None:
+            return pinned
+        version = self.repo.latest_library_version(self.user)
+        self._write("pin", session_id, turn=turn_id, version=version)
+        return version
+
+    def _turn(self, view: SessionView, session: dict[str, Any], turn_hint: str | None) -> dict[str, Any]:
         """The turn an event belongs to; a turn opened without a prompt when none is known."""
         session_id = session["session_id"]
         turn_id = turn_hint or session.get("current_turn")
         if turn_id:
-            found = self.repo.turn(self.user, session_id, turn_id)
+            found = view.turn(turn_id)
             if found is not None:
                 return found
         turn_id = turn_id or _new_turn_id()
-        version = self.repo.pin(self.user, session_id, turn_id)
-        return self.repo.start_turn(self.user, session_id, turn_id, version, None, [])
+        version = self._adopt(view, session_id, turn_id)
+        self._write("turn", session_id, turn=turn_id, version=version, prompt=None, selected=[])
+        return {"turn_id": turn_id, "library_version": version, "prompt": None, "selected": [], "revisions": 0}
 
     def rules(self, library_version: int, project: str | None) -> list[dict[str, Any]]:
         key = (library_version, project)
@@ -88,77 +150,101 @@ class Enforcer:
                 if r.get("status") == "checked" and (r.get("check") or {}).get("stage") == stage]
 
     # -- events --------------------------------------------------------------------------------
+    @_stores_writes
     def session_start(self, session_id: str, cwd: str) -> str | None:
         from heedful.enforce import select
 
-        session = self._session(session_id, cwd)
+        session = self._session(self._view(session_id), session_id, cwd)
         version = self.repo.latest_library_version(self.user)
         return select.session_index(self.rules(version, session.get("project")), session.get("project"))
 
+    @_stores_writes
     def user_prompt(self, session_id: str, prompt: str, cwd: str, turn_hint: str | None = None) -> dict[str, Any]:
         """Adopt the library for a new turn, select its rules, queue the prompt for learning."""
-        session = self._session(session_id, cwd)
+        view = self._view(session_id)
+        session = self._session(view, session_id, cwd)
         project = session.get("project")
+        prompt = bounds.clean_text(prompt)
         if _is_own_text(prompt):
-            turn = self._turn(session, turn_hint)
+            turn = self._turn(view, session, turn_hint)
             return {"turn": turn["turn_id"], "context": None, "job": None, "library_version": turn["library_version"]}
         turn_id = turn_hint or _new_turn_id()
-        version = self.repo.pin(self.user, session_id, turn_id)
+        version = self._adopt(view, session_id, turn_id)
         rules = self.rules(version, project)
         from heedful.enforce import select
         from heedful.rules.facets import detect_languages
 
-        chosen = select.select(rules, prompt, detect_languages(project))
+        chosen = select.select(rules, prompt[: bounds.HEAD_CHARS], detect_languages(project))
         context = [{"role": role, "text": text[-MAX_CONTEXT_TEXT:]}
                    for role, text in (("user", session.get("last_prompt")), ("assistant", session.get("last_reply")))
                    if isinstance(text, str) and text.strip()]
-        self.repo.start_turn(self.user, session_id, turn_id, version, prompt, [r["id"] for r in chosen])
+        self._write("turn", session_id, turn=turn_id, version=version, prompt=bounds.stored(prompt),
+                    selected=[r["id"] for r in chosen])
         job = None
         if prompt.strip() and len(prompt) <= MAX_LEARN_TEXT:
-            job = self.repo.enqueue_job(self.user, "rules.learn", {
+            from heedful.ids import new_id
+
+            job = new_id("j")
+            self._write("job", session_id, id=job, kind="rules.learn", payload={
                 "text": prompt, "project": project, "context": context, "source": "user"})
         armed = sum(1 for r in rules if r.get("status") == "checked")
         return {"turn": turn_id, "library_version": version, "job": job, "selected": [r["id"] for r in chosen],
                 "context": select.turn_context(chosen, version, armed)}
 
+    @_stores_writes
     def pre_tool(self, session_id: str, tool_name: str, tool_input: dict[str, Any], cwd: str,
                  turn_hint: str | None = None, tool_use_id: str | None = None) -> Outcome:
-        session = self._session(session_id, cwd)
+        view = self._view(session_id)
+        session = self._session(view, session_id, cwd)
         project = session.get("project")
-        turn = self._turn(session, turn_hint)
-        outcome = self._pre_action(session_id, turn, project, tool_name, tool_input)
+        turn = self._turn(view, session, turn_hint)
+        outcome = self._pre_action(view, turn, project, tool_name, tool_input)
         if outcome.decision != "deny" and tool_use_id and tools.written_paths(tool_name, tool_input):
             # whether each file existed before the write, so that PostToolUse can tell a creation
-            self.repo.set_pending(self.user, session_id, tool_use_id, tools.existed_before(tool_name, tool_input, cwd))
+            self._write("pending", session_id, tool_use_id=tool_use_id,
+                        existed=tools.existed_before(tool_name, tool_input, cwd))
         return outcome
 
-    def _pre_action(self, session_id: str, turn: dict[str, Any], project: str | None, tool_name: str,
+    def _pre_action(self, view: SessionView, turn: dict[str, Any], project: str | None, tool_name: str,
                     tool_input: dict[str, Any]) -> Outcome:
         rules = self._checked(turn, project, "pre_action")
         if not rules:
             return Outcome()
-        evidence: dict[str, Any] = {"project": project, "action": tools.action(tool_name, tool_input)}
-        command = evidence["action"]["input"].get("command")
+        action = tools.action(tool_name, tool_input)
+        evidence: dict[str, Any] = {"project": project, "action": action}
+        command = action["input"].get("command")
         if isinstance(command, str) and "git" in command:
             branch = tools.git_branch(project)
             if branch:
                 evidence["branch"] = branch
         if turn.get("prompt"):
             evidence["task"] = turn["prompt"]
-        candidate = judge.candidate_id("pre_action", evidence["action"])
-        return self._decide(session_id, turn, "pre_action", candidate, rules, evidence)
+        candidate = judge.candidate_id("pre_action", action)
+        if not isinstance(command, str) or len(command) <= bounds.HEAD_CHARS:
+            return self._decide(view, turn, "pre_action", candidate, rules, [evidence])
+        # A long command is read in bounded parts: its head, and a window around every rule keyword after it.
+        views = bounds.command_views(command, bounds.command_keywords(rules))
+        parts = [{**evidence, "action": {**action, "input": {**action["input"], "command": part}}}
+                 for part in views.parts]
+        return self._decide(view, turn, "pre_action", candidate, rules, parts, unread=views)
 
+    @_stores_writes
     def post_tool(self, session_id: str, tool_name: str, tool_input: dict[str, Any], tool_response: Any, cwd: str,
                   turn_hint: str | None = None, tool_use_id: str | None = None, ok: bool = True) -> Outcome:
-        session = self._session(session_id, cwd)
+        view = self._view(session_id)
+        session = self._session(view, session_id, cwd)
         project = session.get("project")
-        turn = self._turn(session, turn_hint)
-        existed = self.repo.pop_pending(self.user, session_id, tool_use_id) if tool_use_id else None
+        turn = self._turn(view, session, turn_hint)
+        existed = view.pending(tool_use_id) if tool_use_id else None
+        if existed is not None:
+            self._write("unpend", session_id, tool_use_id=tool_use_id)
         found = tools.events(tool_name, tool_input, tool_response, project, cwd, existed, ok)
         for event in found:
             if tool_use_id:
                 event["tool_use_id"] = tool_use_id
-        self.repo.record_events(self.user, session_id, turn["turn_id"], found)
+            if isinstance(event.get("command"), str):
+                event["command"] = bounds.stored(event["command"])
+        self._write("events", session_id, turn=turn["turn_id"], events=found)
         rules = self._checked(turn, project, "artifact")
         if not rules or not ok:
             return Outcome()
@@ -166,10 +252,11 @@ class Enforcer:
         for artifact in tools.artifacts(tool_name, tool_input, cwd):
             evidence = {"project": project, "artifact": artifact}
             candidate = judge.candidate_id("artifact", artifact)
-            outcomes.append(self._decide(session_id, turn, "artifact", candidate, rules, evidence))
+            outcomes.append(self._decide(view, turn, "artifact", candidate, rules, [evidence]))
         blocking = [o for o in outcomes if o.decision != "allow"]
         return blocking[0] if blocking else next((o for o in outcomes if o.message), Outcome())
 
+    @_stores_writes
     def stop(self, session_id: str, message: str | None, cwd: str, turn_hint: str | None = None,
              stop_hook_active: bool = False) -> Outcome:
         """Delivery checks on the candidate reply and the turn's events; handles appeals in the reply.
@@ -178,24 +265,26 @@ class Enforcer:
         the turn's repair budget: revisions are re-checked, and once the budget is spent the reply
         goes through with its violations recorded as unresolved.
         """
-        session = self._session(session_id, cwd)
+        view = self._view(session_id)
+        session = self._session(view, session_id, cwd)
         project = session.get("project")
-        turn = self._turn(session, turn_hint)
-        text = message if isinstance(message, str) else ""
+        turn = self._turn(view, session, turn_hint)
+        text = bounds.clean_text(message) if isinstance(message, str) else ""
         if text:
-            self.repo.save_reply(self.user, session_id, text)
+            self._write("reply", session_id, text=bounds.stored(text))
         rules = self._checked(turn, project, "delivery")
         if not rules:
             return Outcome()
         clean, appeals = messages.appeals_in(text)
-        events = self.repo.events(self.user, session_id, turn["turn_id"])
+        events = [{**e, "command": bounds.stored(e["command"])} if isinstance(e.get("command"), str) else e
+                  for e in view.events(turn["turn_id"])]
         created = [e["path"] for e in events if e.get("created") and isinstance(e.get("path"), str)]
         evidence: dict[str, Any] = {"project": project, "delivery": clean, "events": events,
                                     "workspace": tools.present(created, project, cwd)}
         if turn.get("prompt"):
             evidence["task"] = turn["prompt"]
         candidate = judge.candidate_id("delivery", clean)
-        return self._decide(session_id, turn, "delivery", candidate, rules, evidence, appeals=appeals,
+        return self._decide(view, turn, "delivery", candidate, rules, [evidence], appeals=appeals,
                             note_active=stop_hook_active)
 
     def appeal(self, session_id: str, rule_id: str, evidence_text: str, message: str, cwd: str) -> dict[str, Any]:
@@ -214,12 +303,16 @@ class Enforcer:
         return False, f"re-check gave {fresh['result']}: {fresh['reason']}"
 
     # -- deciding ------------------------------------------------------------------------------
-    def _decide(self, session_id: str, turn: dict[str, Any], stage: str, candidate: str,
-                rules: list[dict[str, Any]], evidence: dict[str, Any],
-                appeals: list[tuple[str, str]] | None = None, note_active: bool = False) -> Outcome:
+    def _decide(self, view: SessionView, turn: dict[str, Any], stage: str, candidate: str,
+                rules: list[dict[str, Any]], evidences: list[dict[str, Any]],
+                appeals: list[tuple[str, str]] | None = None, note_active: bool = False,
+                unread: bounds.CommandViews | None = None) -> Outcome:
         turn_id = turn["turn_id"]
-        judgments = judge.run_checks(rules, stage, evidence, self.evaluate)
-        standing = self.repo.standing(self.user, session_id, turn_id, stage, candidate)
+        evidence = evidences[0]
+        judgments = judge.run_checks_on_parts(rules, stage, evidences, self.evaluate)
+        if unread is not None and unread.unread:
+            judgments = _unread(judgments, rules, unread)
+        standing = view.standing(turn_id, stage, candidate)
         base = {"stage": stage, "candidate": candidate}
         entries: list[dict[str, Any]] = []
         by_rule = {j["rule_id"]: j for j in judgments}
@@ -228,7 +321,7 @@ class Enforcer:
             if fresh is None:
                 entries.append({**base, "rule_id": rule_id, "action": "appeal_refused", "detail": appeal_text,
                                 "reason": "no check of this rule applies to the reply"})
-            elif self.repo.appeals(self.user, session_id, turn_id, rule_id) >= 1:
+            elif view.appeals(turn_id, rule_id) >= 1:
                 entries.append({**base, "rule_id": rule_id, "rule_text": fresh["rule_text"], "action": "appeal_refused",
                                 "detail": appeal_text, "reason": "one appeal per rule per delivery"})
             else:
@@ -246,23 +339,30 @@ class Enforcer:
                             "reason": by_rule[rule_id]["reason"]})
         unknown = [j for j in effective if j["result"] == "unknown"]
         if unknown:
-            noted = self.repo.noted_unknown(self.user, session_id, turn_id)
+            noted = view.noted_unknown(turn_id)
             unknown = [j for j in unknown if j["rule_id"] not in noted]
         entries += [{**base, **_entry(j), "action": "unknown"} for j in unknown]
         violations = [{**j, "hint": messages.hint(j["kind"], j["params"], j["quotes"])}
                       for j in effective if j["result"] == "violated"]
-        outcome = Outcome()
         if not violations and not entries:
-            return outcome
-        with self.repo.transaction():
-            return self._intervene(session_id, turn_id, stage, base, entries, violations, unknown, note_active)
+            return Outcome()
+        return self._intervene(view, turn_id, stage, base, entries, violations, unknown, note_active)
 
-    def _intervene(self, session_id: str, turn_id: str, stage: str, base: dict[str, Any],
+    def _claim(self, view: SessionView, turn_id: str) -> int | None:
+        """Use one repair of the turn's budget (read now, stored later): the new count, or None when spent."""
+        turn = view.turn(turn_id)
+        used = int((turn or {}).get("revisions") or 0)
+        if used >= self.budget:
+            return None
+        self._write("claim", view.session_id, turn=turn_id, budget=self.budget)
+        return used + 1
+
+    def _intervene(self, view: SessionView, turn_id: str, stage: str, base: dict[str, Any],
                    entries: list[dict[str, Any]], violations: list[dict[str, Any]], unknown: list[dict[str, Any]],
                    note_active: bool) -> Outcome:
         outcome = Outcome()
         if violations:
-            used = self.repo.claim_revision(self.user, session_id, turn_id, self.budget)
+            used = self._claim(view, turn_id)
             if used is None and stage == "pre_action":
                 # The budget bounds revision loops; it never lets a forbidden action run. A deny costs
                 # the user nothing, while a `git push --force` let through may cost a lot.
@@ -282,7 +382,7 @@ class Enforcer:
         elif unknown and stage != "delivery":
             outcome = Outcome("allow", messages.reminder(unknown))
         if entries:
-            self.repo.log(self.user, session_id, turn_id, entries)
+            self._write("log", view.session_id, turn=turn_id, entries=entries)
         return outcome
 
 
@@ -290,6 +390,21 @@ def _new_turn_id() -> str:
     from heedful.ids import new_id
 
     return new_id("t")
+
+
+def _unread(judgments: list[dict[str, Any]], rules: list[dict[str, Any]], views: bounds.CommandViews
+            ) -> list[dict[str, Any]]:
+    """A rule whose keyword occurs past the part read is unknown there, not passed (unless already violated)."""
+    by_id = {rule["id"]: rule for rule in rules}
+    out = []
+    for judgment in judgments:
+        missed = bounds.command_keywords([by_id.get(judgment["rule_id"], {})]) & views.unread
+        if missed and judgment["result"] != "violated":
+            judgment = {**judgment, "result": "unknown", "reason": (
+                f"the command is {views.length} characters long; later uses of {', '.join(sorted(missed))} "
+                "were not read")}
+        out.append(judgment)
+    return out
 
 
 def _entry(judgment: dict[str, Any]) -> dict[str, Any]:

@@ -17,8 +17,9 @@ Evaluate = Callable[[str, dict[str, Any], str, Any], Any]
 
 
 def candidate_id(stage: str, subject: Any) -> str:
-    body = json.dumps(subject, sort_keys=True, ensure_ascii=False, default=str)
-    return stage[0] + "-" + hashlib.sha1(body.encode("utf-8")).hexdigest()[:16]
+    # ASCII JSON: any string hashes, a lone surrogate included (it is escaped, never encoded).
+    body = json.dumps(subject, sort_keys=True, ensure_ascii=True, default=str)
+    return stage[0] + "-" + hashlib.sha1(body.encode("ascii")).hexdigest()[:16]
 
 
 def run_checks(rules: list[dict[str, Any]], stage: str, evidence: dict[str, Any], evaluate: Evaluate
@@ -38,6 +39,26 @@ def run_checks(rules: list[dict[str, Any]], stage: str, evidence: dict[str, Any]
         out.append({"rule_id": rule["id"], "rule_text": rule.get("text", ""), "kind": check.get("kind"),
                     "params": params, "stage": stage, "result": result, "reason": reason, "quotes": quotes})
     return out
+
+
+_RANK = {"violated": 3, "unknown": 2, "pass": 1, "not_applicable": 0}
+
+
+def run_checks_on_parts(rules: list[dict[str, Any]], stage: str, evidences: list[dict[str, Any]],
+                        evaluate: Evaluate) -> list[dict[str, Any]]:
+    """One judgment per rule over several readings of one candidate (a long command read in parts).
+
+    The strongest result wins: a violation in any part, else unknown, else pass, else not_applicable.
+    """
+    merged: list[dict[str, Any]] = []
+    for evidence in evidences:
+        found = run_checks(rules, stage, evidence, evaluate)
+        if not merged:
+            merged = found
+            continue
+        merged = [new if _RANK.get(new["result"], 2) > _RANK.get(old["result"], 2) else old
+                  for old, new in zip(merged, found, strict=True)]
+    return merged
 
 
 def settle(judgments: list[dict[str, Any]], standing: dict[str, str]) -> tuple[list[dict[str, Any]], list[str]]:

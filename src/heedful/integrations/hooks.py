@@ -12,6 +12,7 @@ import json
 import os
 from typing import Any, Protocol
 
+from heedful.enforce.bounds import clean
 from heedful.enforce.engine import Outcome
 
 
@@ -24,11 +25,15 @@ class Renderer(Protocol):
 
 
 def parse(raw: bytes | str) -> dict[str, Any] | None:
+    """The payload as a JSON object with every string valid text (lone surrogates and bad bytes -> U+FFFD)."""
     try:
-        payload = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
+        try:
+            payload = json.loads(raw)
+        except UnicodeDecodeError:  # not UTF-8 throughout: read what is, mark what is not
+            payload = json.loads(raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw)
+    except (ValueError, RecursionError):
         return None
-    return payload if isinstance(payload, dict) else None
+    return clean(payload) if isinstance(payload, dict) else None
 
 
 def _text(value: Any) -> str | None:

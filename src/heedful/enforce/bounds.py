@@ -4,9 +4,10 @@ Any string a platform sends is stored, hashed and printed, so lone surrogates (`
 in JSON, not encodable as UTF-8) become U+FFFD at the boundary. A hook has 30 seconds and the
 shell reader is not linear on long words, so a command is never parsed whole past `HEAD_CHARS`:
 the head is read in full, and the rest is scanned with one regular expression for the words the
-armed command rules name; each hit is read as its own short command (a window cut at the shell
-separators around it). A violation in the part read is denied; hits past the window budget are
-reported, so that the rule is judged unknown there rather than passed.
+armed command rules name; each hit is read as its own short command (the step around it, cut at
+the shell separators `; & | ( ) newline backtick`). A violation in the part read is denied. A hit
+inside a step too long to read, or past the window budget, is reported as unread, so that its rule
+is judged unknown there rather than passed.
 
     views = command_views("pip install x; " + "#" * 10_000_000, {"pip"})
     views.parts[0][:13]     # 'pip install x'
@@ -22,6 +23,7 @@ from typing import Any
 HEAD_CHARS = 32_768  # parsed in full
 WINDOW_CHARS = 2_048  # read around each keyword hit past the head
 MAX_WINDOWS = 48
+MAX_LOOKS = 2_000  # keyword hits examined past the head (windows and hits inside over-long steps)
 STORED_TEXT = 32_768  # longest command, prompt or reply kept in the session record
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SEPARATORS = ";&|\n()`"
@@ -126,26 +128,35 @@ def command_views(command: str, keywords: Iterable[str]) -> CommandViews:
     pattern = re.compile("|".join(re.escape(w) for w in words))
     parts = [head]
     unread: set[str] = set()
-    position = HEAD_CHARS - WINDOW_CHARS // 4  # a command cut by the head's end is read whole in a window
+    position = HEAD_CHARS - WINDOW_CHARS // 4  # a step cut by the head's end is read whole in a window
+    looked = 0
     while True:
         hit = pattern.search(text, position)
         if hit is None:
             break
-        if len(parts) > MAX_WINDOWS:
-            unread = {w for w in words if text.find(w, hit.start()) >= 0}
+        looked += 1
+        if len(parts) > MAX_WINDOWS or looked > MAX_LOOKS:
+            unread |= {w for w in words if text.find(w, hit.start()) >= 0}
             break
-        start = _segment_start(command, hit.start())
-        stop = _segment_stop(command, hit.end())
+        start = _segment_start(text, hit.start())
+        if start is None:
+            # The hit sits in a step longer than a window: which program runs it is out of reach.
+            unread.add(hit.group(0))
+            after = _SEPARATOR.search(text, hit.end())
+            position = after.end() if after else len(text)
+            continue
+        stop = _segment_stop(text, hit.end())
         if command[start:stop].strip():
             parts.append(command[start:stop])
         position = max(stop, hit.end())
     return CommandViews(tuple(parts), frozenset(unread), len(command))
 
 
-def _segment_start(command: str, at: int) -> int:
+def _segment_start(text: str, at: int) -> int | None:
+    """Where the step holding position `at` starts: just after the nearest separator, if one is near."""
     low = max(at - WINDOW_CHARS // 2, 0)
-    cut = max(command.rfind(ch, low, at) for ch in _SEPARATORS)
-    return cut + 1 if cut >= 0 else low
+    cut = max(text.rfind(ch, low, at) for ch in _SEPARATORS)
+    return cut + 1 if cut >= 0 else None
 
 
 def _segment_stop(command: str, at: int) -> int:

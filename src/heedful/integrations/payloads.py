@@ -41,7 +41,7 @@ def claude_bash(session: str, cwd: str, command: str, event: str = "PreToolUse",
     if event == "PostToolUse":
         extra["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False, "isImage": False}
         extra["duration_ms"] = 12
-    return claude(event, session, cwd, tool_name="Bash", tool_input=tool_input, **extra, **fields)
+    return claude(event, session, cwd, tool_name="Bash", tool_input=tool_input, **{**extra, **fields})
 
 
 def claude_write(session: str, cwd: str, path: str, content: str, event: str = "PreToolUse", **fields: Any
@@ -51,7 +51,7 @@ def claude_write(session: str, cwd: str, path: str, content: str, event: str = "
         extra["tool_response"] = {"filePath": path, "success": True}
         extra["duration_ms"] = 5
     return claude(event, session, cwd, tool_name="Write", tool_input={"file_path": path, "content": content},
-                  **extra, **fields)
+                  **{**extra, **fields})
 
 
 def codex(event: str, session: str, cwd: str, turn: str | None = None, **fields: Any) -> dict[str, Any]:

@@ -52,8 +52,11 @@ def project(home: Path, tmp_path: Path) -> Path:
     path = (tmp_path / "app").resolve()
     (path / ".git").mkdir(parents=True)
     with Heedful.open(home, embedder="hashing") as hf:
-        for text in ("use uv, not pip, in this repo", "never push to main",
-                     "always run pytest before saying you are done"):
+        for text in (
+            "use uv, not pip, in this repo",
+            "never push to main",
+            "always run pytest before saying you are done",
+        ):
             assert hf.rules.learn("me", text, project=path).actions
     return path
 
@@ -63,16 +66,18 @@ def env(home: Path) -> dict[str, str]:
     return hook_env(home, user="me")
 
 
-def bash(platform: str, session: str, cwd: str, command: str, event: str = "PreToolUse", turn: str = "turn-1",
-         **fields: Any) -> dict[str, Any]:
+def bash(
+    platform: str, session: str, cwd: str, command: str, event: str = "PreToolUse", turn: str = "turn-1", **fields: Any
+) -> dict[str, Any]:
     if platform == "codex":
         return codex(event, session, cwd, turn=turn, tool_name="Bash", tool_input={"command": command}, **fields)
     return claude_bash(session, cwd, command, event=event, **fields)
 
 
 def event(platform: str, name: str, session: str, cwd: str, turn: str = "turn-1", **fields: Any) -> dict[str, Any]:
-    return codex(name, session, cwd, turn=turn, **fields) if platform == "codex" else claude(name, session, cwd,
-                                                                                             **fields)
+    return (
+        codex(name, session, cwd, turn=turn, **fields) if platform == "codex" else claude(name, session, cwd, **fields)
+    )
 
 
 def hook(platform: str, payload: dict[str, Any] | str | bytes, env: dict[str, str]) -> tuple[str, float]:
@@ -96,8 +101,12 @@ def blocked(out: str) -> bool:
 @contextmanager
 def lock_held_by_another_process(home: Path) -> Iterator[None]:
     """Another process holds BEGIN IMMEDIATE for at least the hook's busy timeout (plus a margin)."""
-    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(home / "heedful.db")], stdin=subprocess.PIPE,
-                              stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(home / "heedful.db")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
         started = time.monotonic()
@@ -129,16 +138,21 @@ def spooled(home: Path) -> list[Path]:
 
 # -- the write lock is held elsewhere ------------------------------------------------------------------
 @pytest.mark.parametrize("platform", PLATFORMS)
-def test_denied_while_another_process_holds_the_write_lock(home: Path, project: Path, env: dict[str, str],
-                                                           platform: str) -> None:
+def test_denied_while_another_process_holds_the_write_lock(
+    home: Path, project: Path, env: dict[str, str], platform: str
+) -> None:
     cwd = str(project)
     with lock_held_by_another_process(home):
         answers = [hook(platform, bash(platform, "s1", cwd, "pip install requests"), env)[0] for _ in range(5)]
         assert all(denied(out) for out in answers)
         # the budget is read through the writes still waiting: 1, 2, 3, then spent (and still denied)
         assert [reason(out).rsplit("(Correction ", 1)[1] for out in answers] == [
-            "1 of 3 this turn.)", "2 of 3 this turn.)", "3 of 3 this turn.)", "3 of 3 this turn.)",
-            "3 of 3 this turn.)"]
+            "1 of 3 this turn.)",
+            "2 of 3 this turn.)",
+            "3 of 3 this turn.)",
+            "3 of 3 this turn.)",
+            "3 of 3 this turn.)",
+        ]
         assert len(spooled(home)) == 5
     out, _ = hook(platform, bash(platform, "s2", cwd, "uv pip install requests"), env)  # folds the spool in
     assert out == "" and spooled(home) == []
@@ -152,8 +166,9 @@ def test_denied_while_another_process_holds_the_write_lock(home: Path, project: 
 
 
 @pytest.mark.parametrize("platform", PLATFORMS)
-def test_denied_while_a_connection_holds_begin_immediate(home: Path, project: Path, env: dict[str, str],
-                                                         platform: str) -> None:
+def test_denied_while_a_connection_holds_begin_immediate(
+    home: Path, project: Path, env: dict[str, str], platform: str
+) -> None:
     cwd = str(project)
     with lock_held_by_a_connection(home):
         context, _ = hook(platform, event(platform, "UserPromptSubmit", "s1", cwd, prompt="ship the release"), env)
@@ -168,19 +183,37 @@ def test_denied_while_a_connection_holds_begin_immediate(home: Path, project: Pa
 
 
 @pytest.mark.parametrize("platform", PLATFORMS)
-def test_delivery_checks_see_the_turns_events_while_the_lock_is_held(home: Path, project: Path,
-                                                                     env: dict[str, str], platform: str) -> None:
+def test_delivery_checks_see_the_turns_events_while_the_lock_is_held(
+    home: Path, project: Path, env: dict[str, str], platform: str
+) -> None:
     cwd = str(project)
     with lock_held_by_another_process(home):
         hook(platform, event(platform, "UserPromptSubmit", "s1", cwd, prompt="fix the parser"), env)
-        edit = event(platform, "PostToolUse", "s1", cwd, tool_name="Edit", tool_use_id="call-1",
-                     tool_input={"file_path": str(project / "parser.py"), "old_string": "a", "new_string": "b"},
-                     tool_response={"filePath": str(project / "parser.py")})
+        edit = event(
+            platform,
+            "PostToolUse",
+            "s1",
+            cwd,
+            tool_name="Edit",
+            tool_use_id="call-1",
+            tool_input={"file_path": str(project / "parser.py"), "old_string": "a", "new_string": "b"},
+            tool_response={"filePath": str(project / "parser.py")},
+        )
         hook(platform, edit, env)
         out, _ = hook(platform, event(platform, "Stop", "s1", cwd, last_assistant_message="Fixed the parser."), env)
         assert blocked(out) and "pytest" in json.loads(out)["reason"]
-        hook(platform, bash(platform, "s1", cwd, "python -m pytest -q", event="PostToolUse",
-                            tool_response={"stdout": "3 passed", "stderr": "", "interrupted": False}), env)
+        hook(
+            platform,
+            bash(
+                platform,
+                "s1",
+                cwd,
+                "python -m pytest -q",
+                event="PostToolUse",
+                tool_response={"stdout": "3 passed", "stderr": "", "interrupted": False},
+            ),
+            env,
+        )
         out, _ = hook(platform, event(platform, "Stop", "s1", cwd, last_assistant_message="Fixed; tests pass."), env)
         assert not blocked(out)
     hook(platform, bash(platform, "s1", cwd, "ls"), env)
@@ -189,8 +222,7 @@ def test_delivery_checks_see_the_turns_events_while_the_lock_is_held(home: Path,
         assert [e["action"] for e in hf.store.enforce.entries("me", "s1")] == ["revise"]
 
 
-def test_a_write_that_cannot_be_stored_or_spooled_still_denies(home: Path, project: Path,
-                                                               env: dict[str, str]) -> None:
+def test_a_write_that_cannot_be_stored_or_spooled_still_denies(home: Path, project: Path, env: dict[str, str]) -> None:
     (home / "spool").write_text("not a folder")  # nowhere to spool, and the database is locked
     with lock_held_by_another_process(home):
         out, _ = hook("claude-code", claude_bash("s1", str(project), "pip install requests"), env)
@@ -213,22 +245,33 @@ def _with_surrogate(platform: str, project: Path, field: str) -> dict[str, Any]:
     elif field == "nested key":
         payload["tool_input"][f"env{odd}"] = {f"K{odd}": [f"v{odd}"]}
     elif field == "every field":
-        payload = {key: f"{value}{odd}" if isinstance(value, str) and key != "hook_event_name" else value
-                   for key, value in payload.items()}
+        payload = {
+            key: f"{value}{odd}" if isinstance(value, str) and key != "hook_event_name" else value
+            for key, value in payload.items()
+        }
         payload["tool_name"] = "Bash"
         payload["cwd"] = str(project / f"sub{odd}")
         payload["tool_input"] = {"command": f"pip install requests{odd}", "description": odd, f"k{odd}": odd}
     return payload
 
 
-SURROGATE_CASES = [("claude-code", "command"), ("claude-code", "description"), ("claude-code", "session_id"),
-                   ("claude-code", "cwd"), ("claude-code", "nested key"), ("claude-code", "every field"),
-                   ("codex", "command"), ("codex", "session_id"), ("codex", "every field")]
+SURROGATE_CASES = [
+    ("claude-code", "command"),
+    ("claude-code", "description"),
+    ("claude-code", "session_id"),
+    ("claude-code", "cwd"),
+    ("claude-code", "nested key"),
+    ("claude-code", "every field"),
+    ("codex", "command"),
+    ("codex", "session_id"),
+    ("codex", "every field"),
+]
 
 
 @pytest.mark.parametrize(("platform", "field"), SURROGATE_CASES)
-def test_lone_surrogates_never_let_a_violation_through(home: Path, project: Path, env: dict[str, str],
-                                                       platform: str, field: str) -> None:
+def test_lone_surrogates_never_let_a_violation_through(
+    home: Path, project: Path, env: dict[str, str], platform: str, field: str
+) -> None:
     payload = _with_surrogate(platform, project, field)
     raw = json.dumps(payload)  # ASCII JSON with a \\udfff escape, as a JSON encoder writes a lone surrogate
     assert "\\udfff" in raw
@@ -238,8 +281,9 @@ def test_lone_surrogates_never_let_a_violation_through(home: Path, project: Path
 
 
 @pytest.mark.parametrize("platform", PLATFORMS)
-def test_bytes_that_are_not_utf8_never_let_a_violation_through(home: Path, project: Path, env: dict[str, str],
-                                                               platform: str) -> None:
+def test_bytes_that_are_not_utf8_never_let_a_violation_through(
+    home: Path, project: Path, env: dict[str, str], platform: str
+) -> None:
     payload = bash(platform, "s1", str(project), "pip install requests MARK")
     raw = json.dumps(payload, ensure_ascii=False).encode("utf-8").replace(b"MARK", b"caf\xe9 \xff")
     out, _ = hook(platform, raw, env)
@@ -249,7 +293,8 @@ def test_bytes_that_are_not_utf8_never_let_a_violation_through(home: Path, proje
 # -- huge input ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_a_10_mb_command_is_denied_in_time_when_the_violation_is_in_the_part_read(
-        home: Path, project: Path, env: dict[str, str], platform: str) -> None:
+    home: Path, project: Path, env: dict[str, str], platform: str
+) -> None:
     cwd = str(project)
     out, elapsed = hook(platform, bash(platform, "s1", cwd, "pip install requests && echo " + "a" * BIG), env)
     assert denied(out) and elapsed < HOOK_TIMEOUT_S * 1000 / 3
@@ -264,8 +309,17 @@ def test_a_10_mb_session_stays_within_the_hook_timeout(home: Path, project: Path
     hook("claude-code", claude("UserPromptSubmit", "s1", cwd, prompt="fix the parser"), env)
     out, _ = hook("claude-code", claude_bash("s1", cwd, command), env)
     assert out == ""
-    hook("claude-code", claude("PostToolUse", "s1", cwd, tool_name="Edit", tool_input={
-        "file_path": str(project / "parser.py"), "old_string": "a", "new_string": "b"}), env)
+    hook(
+        "claude-code",
+        claude(
+            "PostToolUse",
+            "s1",
+            cwd,
+            tool_name="Edit",
+            tool_input={"file_path": str(project / "parser.py"), "old_string": "a", "new_string": "b"},
+        ),
+        env,
+    )
     hook("claude-code", claude_bash("s1", cwd, command, event="PostToolUse"), env)
     out, elapsed = hook("claude-code", claude("Stop", "s1", cwd, last_assistant_message="Done."), env)
     assert out == "" and elapsed < HOOK_TIMEOUT_S * 1000 / 3  # pytest ran: its step was kept in the record

@@ -163,4 +163,3 @@ def _segment_stop(command: str, at: int) -> int:
     high = min(at + WINDOW_CHARS // 2, len(command))
     found = _SEPARATOR.search(command, at, high)
     return found.start() if found else high
-

@@ -65,8 +65,9 @@ class Outcome:
 
     __slots__ = ("decision", "message", "violations")
 
-    def __init__(self, decision: str = "allow", message: str | None = None,
-                 violations: list[dict[str, Any]] | None = None) -> None:
+    def __init__(
+        self, decision: str = "allow", message: str | None = None, violations: list[dict[str, Any]] | None = None
+    ) -> None:
         self.decision = decision
         self.message = message
         self.violations = violations or []
@@ -76,10 +77,18 @@ class Outcome:
 
 
 class Enforcer:
-    def __init__(self, repo: Any, user_id: str, evaluate: Evaluate, platform: str = "claude-code",
-                 budget: int = REPAIR_BUDGET, project_dir: str | None = None,
-                 appeal_reviewer: AppealReviewer | None = None, waiting: Waiting | None = None,
-                 defer_writes: bool = False) -> None:
+    def __init__(
+        self,
+        repo: Any,
+        user_id: str,
+        evaluate: Evaluate,
+        platform: str = "claude-code",
+        budget: int = REPAIR_BUDGET,
+        project_dir: str | None = None,
+        appeal_reviewer: AppealReviewer | None = None,
+        waiting: Waiting | None = None,
+        defer_writes: bool = False,
+    ) -> None:
         self.repo = repo
         self.waiting = waiting
         self.defer_writes = defer_writes
@@ -113,8 +122,17 @@ class Enforcer:
             return found
         project = tools.project_root(cwd, self.project_dir)
         self._write("session", session_id, platform=self.platform, project=project)
-        state = dict(found) if found is not None else {"session_id": session_id, "current_turn": None,
-                                                       "turn_count": 0, "last_prompt": None, "last_reply": None}
+        state = (
+            dict(found)
+            if found is not None
+            else {
+                "session_id": session_id,
+                "current_turn": None,
+                "turn_count": 0,
+                "last_prompt": None,
+                "last_reply": None,
+            }
+        )
         return {**state, "platform": state.get("platform") or self.platform, "project": project}
 
     def _adopt(self, view: SessionView, session_id: str, turn_id: str) -> int:
@@ -146,8 +164,11 @@ class Enforcer:
         return self._rules[key]
 
     def _checked(self, turn: dict[str, Any], project: str | None, stage: str) -> list[dict[str, Any]]:
-        return [r for r in self.rules(int(turn["library_version"]), project)
-                if r.get("status") == "checked" and (r.get("check") or {}).get("stage") == stage]
+        return [
+            r
+            for r in self.rules(int(turn["library_version"]), project)
+            if r.get("status") == "checked" and (r.get("check") or {}).get("stage") == stage
+        ]
 
     # -- events --------------------------------------------------------------------------------
     @_stores_writes
@@ -175,25 +196,50 @@ class Enforcer:
         from heedful.rules.facets import detect_languages
 
         chosen = select.select(rules, prompt[: bounds.HEAD_CHARS], detect_languages(project))
-        context = [{"role": role, "text": text[-MAX_CONTEXT_TEXT:]}
-                   for role, text in (("user", session.get("last_prompt")), ("assistant", session.get("last_reply")))
-                   if isinstance(text, str) and text.strip()]
-        self._write("turn", session_id, turn=turn_id, version=version, prompt=bounds.stored(prompt),
-                    selected=[r["id"] for r in chosen])
+        context = [
+            {"role": role, "text": text[-MAX_CONTEXT_TEXT:]}
+            for role, text in (("user", session.get("last_prompt")), ("assistant", session.get("last_reply")))
+            if isinstance(text, str) and text.strip()
+        ]
+        self._write(
+            "turn",
+            session_id,
+            turn=turn_id,
+            version=version,
+            prompt=bounds.stored(prompt),
+            selected=[r["id"] for r in chosen],
+        )
         job = None
         if prompt.strip() and len(prompt) <= MAX_LEARN_TEXT:
             from heedful.ids import new_id
 
             job = new_id("j")
-            self._write("job", session_id, id=job, kind="rules.learn", payload={
-                "text": prompt, "project": project, "context": context, "source": "user"})
+            self._write(
+                "job",
+                session_id,
+                id=job,
+                kind="rules.learn",
+                payload={"text": prompt, "project": project, "context": context, "source": "user"},
+            )
         armed = sum(1 for r in rules if r.get("status") == "checked")
-        return {"turn": turn_id, "library_version": version, "job": job, "selected": [r["id"] for r in chosen],
-                "context": select.turn_context(chosen, version, armed)}
+        return {
+            "turn": turn_id,
+            "library_version": version,
+            "job": job,
+            "selected": [r["id"] for r in chosen],
+            "context": select.turn_context(chosen, version, armed),
+        }
 
     @_stores_writes
-    def pre_tool(self, session_id: str, tool_name: str, tool_input: dict[str, Any], cwd: str,
-                 turn_hint: str | None = None, tool_use_id: str | None = None) -> Outcome:
+    def pre_tool(
+        self,
+        session_id: str,
+        tool_name: str,
+        tool_input: dict[str, Any],
+        cwd: str,
+        turn_hint: str | None = None,
+        tool_use_id: str | None = None,
+    ) -> Outcome:
         view = self._view(session_id)
         session = self._session(view, session_id, cwd)
         project = session.get("project")
@@ -201,12 +247,14 @@ class Enforcer:
         outcome = self._pre_action(view, turn, project, tool_name, tool_input)
         if outcome.decision != "deny" and tool_use_id and tools.written_paths(tool_name, tool_input):
             # whether each file existed before the write, so that PostToolUse can tell a creation
-            self._write("pending", session_id, tool_use_id=tool_use_id,
-                        existed=tools.existed_before(tool_name, tool_input, cwd))
+            self._write(
+                "pending", session_id, tool_use_id=tool_use_id, existed=tools.existed_before(tool_name, tool_input, cwd)
+            )
         return outcome
 
-    def _pre_action(self, view: SessionView, turn: dict[str, Any], project: str | None, tool_name: str,
-                    tool_input: dict[str, Any]) -> Outcome:
+    def _pre_action(
+        self, view: SessionView, turn: dict[str, Any], project: str | None, tool_name: str, tool_input: dict[str, Any]
+    ) -> Outcome:
         rules = self._checked(turn, project, "pre_action")
         if not rules:
             return Outcome()
@@ -224,13 +272,23 @@ class Enforcer:
             return self._decide(view, turn, "pre_action", candidate, rules, [evidence])
         # A long command is read in bounded parts: its head, and a window around every rule keyword after it.
         views = bounds.command_views(command, bounds.command_keywords(rules))
-        parts = [{**evidence, "action": {**action, "input": {**action["input"], "command": part}}}
-                 for part in views.parts]
+        parts = [
+            {**evidence, "action": {**action, "input": {**action["input"], "command": part}}} for part in views.parts
+        ]
         return self._decide(view, turn, "pre_action", candidate, rules, parts, unread=views)
 
     @_stores_writes
-    def post_tool(self, session_id: str, tool_name: str, tool_input: dict[str, Any], tool_response: Any, cwd: str,
-                  turn_hint: str | None = None, tool_use_id: str | None = None, ok: bool = True) -> Outcome:
+    def post_tool(
+        self,
+        session_id: str,
+        tool_name: str,
+        tool_input: dict[str, Any],
+        tool_response: Any,
+        cwd: str,
+        turn_hint: str | None = None,
+        tool_use_id: str | None = None,
+        ok: bool = True,
+    ) -> Outcome:
         view = self._view(session_id)
         session = self._session(view, session_id, cwd)
         project = session.get("project")
@@ -257,8 +315,14 @@ class Enforcer:
         return blocking[0] if blocking else next((o for o in outcomes if o.message), Outcome())
 
     @_stores_writes
-    def stop(self, session_id: str, message: str | None, cwd: str, turn_hint: str | None = None,
-             stop_hook_active: bool = False) -> Outcome:
+    def stop(
+        self,
+        session_id: str,
+        message: str | None,
+        cwd: str,
+        turn_hint: str | None = None,
+        stop_hook_active: bool = False,
+    ) -> Outcome:
         """Delivery checks on the candidate reply and the turn's events; handles appeals in the reply.
 
         `stop_hook_active` (a continuation caused by an earlier revision request) is honoured by
@@ -276,24 +340,38 @@ class Enforcer:
         if not rules:
             return Outcome()
         clean, appeals = messages.appeals_in(text)
-        events = [{**e, "command": bounds.stored(e["command"])} if isinstance(e.get("command"), str) else e
-                  for e in view.events(turn["turn_id"])]
+        events = [
+            {**e, "command": bounds.stored(e["command"])} if isinstance(e.get("command"), str) else e
+            for e in view.events(turn["turn_id"])
+        ]
         created = [e["path"] for e in events if e.get("created") and isinstance(e.get("path"), str)]
-        evidence: dict[str, Any] = {"project": project, "delivery": clean, "events": events,
-                                    "workspace": tools.present(created, project, cwd)}
+        evidence: dict[str, Any] = {
+            "project": project,
+            "delivery": clean,
+            "events": events,
+            "workspace": tools.present(created, project, cwd),
+        }
         if turn.get("prompt"):
             evidence["task"] = turn["prompt"]
         candidate = judge.candidate_id("delivery", clean)
-        return self._decide(view, turn, "delivery", candidate, rules, [evidence], appeals=appeals,
-                            note_active=stop_hook_active)
+        return self._decide(
+            view, turn, "delivery", candidate, rules, [evidence], appeals=appeals, note_active=stop_hook_active
+        )
 
     def appeal(self, session_id: str, rule_id: str, evidence_text: str, message: str, cwd: str) -> dict[str, Any]:
         """Appeal a delivery judgment from code rather than in the reply; same rules as an in-reply appeal."""
         outcome = self.stop(session_id, f"{message}\nheedful-appeal {rule_id}: {evidence_text}", cwd)
-        entries = [e for e in self.repo.entries(self.user, session_id, limit=20)
-                   if e.get("rule_id") == rule_id and str(e.get("action", "")).startswith("appeal_")]
-        return {"rule_id": rule_id, "outcome": entries[-1]["action"] if entries else "no_judgment",
-                "decision": outcome.decision, "message": outcome.message}
+        entries = [
+            e
+            for e in self.repo.entries(self.user, session_id, limit=20)
+            if e.get("rule_id") == rule_id and str(e.get("action", "")).startswith("appeal_")
+        ]
+        return {
+            "rule_id": rule_id,
+            "outcome": entries[-1]["action"] if entries else "no_judgment",
+            "decision": outcome.decision,
+            "message": outcome.message,
+        }
 
     def _review_appeal(self, fresh: dict[str, Any], evidence: dict[str, Any], appeal: str) -> tuple[bool, str]:
         if self.appeal_reviewer is not None:
@@ -303,10 +381,18 @@ class Enforcer:
         return False, f"re-check gave {fresh['result']}: {fresh['reason']}"
 
     # -- deciding ------------------------------------------------------------------------------
-    def _decide(self, view: SessionView, turn: dict[str, Any], stage: str, candidate: str,
-                rules: list[dict[str, Any]], evidences: list[dict[str, Any]],
-                appeals: list[tuple[str, str]] | None = None, note_active: bool = False,
-                unread: bounds.CommandViews | None = None) -> Outcome:
+    def _decide(
+        self,
+        view: SessionView,
+        turn: dict[str, Any],
+        stage: str,
+        candidate: str,
+        rules: list[dict[str, Any]],
+        evidences: list[dict[str, Any]],
+        appeals: list[tuple[str, str]] | None = None,
+        note_active: bool = False,
+        unread: bounds.CommandViews | None = None,
+    ) -> Outcome:
         turn_id = turn["turn_id"]
         evidence = evidences[0]
         judgments = judge.run_checks_on_parts(rules, stage, evidences, self.evaluate)
@@ -319,31 +405,63 @@ class Enforcer:
         for rule_id, appeal_text in appeals or []:
             fresh = by_rule.get(rule_id)
             if fresh is None:
-                entries.append({**base, "rule_id": rule_id, "action": "appeal_refused", "detail": appeal_text,
-                                "reason": "no check of this rule applies to the reply"})
+                entries.append(
+                    {
+                        **base,
+                        "rule_id": rule_id,
+                        "action": "appeal_refused",
+                        "detail": appeal_text,
+                        "reason": "no check of this rule applies to the reply",
+                    }
+                )
             elif view.appeals(turn_id, rule_id) >= 1:
-                entries.append({**base, "rule_id": rule_id, "rule_text": fresh["rule_text"], "action": "appeal_refused",
-                                "detail": appeal_text, "reason": "one appeal per rule per delivery"})
+                entries.append(
+                    {
+                        **base,
+                        "rule_id": rule_id,
+                        "rule_text": fresh["rule_text"],
+                        "action": "appeal_refused",
+                        "detail": appeal_text,
+                        "reason": "one appeal per rule per delivery",
+                    }
+                )
             else:
                 overturn, why = self._review_appeal(fresh, evidence, appeal_text)
                 if overturn:
                     standing[rule_id] = "overturned"
-                entries.append({**base, "rule_id": rule_id, "rule_text": fresh["rule_text"],
-                                "action": "appeal_overturned" if overturn else "appeal_upheld",
-                                "result": "pass" if overturn else fresh["result"], "detail": appeal_text,
-                                "reason": why})
+                entries.append(
+                    {
+                        **base,
+                        "rule_id": rule_id,
+                        "rule_text": fresh["rule_text"],
+                        "action": "appeal_overturned" if overturn else "appeal_upheld",
+                        "result": "pass" if overturn else fresh["result"],
+                        "detail": appeal_text,
+                        "reason": why,
+                    }
+                )
         effective, cleared = judge.settle(judgments, standing)
         for rule_id in cleared:
-            entries.append({**base, "rule_id": rule_id, "rule_text": by_rule[rule_id]["rule_text"],
-                            "action": "cleared", "result": by_rule[rule_id]["result"],
-                            "reason": by_rule[rule_id]["reason"]})
+            entries.append(
+                {
+                    **base,
+                    "rule_id": rule_id,
+                    "rule_text": by_rule[rule_id]["rule_text"],
+                    "action": "cleared",
+                    "result": by_rule[rule_id]["result"],
+                    "reason": by_rule[rule_id]["reason"],
+                }
+            )
         unknown = [j for j in effective if j["result"] == "unknown"]
         if unknown:
             noted = view.noted_unknown(turn_id)
             unknown = [j for j in unknown if j["rule_id"] not in noted]
         entries += [{**base, **_entry(j), "action": "unknown"} for j in unknown]
-        violations = [{**j, "hint": messages.hint(j["kind"], j["params"], j["quotes"])}
-                      for j in effective if j["result"] == "violated"]
+        violations = [
+            {**j, "hint": messages.hint(j["kind"], j["params"], j["quotes"])}
+            for j in effective
+            if j["result"] == "violated"
+        ]
         if not violations and not entries:
             return Outcome()
         return self._intervene(view, turn_id, stage, base, entries, violations, unknown, note_active)
@@ -357,21 +475,43 @@ class Enforcer:
         self._write("claim", view.session_id, turn=turn_id, budget=self.budget)
         return used + 1
 
-    def _intervene(self, view: SessionView, turn_id: str, stage: str, base: dict[str, Any],
-                   entries: list[dict[str, Any]], violations: list[dict[str, Any]], unknown: list[dict[str, Any]],
-                   note_active: bool) -> Outcome:
+    def _intervene(
+        self,
+        view: SessionView,
+        turn_id: str,
+        stage: str,
+        base: dict[str, Any],
+        entries: list[dict[str, Any]],
+        violations: list[dict[str, Any]],
+        unknown: list[dict[str, Any]],
+        note_active: bool,
+    ) -> Outcome:
         outcome = Outcome()
         if violations:
             used = self._claim(view, turn_id)
             if used is None and stage == "pre_action":
                 # The budget bounds revision loops; it never lets a forbidden action run. A deny costs
                 # the user nothing, while a `git push --force` let through may cost a lot.
-                entries += [{**base, **_entry(v), "action": "deny",
-                             "detail": "repair budget spent; a forbidden action is still denied"} for v in violations]
+                entries += [
+                    {
+                        **base,
+                        **_entry(v),
+                        "action": "deny",
+                        "detail": "repair budget spent; a forbidden action is still denied",
+                    }
+                    for v in violations
+                ]
                 outcome = Outcome("deny", messages.deny(violations, self.budget, self.budget), violations)
             elif used is None:
-                entries += [{**base, **_entry(v), "action": "unresolved",
-                             "detail": "repair budget spent: recorded and let through"} for v in violations]
+                entries += [
+                    {
+                        **base,
+                        **_entry(v),
+                        "action": "unresolved",
+                        "detail": "repair budget spent: recorded and let through",
+                    }
+                    for v in violations
+                ]
                 outcome = Outcome("allow", None, violations)
             else:
                 action = ACTIONS[stage]
@@ -392,17 +532,23 @@ def _new_turn_id() -> str:
     return new_id("t")
 
 
-def _unread(judgments: list[dict[str, Any]], rules: list[dict[str, Any]], views: bounds.CommandViews
-            ) -> list[dict[str, Any]]:
+def _unread(
+    judgments: list[dict[str, Any]], rules: list[dict[str, Any]], views: bounds.CommandViews
+) -> list[dict[str, Any]]:
     """A rule whose keyword occurs past the part read is unknown there, not passed (unless already violated)."""
     by_id = {rule["id"]: rule for rule in rules}
     out = []
     for judgment in judgments:
         missed = bounds.command_keywords([by_id.get(judgment["rule_id"], {})]) & views.unread
         if missed and judgment["result"] != "violated":
-            judgment = {**judgment, "result": "unknown", "reason": (
-                f"the command is {views.length} characters long; later uses of {', '.join(sorted(missed))} "
-                "were not read")}
+            judgment = {
+                **judgment,
+                "result": "unknown",
+                "reason": (
+                    f"the command is {views.length} characters long; later uses of {', '.join(sorted(missed))} "
+                    "were not read"
+                ),
+            }
         out.append(judgment)
     return out
 
@@ -433,5 +579,6 @@ def for_heedful(hf: Any, user_id: str | None = None, platform: str = "api") -> E
         from heedful.enforce.appeal import model_reviewer
 
         reviewer = model_reviewer(hf.model)
-    return Enforcer(hf.store.enforce, (user_id or hf.settings.user.default).strip(), evaluate, platform,
-                    appeal_reviewer=reviewer)
+    return Enforcer(
+        hf.store.enforce, (user_id or hf.settings.user.default).strip(), evaluate, platform, appeal_reviewer=reviewer
+    )

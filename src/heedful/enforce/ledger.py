@@ -49,8 +49,9 @@ class SessionView:
     `spooled` are earlier events' writes left in the spool; `fresh` is the list this event appends to.
     """
 
-    def __init__(self, repo: Any, user: str, session_id: str, spooled: Sequence[Write],
-                 fresh: Sequence[Write] = ()) -> None:
+    def __init__(
+        self, repo: Any, user: str, session_id: str, spooled: Sequence[Write], fresh: Sequence[Write] = ()
+    ) -> None:
         self.repo = repo
         self.user = user
         self.session_id = session_id
@@ -72,9 +73,15 @@ class SessionView:
                 continue
             if write.op == "session":
                 if state is None:
-                    state = {"session_id": self.session_id, "platform": write.data.get("platform"),
-                             "project": write.data.get("project"), "current_turn": None, "turn_count": 0,
-                             "last_prompt": None, "last_reply": None}
+                    state = {
+                        "session_id": self.session_id,
+                        "platform": write.data.get("platform"),
+                        "project": write.data.get("project"),
+                        "current_turn": None,
+                        "turn_count": 0,
+                        "last_prompt": None,
+                        "last_reply": None,
+                    }
                 elif write.data.get("project") and not state.get("project"):
                     state["project"] = write.data["project"]
             elif write.op == "turn" and state is not None and self._is_new_turn(write):
@@ -98,9 +105,13 @@ class SessionView:
             opened = next((w for w in self._mine("turn") if w.data.get("turn") == turn_id), None)
             if opened is None:
                 return None
-            found = {"turn_id": turn_id, "library_version": int(opened.data["version"]),
-                     "prompt": opened.data.get("prompt"), "selected": list(opened.data.get("selected") or []),
-                     "revisions": 0}
+            found = {
+                "turn_id": turn_id,
+                "library_version": int(opened.data["version"]),
+                "prompt": opened.data.get("prompt"),
+                "selected": list(opened.data.get("selected") or []),
+                "revisions": 0,
+            }
         claims = [w for w in self._mine("claim") if w.data.get("turn") == turn_id]
         if claims:  # the stored UPDATE stops at the budget; so does the view
             budget = max(int(claim.data.get("budget", 0)) for claim in claims)
@@ -159,12 +170,18 @@ class SessionView:
 
     def noted_unknown(self, turn_id: str) -> set[str]:
         """Rules already reported as unknown in this turn (reminded and logged once per turn)."""
-        return {str(row["rule_id"]) for row in self._log(turn_id) if row.get("action") == "unknown"
-                and row.get("rule_id")}
+        return {
+            str(row["rule_id"]) for row in self._log(turn_id) if row.get("action") == "unknown" and row.get("rule_id")
+        }
 
     def appeals(self, turn_id: str, rule_id: str) -> int:
-        return sum(1 for row in self._log(turn_id) if row.get("rule_id") == rule_id
-                   and str(row.get("action", "")).startswith("appeal_") and row.get("action") != "appeal_refused")
+        return sum(
+            1
+            for row in self._log(turn_id)
+            if row.get("rule_id") == rule_id
+            and str(row.get("action", "")).startswith("appeal_")
+            and row.get("action") != "appeal_refused"
+        )
 
 
 def _stored_event(event: dict[str, Any]) -> dict[str, Any]:

@@ -87,9 +87,15 @@ class HookRuntime:
 
             self._db = Database(self.home / "heedful.db", self.busy_ms)
             repo = SQLiteEnforceRepo(self._db)
-            self._enforcer = Enforcer(repo, self.user, evaluate, self.platform,
-                                      project_dir=env_project_dir(self.platform), waiting=self.spool.waiting,
-                                      defer_writes=True)
+            self._enforcer = Enforcer(
+                repo,
+                self.user,
+                evaluate,
+                self.platform,
+                project_dir=env_project_dir(self.platform),
+                waiting=self.spool.waiting,
+                defer_writes=True,
+            )
         return self._enforcer
 
     def discard(self) -> None:
@@ -136,10 +142,21 @@ class HookRuntime:
         (self.home / "logs").mkdir(parents=True, exist_ok=True)
         with open(self.home / "logs" / "worker.log", "ab") as log:
             process = subprocess.Popen(
-                [sys.executable, "-m", "heedful", "worker", "--idle-exit",
-                 os.environ.get("HEEDFUL_WORKER_IDLE_EXIT", str(WORKER_IDLE_SECONDS)),
-                 "--home", str(self.home)],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True,
+                [
+                    sys.executable,
+                    "-m",
+                    "heedful",
+                    "worker",
+                    "--idle-exit",
+                    os.environ.get("HEEDFUL_WORKER_IDLE_EXIT", str(WORKER_IDLE_SECONDS)),
+                    "--home",
+                    str(self.home),
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+                close_fds=True,
             )
         pid_file.write_text(str(process.pid))
 

@@ -33,8 +33,15 @@ READY = ".json"
 CLAIMED = ".claimed"
 REJECTED = ".rejected"
 # What a batch's content can provoke, as opposed to a lock, a full disk or a read-only file.
-_BAD_BATCH = (sqlite3.IntegrityError, sqlite3.ProgrammingError, sqlite3.InterfaceError, sqlite3.DataError,
-              ValueError, TypeError, KeyError)
+_BAD_BATCH = (
+    sqlite3.IntegrityError,
+    sqlite3.ProgrammingError,
+    sqlite3.InterfaceError,
+    sqlite3.DataError,
+    ValueError,
+    TypeError,
+    KeyError,
+)
 
 
 @dataclass
@@ -154,8 +161,13 @@ class Spool:
         report.stored = sum(len(batch) for _, batch in batches)
         return report
 
-    def _one_by_one(self, repo: Any, batches: list[tuple[str | None, list[Write]]],
-                    claimed: list[tuple[str, str]], report: FlushReport) -> FlushReport:
+    def _one_by_one(
+        self,
+        repo: Any,
+        batches: list[tuple[str | None, list[Write]]],
+        claimed: list[tuple[str, str]],
+        report: FlushReport,
+    ) -> FlushReport:
         """Some batch is bad: store each alone, park the bad ones, keep the rest for later."""
         originals = {target: original for original, target in claimed}
         for target, batch in batches:

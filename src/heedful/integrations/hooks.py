@@ -68,12 +68,21 @@ def dispatch(runtime: Any, payload: dict[str, Any], render: Renderer) -> str:
     if event in ("PostToolUse", "PostToolUseFailure"):
         if tool_name is None or not isinstance(tool_input, dict):
             return render.fail_open(event)
-        outcome = runtime.enforcer.post_tool(session_id, tool_name, tool_input, payload.get("tool_response"), cwd,
-                                             turn, tool_use_id, ok=event == "PostToolUse")
+        outcome = runtime.enforcer.post_tool(
+            session_id,
+            tool_name,
+            tool_input,
+            payload.get("tool_response"),
+            cwd,
+            turn,
+            tool_use_id,
+            ok=event == "PostToolUse",
+        )
         return render.post_tool(outcome)
     if event == "Stop":
         message = payload.get("last_assistant_message")
         active = payload.get("stop_hook_active") is True
-        return render.stop(runtime.enforcer.stop(session_id, message if isinstance(message, str) else None, cwd,
-                                                 turn, active))
+        return render.stop(
+            runtime.enforcer.stop(session_id, message if isinstance(message, str) else None, cwd, turn, active)
+        )
     return render.fail_open(event)

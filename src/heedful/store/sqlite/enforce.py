@@ -108,12 +108,15 @@ class SQLiteEnforceRepo:
 
     # -- sessions and turns --------------------------------------------------------------------
     def session(self, user_id: str, session_id: str) -> dict[str, Any] | None:
-        return _dict(self.conn.execute(
-            "SELECT * FROM enforce_sessions WHERE user_id = ? AND session_id = ?", (user_id, session_id)
-        ).fetchone())
+        return _dict(
+            self.conn.execute(
+                "SELECT * FROM enforce_sessions WHERE user_id = ? AND session_id = ?", (user_id, session_id)
+            ).fetchone()
+        )
 
-    def ensure_session(self, user_id: str, session_id: str, platform: str, project: str | None,
-                       at: str | None = None) -> dict[str, Any]:
+    def ensure_session(
+        self, user_id: str, session_id: str, platform: str, project: str | None, at: str | None = None
+    ) -> dict[str, Any]:
         stamp = at or now_text()
         with self.db.transaction() as conn:
             conn.execute(
@@ -127,8 +130,14 @@ class SQLiteEnforceRepo:
         return found
 
     def start_turn(
-        self, user_id: str, session_id: str, turn_id: str, library_version: int, prompt: str | None,
-        selected: Sequence[str], at: str | None = None,
+        self,
+        user_id: str,
+        session_id: str,
+        turn_id: str,
+        library_version: int,
+        prompt: str | None,
+        selected: Sequence[str],
+        at: str | None = None,
     ) -> dict[str, Any]:
         """Open a turn (idempotent for the same turn id) and make it the session's current turn."""
         stamp = at or now_text()
@@ -155,10 +164,12 @@ class SQLiteEnforceRepo:
         return found
 
     def turn(self, user_id: str, session_id: str, turn_id: str) -> dict[str, Any] | None:
-        found = _dict(self.conn.execute(
-            "SELECT * FROM enforce_turns WHERE user_id = ? AND session_id = ? AND turn_id = ?",
-            (user_id, session_id, turn_id),
-        ).fetchone())
+        found = _dict(
+            self.conn.execute(
+                "SELECT * FROM enforce_turns WHERE user_id = ? AND session_id = ? AND turn_id = ?",
+                (user_id, session_id, turn_id),
+            ).fetchone()
+        )
         if found is not None:
             found["selected"] = json.loads(found["selected"] or "[]")
         return found
@@ -189,17 +200,28 @@ class SQLiteEnforceRepo:
             )
 
     # -- events --------------------------------------------------------------------------------
-    def record_events(self, user_id: str, session_id: str, turn_id: str, events: Iterable[dict[str, Any]],
-                      at: str | None = None) -> None:
+    def record_events(
+        self, user_id: str, session_id: str, turn_id: str, events: Iterable[dict[str, Any]], at: str | None = None
+    ) -> None:
         stamp = at or now_text()
         with self.db.transaction() as conn:
             for event in events:
                 conn.execute(
                     "INSERT INTO enforce_events (user_id, session_id, turn_id, kind, tool, command, path, created,"
                     " ok, tool_use_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (user_id, session_id, turn_id, str(event.get("kind", "tool")), str(event.get("tool", "")),
-                     event.get("command"), event.get("path"), int(bool(event.get("created"))),
-                     int(event.get("ok", True) is not False), event.get("tool_use_id"), stamp),
+                    (
+                        user_id,
+                        session_id,
+                        turn_id,
+                        str(event.get("kind", "tool")),
+                        str(event.get("tool", "")),
+                        event.get("command"),
+                        event.get("path"),
+                        int(bool(event.get("created"))),
+                        int(event.get("ok", True) is not False),
+                        event.get("tool_use_id"),
+                        stamp,
+                    ),
                 )
 
     def events(self, user_id: str, session_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
@@ -222,8 +244,9 @@ class SQLiteEnforceRepo:
             out.append(event)
         return out
 
-    def set_pending(self, user_id: str, session_id: str, tool_use_id: str, existed: dict[str, bool],
-                    at: str | None = None) -> None:
+    def set_pending(
+        self, user_id: str, session_id: str, tool_use_id: str, existed: dict[str, bool], at: str | None = None
+    ) -> None:
         with self.db.transaction() as conn:
             conn.execute(
                 "INSERT INTO enforce_pending (user_id, session_id, tool_use_id, existed, at) VALUES (?, ?, ?, ?, ?)"
@@ -265,8 +288,9 @@ class SQLiteEnforceRepo:
         return value if isinstance(value, dict) else {}
 
     # -- judgment log --------------------------------------------------------------------------
-    def log(self, user_id: str, session_id: str, turn_id: str, entries: Iterable[dict[str, Any]],
-            at: str | None = None) -> None:
+    def log(
+        self, user_id: str, session_id: str, turn_id: str, entries: Iterable[dict[str, Any]], at: str | None = None
+    ) -> None:
         stamp = at or now_text()
         with self.db.transaction() as conn:
             for entry in entries:
@@ -274,9 +298,22 @@ class SQLiteEnforceRepo:
                     "INSERT INTO enforce_log (user_id, session_id, turn_id, stage, candidate, rule_id, rule_text,"
                     " kind, result, action, reason, quotes, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
                     " ?)",
-                    (user_id, session_id, turn_id, entry["stage"], entry.get("candidate", ""), entry.get("rule_id"),
-                     entry.get("rule_text"), entry.get("kind"), entry.get("result"), entry["action"],
-                     entry.get("reason", ""), json.dumps(entry.get("quotes", [])), entry.get("detail", ""), stamp),
+                    (
+                        user_id,
+                        session_id,
+                        turn_id,
+                        entry["stage"],
+                        entry.get("candidate", ""),
+                        entry.get("rule_id"),
+                        entry.get("rule_text"),
+                        entry.get("kind"),
+                        entry.get("result"),
+                        entry["action"],
+                        entry.get("reason", ""),
+                        json.dumps(entry.get("quotes", [])),
+                        entry.get("detail", ""),
+                        stamp,
+                    ),
                 )
 
     def turn_log(self, user_id: str, session_id: str, turn_id: str) -> list[dict[str, Any]]:
@@ -338,8 +375,15 @@ class SQLiteEnforceRepo:
         elif write.op == "pin":
             self.pin_version(user, session, str(data["turn"]), int(data["version"]), at=at)
         elif write.op == "turn":
-            self.start_turn(user, session, str(data["turn"]), int(data["version"]), data.get("prompt"),
-                            list(data.get("selected") or []), at=at)
+            self.start_turn(
+                user,
+                session,
+                str(data["turn"]),
+                int(data["version"]),
+                data.get("prompt"),
+                list(data.get("selected") or []),
+                at=at,
+            )
         elif write.op == "claim":
             conn.execute(
                 "UPDATE enforce_turns SET revisions = revisions + 1 WHERE user_id = ? AND session_id = ?"
@@ -360,8 +404,15 @@ class SQLiteEnforceRepo:
             conn.execute(
                 "INSERT INTO jobs (id, user_id, kind, payload, state, max_attempts, created_at, updated_at)"
                 " VALUES (?, ?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT(id) DO NOTHING",
-                (str(data["id"]), user, str(data["kind"]), json.dumps(data["payload"]), int(data.get("attempts", 3)),
-                 at, at),
+                (
+                    str(data["id"]),
+                    user,
+                    str(data["kind"]),
+                    json.dumps(data["payload"]),
+                    int(data.get("attempts", 3)),
+                    at,
+                    at,
+                ),
             )
         else:
             raise ValueError(f"unknown enforcement write {write.op!r}")

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 HEAD_CHARS = 32_768  # parsed in full
 WINDOW_CHARS = 2_048  # read around each keyword hit past the head
@@ -74,8 +73,7 @@ def stored(text: str | None, limit: int = STORED_TEXT) -> str | None:
     return text[: limit - tail] + "\n" + text[-tail:]
 
 
-@dataclass(frozen=True)
-class CommandViews:
+class CommandViews(NamedTuple):
     """The parts of a command that are parsed (the head first) and the keywords left unread."""
 
     parts: tuple[str, ...]

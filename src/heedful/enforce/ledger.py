@@ -13,24 +13,25 @@ next event of the session sees its own turn, its events and its spent budget bef
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 OPS = frozenset({"session", "pin", "turn", "claim", "reply", "events", "pending", "unpend", "log", "job"})
 
 
-@dataclass(frozen=True)
-class Write:
-    """One deferred write: `op` names what it does (see `SQLiteEnforceRepo.apply`), `at` when it was decided."""
+class Write(NamedTuple):
+    """One deferred write: `op` names what it does (see `SQLiteEnforceRepo.apply`), `at` when it was decided.
+
+    A NamedTuple rather than a dataclass: the hook's start-up path stays off `dataclasses`/`inspect`.
+    """
 
     op: str
     user: str
     session: str
     at: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, Any]
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return self._asdict()
 
     @classmethod
     def from_json(cls, value: Any) -> Write | None:

@@ -18,11 +18,9 @@ import contextlib
 import hashlib
 import json
 import os
-import secrets
 import sqlite3
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,11 +42,15 @@ _BAD_BATCH = (
 )
 
 
-@dataclass
 class FlushReport:
-    stored: int = 0  # writes now in the database (this event's and folded ones)
-    spooled: int = 0  # writes left in the spool for a later attempt
-    rejected: list[str] = field(default_factory=list)  # parked files, with the reason
+    """What a store attempt did (a plain class: the hook's start-up path stays off `dataclasses`)."""
+
+    __slots__ = ("rejected", "spooled", "stored")
+
+    def __init__(self) -> None:
+        self.stored = 0  # writes now in the database (this event's and folded ones)
+        self.spooled = 0  # writes left in the spool for a later attempt
+        self.rejected: list[str] = []  # parked files, with the reason
 
 
 def session_key(user: str, session: str) -> str:
@@ -92,7 +94,7 @@ class Spool:
         """Put one event's writes in a new spool file (written whole, then renamed into place)."""
         first = writes[0]
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        name = f"{time.time_ns():020d}-{session_key(first.user, first.session)}-{os.getpid()}-{secrets.token_hex(4)}"
+        name = f"{time.time_ns():020d}-{session_key(first.user, first.session)}-{os.getpid()}-{os.urandom(4).hex()}"
         body = json.dumps({"writes": [w.to_json() for w in writes]}, ensure_ascii=True)
         temp = self.folder / f"{name}.tmp"
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)

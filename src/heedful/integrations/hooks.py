@@ -3,7 +3,9 @@
 The two platforms send the same field names (`hook_event_name`, `session_id`, `cwd`, `prompt`,
 `tool_name`, `tool_input`, `tool_response`, `tool_use_id`, `stop_hook_active`,
 `last_assistant_message`; Codex adds `turn_id`, recent Claude Code `prompt_id`); they differ in
-what they accept back, which each adapter's `Renderer` decides. Anything unexpected fails open.
+what they accept back, which each adapter's `Renderer` decides. Every string of a payload is
+made valid text first (a lone surrogate or a byte that is not UTF-8 becomes U+FFFD), so that odd
+input is judged like any other. Anything unexpected fails open.
 """
 
 from __future__ import annotations

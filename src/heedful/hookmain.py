@@ -1,8 +1,11 @@
 """The hook entry point: `python -m heedful.hookmain claude-code|codex` reads one event on stdin.
 
 Kept apart from the CLI so that a hook never imports typer, rich, pydantic, numpy or onnxruntime.
-It always exits 0: malformed payloads, a locked or read-only database and any internal error
-allow the action (Codex's Stop gets `{}`), with the error logged under HEEDFUL_HOME/logs/.
+It always exits 0: malformed payloads, an unreadable or broken home and any internal error allow
+the action (Codex's Stop gets `{}`), with the error logged under HEEDFUL_HOME/logs/. The decision
+needs only reads: the answer is printed first and the event's writes are stored afterwards, so a
+database locked by another writer delays the record (spooled, see `heedful.enforce.spool`) but
+never turns a deny into an allow.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+from typing import Any
 
 PLATFORMS = ("claude-code", "codex")
 
@@ -24,14 +28,8 @@ def _renderer(platform: str):  # type: ignore[no-untyped-def]
     return CLAUDE
 
 
-def run(platform: str, raw: bytes, close: bool = True) -> str:
-    """The answer to print for one hook event (never raises).
-
-    `close=False` leaves the database connection to the process exit: closing the last connection
-    of a WAL database checkpoints it, which would cost a write-heavy hook several milliseconds;
-    SQLite's automatic checkpoints on later commits keep the WAL bounded instead.
-    """
-    render = None
+def answer(platform: str, raw: bytes) -> tuple[str, Any]:
+    """(the answer to print for one hook event, the runtime whose writes `finish` stores); never raises."""
     event = None
     runtime = None
     try:
@@ -43,24 +41,45 @@ def run(platform: str, raw: bytes, close: bool = True) -> str:
             from heedful.enforce.runtime import log_error
 
             log_error(f"{platform}: ignored a payload that is not a JSON object ({len(raw)} bytes)")
-            return render.fail_open(None)
+            return render.fail_open(None), None
         event = payload.get("hook_event_name") if isinstance(payload.get("hook_event_name"), str) else None
         from heedful.enforce.runtime import HookRuntime
 
         runtime = HookRuntime(platform)
-        return dispatch(runtime, payload, render)
+        return dispatch(runtime, payload, render), runtime
     except Exception as exc:
         try:
             from heedful.enforce.runtime import log_error
 
             log_error(f"{platform} {event or 'event'}: failed open", exc)
+            if runtime is not None:
+                runtime.discard()
         except Exception:
             pass
-        return "{}" if platform == "codex" and event in (None, "Stop") else ""
-    finally:
-        if runtime is not None and close:
-            with contextlib.suppress(Exception):
-                runtime.close()
+        return ("{}" if platform == "codex" and event in (None, "Stop") else ""), runtime
+
+
+def finish(runtime: Any, close: bool = True) -> None:
+    """Store the event's writes once the answer is out (never raises)."""
+    if runtime is None:
+        return
+    with contextlib.suppress(Exception):
+        runtime.commit()
+    if close:
+        with contextlib.suppress(Exception):
+            runtime.close()
+
+
+def run(platform: str, raw: bytes, close: bool = True) -> str:
+    """The answer to print for one hook event, its writes stored or spooled (never raises).
+
+    `close=False` leaves the database connection to the process exit: closing the last connection
+    of a WAL database checkpoints it, which would cost a write-heavy hook several milliseconds;
+    SQLite's automatic checkpoints on later commits keep the WAL bounded instead.
+    """
+    text, runtime = answer(platform, raw)
+    finish(runtime, close)
+    return text
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -70,11 +89,12 @@ def main(argv: list[str] | None = None) -> int:
         raw = sys.stdin.buffer.read()
     except Exception:
         raw = b""
-    answer = run(platform, raw, close=False)
+    text, runtime = answer(platform, raw)
     with contextlib.suppress(Exception):
-        if answer:
-            sys.stdout.write(answer)
+        if text:  # bytes: an answer quoting odd text never fails on the terminal's encoding
+            sys.stdout.buffer.write(text.encode("utf-8", "replace"))
         sys.stdout.flush()
+    finish(runtime, close=False)
     if argv is None:
         os._exit(0)  # the hook's work is committed; skip interpreter teardown (see `run`)
     return 0

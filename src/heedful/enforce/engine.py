@@ -9,46 +9,73 @@ prompt. Interventions share a repair budget of 3 per turn across rules and stage
 reply violation found after that is recorded as unresolved and let through, while a forbidden
 action is still denied. Platform adapters turn an `Outcome`
 into the platform's answer; nothing here knows a payload format.
+
+Every decision is made from reads. What an event would store (the session, the turn and its
+pinned version, a used repair, tool events, judgments) is collected as `Write`s: applied at the
+end of each call, or, with `defer_writes` (the hook), handed over after the answer is printed, so
+that a database locked by another writer delays the record, never the decision. `waiting` gives
+the writes of earlier events still in the spool, which every read of a session goes through.
 """
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, ParamSpec, TypeVar
 
-from heedful.enforce import judge, messages, tools
+from heedful.enforce import bounds, judge, messages, tools
+from heedful.enforce.decide import AppealReviewer, Decider, Outcome
 from heedful.enforce.judge import Evaluate
+from heedful.enforce.ledger import SessionView, Write
 
-# (the fresh judgment, the evidence, the agent's appeal) -> (overturn, reason)
-AppealReviewer = Callable[[dict[str, Any], dict[str, Any], str], tuple[bool, str]]
+__all__ = ["REPAIR_BUDGET", "Enforcer", "Outcome", "env_project_dir", "for_heedful"]
 
 REPAIR_BUDGET = 3
 MAX_LEARN_TEXT = 20_000
 MAX_CONTEXT_TEXT = 4_000
-ACTIONS = {"pre_action": "deny", "artifact": "feedback", "delivery": "revise"}
+Waiting = Callable[[str, str], Sequence[Write]]  # (user, session) -> writes not stored yet, oldest first
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-class Outcome:
-    """What to answer: allow (optionally with a note for the agent), deny, feedback or revise."""
+def _stores_writes(method: Callable[P, R]) -> Callable[P, R]:
+    """Apply the event's writes when it returns, unless the caller applies them (`defer_writes`)."""
 
-    __slots__ = ("decision", "message", "violations")
+    @functools.wraps(method)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        enforcer = args[0]
+        assert isinstance(enforcer, Enforcer)
+        try:
+            result = method(*args, **kwargs)
+        except BaseException:
+            if not enforcer.defer_writes:
+                enforcer.take_writes()  # a failed event stores nothing
+            raise
+        if not enforcer.defer_writes:
+            enforcer.repo.apply(enforcer.take_writes())
+        return result
 
-    def __init__(self, decision: str = "allow", message: str | None = None,
-                 violations: list[dict[str, Any]] | None = None) -> None:
-        self.decision = decision
-        self.message = message
-        self.violations = violations or []
-
-    def __repr__(self) -> str:
-        return f"Outcome({self.decision!r}, {self.message!r})"
+    return run
 
 
 class Enforcer:
-    def __init__(self, repo: Any, user_id: str, evaluate: Evaluate, platform: str = "claude-code",
-                 budget: int = REPAIR_BUDGET, project_dir: str | None = None,
-                 appeal_reviewer: AppealReviewer | None = None) -> None:
+    def __init__(
+        self,
+        repo: Any,
+        user_id: str,
+        evaluate: Evaluate,
+        platform: str = "claude-code",
+        budget: int = REPAIR_BUDGET,
+        project_dir: str | None = None,
+        appeal_reviewer: AppealReviewer | None = None,
+        waiting: Waiting | None = None,
+        defer_writes: bool = False,
+    ) -> None:
         self.repo = repo
+        self.waiting = waiting
+        self.defer_writes = defer_writes
+        self.writes: list[Write] = []
         self.appeal_reviewer = appeal_reviewer
         self.user = user_id
         self.evaluate = evaluate
@@ -57,25 +84,61 @@ class Enforcer:
         self.project_dir = project_dir
         self._rules: dict[tuple[int, str | None], list[dict[str, Any]]] = {}
 
-    # -- sessions, turns, rules ----------------------------------------------------------------
-    def _session(self, session_id: str, cwd: str) -> dict[str, Any]:
-        found = self.repo.session(self.user, session_id)
+    # -- writes, sessions, turns, rules -----------------------------------------------------------
+    def take_writes(self) -> list[Write]:
+        """The writes decided since the last call, oldest first (the caller applies or spools them)."""
+        taken, self.writes = self.writes, []
+        return taken
+
+    def _write(self, op: str, session_id: str, **data: Any) -> None:
+        from heedful.timeutil import now_text
+
+        self.writes.append(Write(op=op, user=self.user, session=session_id, at=now_text(), data=data))
+
+    def _view(self, session_id: str) -> SessionView:
+        spooled = self.waiting(self.user, session_id) if self.waiting is not None else ()
+        return SessionView(self.repo, self.user, session_id, spooled, self.writes)
+
+    def _session(self, view: SessionView, session_id: str, cwd: str) -> dict[str, Any]:
+        found = view.session()
         if found is not None and found.get("project"):
             return found
         project = tools.project_root(cwd, self.project_dir)
-        return self.repo.ensure_session(self.user, session_id, self.platform, project)
+        self._write("session", session_id, platform=self.platform, project=project)
+        state = (
+            dict(found)
+            if found is not None
+            else {
+                "session_id": session_id,
+                "current_turn": None,
+                "turn_count": 0,
+                "last_prompt": None,
+                "last_reply": None,
+            }
+        )
+        return {**state, "platform": state.get("platform") or self.platform, "project": project}
 
-    def _turn(self, session: dict[str, Any], turn_hint: str | None) -> dict[str, Any]:
+    def _adopt(self, view: SessionView, session_id: str, turn_id: str) -> int:
+        """The turn's library version: the pinned one, else the latest (pinned once the answer is out)."""
+        pinned = view.pinned(turn_id)
+        if pinned is not None:
+            return pinned
+        version = self.repo.latest_library_version(self.user)
+        self._write("pin", session_id, turn=turn_id, version=version)
+        return version
+
+    def _turn(self, view: SessionView, session: dict[str, Any], turn_hint: str | None) -> dict[str, Any]:
         """The turn an event belongs to; a turn opened without a prompt when none is known."""
         session_id = session["session_id"]
         turn_id = turn_hint or session.get("current_turn")
         if turn_id:
-            found = self.repo.turn(self.user, session_id, turn_id)
+            found = view.turn(turn_id)
             if found is not None:
                 return found
         turn_id = turn_id or _new_turn_id()
-        version = self.repo.pin(self.user, session_id, turn_id)
-        return self.repo.start_turn(self.user, session_id, turn_id, version, None, [])
+        version = self._adopt(view, session_id, turn_id)
+        self._write("turn", session_id, turn=turn_id, version=version, prompt=None, selected=[])
+        return {"turn_id": turn_id, "library_version": version, "prompt": None, "selected": [], "revisions": 0}
 
     def rules(self, library_version: int, project: str | None) -> list[dict[str, Any]]:
         key = (library_version, project)
@@ -84,81 +147,145 @@ class Enforcer:
         return self._rules[key]
 
     def _checked(self, turn: dict[str, Any], project: str | None, stage: str) -> list[dict[str, Any]]:
-        return [r for r in self.rules(int(turn["library_version"]), project)
-                if r.get("status") == "checked" and (r.get("check") or {}).get("stage") == stage]
+        return [
+            r
+            for r in self.rules(int(turn["library_version"]), project)
+            if r.get("status") == "checked" and (r.get("check") or {}).get("stage") == stage
+        ]
 
     # -- events --------------------------------------------------------------------------------
+    @_stores_writes
     def session_start(self, session_id: str, cwd: str) -> str | None:
         from heedful.enforce import select
 
-        session = self._session(session_id, cwd)
+        session = self._session(self._view(session_id), session_id, cwd)
         version = self.repo.latest_library_version(self.user)
         return select.session_index(self.rules(version, session.get("project")), session.get("project"))
 
+    @_stores_writes
     def user_prompt(self, session_id: str, prompt: str, cwd: str, turn_hint: str | None = None) -> dict[str, Any]:
         """Adopt the library for a new turn, select its rules, queue the prompt for learning."""
-        session = self._session(session_id, cwd)
+        view = self._view(session_id)
+        session = self._session(view, session_id, cwd)
         project = session.get("project")
+        prompt = bounds.clean_text(prompt)
         if _is_own_text(prompt):
-            turn = self._turn(session, turn_hint)
+            turn = self._turn(view, session, turn_hint)
             return {"turn": turn["turn_id"], "context": None, "job": None, "library_version": turn["library_version"]}
         turn_id = turn_hint or _new_turn_id()
-        version = self.repo.pin(self.user, session_id, turn_id)
+        version = self._adopt(view, session_id, turn_id)
         rules = self.rules(version, project)
         from heedful.enforce import select
         from heedful.rules.facets import detect_languages
 
-        chosen = select.select(rules, prompt, detect_languages(project))
-        context = [{"role": role, "text": text[-MAX_CONTEXT_TEXT:]}
-                   for role, text in (("user", session.get("last_prompt")), ("assistant", session.get("last_reply")))
-                   if isinstance(text, str) and text.strip()]
-        self.repo.start_turn(self.user, session_id, turn_id, version, prompt, [r["id"] for r in chosen])
+        chosen = select.select(rules, prompt[: bounds.HEAD_CHARS], detect_languages(project))
+        context = [
+            {"role": role, "text": text[-MAX_CONTEXT_TEXT:]}
+            for role, text in (("user", session.get("last_prompt")), ("assistant", session.get("last_reply")))
+            if isinstance(text, str) and text.strip()
+        ]
+        self._write(
+            "turn",
+            session_id,
+            turn=turn_id,
+            version=version,
+            prompt=bounds.stored(prompt),
+            selected=[r["id"] for r in chosen],
+        )
         job = None
         if prompt.strip() and len(prompt) <= MAX_LEARN_TEXT:
-            job = self.repo.enqueue_job(self.user, "rules.learn", {
-                "text": prompt, "project": project, "context": context, "source": "user"})
-        armed = sum(1 for r in rules if r.get("status") == "checked")
-        return {"turn": turn_id, "library_version": version, "job": job, "selected": [r["id"] for r in chosen],
-                "context": select.turn_context(chosen, version, armed)}
+            from heedful.ids import new_id
 
-    def pre_tool(self, session_id: str, tool_name: str, tool_input: dict[str, Any], cwd: str,
-                 turn_hint: str | None = None, tool_use_id: str | None = None) -> Outcome:
-        session = self._session(session_id, cwd)
+            job = new_id("j")
+            self._write(
+                "job",
+                session_id,
+                id=job,
+                kind="rules.learn",
+                payload={"text": prompt, "project": project, "context": context, "source": "user"},
+            )
+        armed = sum(1 for r in rules if r.get("status") == "checked")
+        return {
+            "turn": turn_id,
+            "library_version": version,
+            "job": job,
+            "selected": [r["id"] for r in chosen],
+            "context": select.turn_context(chosen, version, armed),
+        }
+
+    @_stores_writes
+    def pre_tool(
+        self,
+        session_id: str,
+        tool_name: str,
+        tool_input: dict[str, Any],
+        cwd: str,
+        turn_hint: str | None = None,
+        tool_use_id: str | None = None,
+    ) -> Outcome:
+        view = self._view(session_id)
+        session = self._session(view, session_id, cwd)
         project = session.get("project")
-        turn = self._turn(session, turn_hint)
-        outcome = self._pre_action(session_id, turn, project, tool_name, tool_input)
+        turn = self._turn(view, session, turn_hint)
+        outcome = self._pre_action(view, turn, project, tool_name, tool_input)
         if outcome.decision != "deny" and tool_use_id and tools.written_paths(tool_name, tool_input):
             # whether each file existed before the write, so that PostToolUse can tell a creation
-            self.repo.set_pending(self.user, session_id, tool_use_id, tools.existed_before(tool_name, tool_input, cwd))
+            self._write(
+                "pending", session_id, tool_use_id=tool_use_id, existed=tools.existed_before(tool_name, tool_input, cwd)
+            )
         return outcome
 
-    def _pre_action(self, session_id: str, turn: dict[str, Any], project: str | None, tool_name: str,
-                    tool_input: dict[str, Any]) -> Outcome:
+    def _pre_action(
+        self, view: SessionView, turn: dict[str, Any], project: str | None, tool_name: str, tool_input: dict[str, Any]
+    ) -> Outcome:
         rules = self._checked(turn, project, "pre_action")
         if not rules:
             return Outcome()
-        evidence: dict[str, Any] = {"project": project, "action": tools.action(tool_name, tool_input)}
-        command = evidence["action"]["input"].get("command")
+        action = tools.action(tool_name, tool_input)
+        evidence: dict[str, Any] = {"project": project, "action": action}
+        command = action["input"].get("command")
         if isinstance(command, str) and "git" in command:
             branch = tools.git_branch(project)
             if branch:
                 evidence["branch"] = branch
         if turn.get("prompt"):
             evidence["task"] = turn["prompt"]
-        candidate = judge.candidate_id("pre_action", evidence["action"])
-        return self._decide(session_id, turn, "pre_action", candidate, rules, evidence)
+        candidate = judge.candidate_id("pre_action", action)
+        if not isinstance(command, str) or len(command) <= bounds.HEAD_CHARS:
+            return self._decide(view, turn, "pre_action", candidate, rules, [evidence])
+        # A long command is read in bounded parts: its head, and a window around every rule keyword after it.
+        views = bounds.command_views(command, bounds.command_keywords(rules))
+        parts = [
+            {**evidence, "action": {**action, "input": {**action["input"], "command": part}}} for part in views.parts
+        ]
+        return self._decide(view, turn, "pre_action", candidate, rules, parts, unread=views)
 
-    def post_tool(self, session_id: str, tool_name: str, tool_input: dict[str, Any], tool_response: Any, cwd: str,
-                  turn_hint: str | None = None, tool_use_id: str | None = None, ok: bool = True) -> Outcome:
-        session = self._session(session_id, cwd)
+    @_stores_writes
+    def post_tool(
+        self,
+        session_id: str,
+        tool_name: str,
+        tool_input: dict[str, Any],
+        tool_response: Any,
+        cwd: str,
+        turn_hint: str | None = None,
+        tool_use_id: str | None = None,
+        ok: bool = True,
+    ) -> Outcome:
+        view = self._view(session_id)
+        session = self._session(view, session_id, cwd)
         project = session.get("project")
-        turn = self._turn(session, turn_hint)
-        existed = self.repo.pop_pending(self.user, session_id, tool_use_id) if tool_use_id else None
+        turn = self._turn(view, session, turn_hint)
+        existed = view.pending(tool_use_id) if tool_use_id else None
+        if existed is not None:
+            self._write("unpend", session_id, tool_use_id=tool_use_id)
         found = tools.events(tool_name, tool_input, tool_response, project, cwd, existed, ok)
         for event in found:
             if tool_use_id:
                 event["tool_use_id"] = tool_use_id
-        self.repo.record_events(self.user, session_id, turn["turn_id"], found)
+            if isinstance(event.get("command"), str):
+                event["command"] = bounds.stored(event["command"])
+        self._write("events", session_id, turn=turn["turn_id"], events=found)
         rules = self._checked(turn, project, "artifact")
         if not rules or not ok:
             return Outcome()
@@ -166,134 +293,87 @@ class Enforcer:
         for artifact in tools.artifacts(tool_name, tool_input, cwd):
             evidence = {"project": project, "artifact": artifact}
             candidate = judge.candidate_id("artifact", artifact)
-            outcomes.append(self._decide(session_id, turn, "artifact", candidate, rules, evidence))
+            outcomes.append(self._decide(view, turn, "artifact", candidate, rules, [evidence]))
         blocking = [o for o in outcomes if o.decision != "allow"]
         return blocking[0] if blocking else next((o for o in outcomes if o.message), Outcome())
 
-    def stop(self, session_id: str, message: str | None, cwd: str, turn_hint: str | None = None,
-             stop_hook_active: bool = False) -> Outcome:
+    @_stores_writes
+    def stop(
+        self,
+        session_id: str,
+        message: str | None,
+        cwd: str,
+        turn_hint: str | None = None,
+        stop_hook_active: bool = False,
+    ) -> Outcome:
         """Delivery checks on the candidate reply and the turn's events; handles appeals in the reply.
 
         `stop_hook_active` (a continuation caused by an earlier revision request) is honoured by
         the turn's repair budget: revisions are re-checked, and once the budget is spent the reply
         goes through with its violations recorded as unresolved.
         """
-        session = self._session(session_id, cwd)
+        view = self._view(session_id)
+        session = self._session(view, session_id, cwd)
         project = session.get("project")
-        turn = self._turn(session, turn_hint)
-        text = message if isinstance(message, str) else ""
+        turn = self._turn(view, session, turn_hint)
+        text = bounds.clean_text(message) if isinstance(message, str) else ""
         if text:
-            self.repo.save_reply(self.user, session_id, text)
+            self._write("reply", session_id, text=bounds.stored(text))
         rules = self._checked(turn, project, "delivery")
         if not rules:
             return Outcome()
         clean, appeals = messages.appeals_in(text)
-        events = self.repo.events(self.user, session_id, turn["turn_id"])
+        events = [
+            {**e, "command": bounds.stored(e["command"])} if isinstance(e.get("command"), str) else e
+            for e in view.events(turn["turn_id"])
+        ]
         created = [e["path"] for e in events if e.get("created") and isinstance(e.get("path"), str)]
-        evidence: dict[str, Any] = {"project": project, "delivery": clean, "events": events,
-                                    "workspace": tools.present(created, project, cwd)}
+        evidence: dict[str, Any] = {
+            "project": project,
+            "delivery": clean,
+            "events": events,
+            "workspace": tools.present(created, project, cwd),
+        }
         if turn.get("prompt"):
             evidence["task"] = turn["prompt"]
         candidate = judge.candidate_id("delivery", clean)
-        return self._decide(session_id, turn, "delivery", candidate, rules, evidence, appeals=appeals,
-                            note_active=stop_hook_active)
+        return self._decide(
+            view, turn, "delivery", candidate, rules, [evidence], appeals=appeals, note_active=stop_hook_active
+        )
 
     def appeal(self, session_id: str, rule_id: str, evidence_text: str, message: str, cwd: str) -> dict[str, Any]:
         """Appeal a delivery judgment from code rather than in the reply; same rules as an in-reply appeal."""
         outcome = self.stop(session_id, f"{message}\nheedful-appeal {rule_id}: {evidence_text}", cwd)
-        entries = [e for e in self.repo.entries(self.user, session_id, limit=20)
-                   if e.get("rule_id") == rule_id and str(e.get("action", "")).startswith("appeal_")]
-        return {"rule_id": rule_id, "outcome": entries[-1]["action"] if entries else "no_judgment",
-                "decision": outcome.decision, "message": outcome.message}
+        entries = [
+            e
+            for e in self.repo.entries(self.user, session_id, limit=20)
+            if e.get("rule_id") == rule_id and str(e.get("action", "")).startswith("appeal_")
+        ]
+        return {
+            "rule_id": rule_id,
+            "outcome": entries[-1]["action"] if entries else "no_judgment",
+            "decision": outcome.decision,
+            "message": outcome.message,
+        }
 
-    def _review_appeal(self, fresh: dict[str, Any], evidence: dict[str, Any], appeal: str) -> tuple[bool, str]:
-        if self.appeal_reviewer is not None:
-            return self.appeal_reviewer(fresh, evidence, appeal)
-        if judge.review_offline(fresh):
-            return True, f"re-check passed: {fresh['reason']}"
-        return False, f"re-check gave {fresh['result']}: {fresh['reason']}"
-
-    # -- deciding ------------------------------------------------------------------------------
-    def _decide(self, session_id: str, turn: dict[str, Any], stage: str, candidate: str,
-                rules: list[dict[str, Any]], evidence: dict[str, Any],
-                appeals: list[tuple[str, str]] | None = None, note_active: bool = False) -> Outcome:
-        turn_id = turn["turn_id"]
-        judgments = judge.run_checks(rules, stage, evidence, self.evaluate)
-        standing = self.repo.standing(self.user, session_id, turn_id, stage, candidate)
-        base = {"stage": stage, "candidate": candidate}
-        entries: list[dict[str, Any]] = []
-        by_rule = {j["rule_id"]: j for j in judgments}
-        for rule_id, appeal_text in appeals or []:
-            fresh = by_rule.get(rule_id)
-            if fresh is None:
-                entries.append({**base, "rule_id": rule_id, "action": "appeal_refused", "detail": appeal_text,
-                                "reason": "no check of this rule applies to the reply"})
-            elif self.repo.appeals(self.user, session_id, turn_id, rule_id) >= 1:
-                entries.append({**base, "rule_id": rule_id, "rule_text": fresh["rule_text"], "action": "appeal_refused",
-                                "detail": appeal_text, "reason": "one appeal per rule per delivery"})
-            else:
-                overturn, why = self._review_appeal(fresh, evidence, appeal_text)
-                if overturn:
-                    standing[rule_id] = "overturned"
-                entries.append({**base, "rule_id": rule_id, "rule_text": fresh["rule_text"],
-                                "action": "appeal_overturned" if overturn else "appeal_upheld",
-                                "result": "pass" if overturn else fresh["result"], "detail": appeal_text,
-                                "reason": why})
-        effective, cleared = judge.settle(judgments, standing)
-        for rule_id in cleared:
-            entries.append({**base, "rule_id": rule_id, "rule_text": by_rule[rule_id]["rule_text"],
-                            "action": "cleared", "result": by_rule[rule_id]["result"],
-                            "reason": by_rule[rule_id]["reason"]})
-        unknown = [j for j in effective if j["result"] == "unknown"]
-        if unknown:
-            noted = self.repo.noted_unknown(self.user, session_id, turn_id)
-            unknown = [j for j in unknown if j["rule_id"] not in noted]
-        entries += [{**base, **_entry(j), "action": "unknown"} for j in unknown]
-        violations = [{**j, "hint": messages.hint(j["kind"], j["params"], j["quotes"])}
-                      for j in effective if j["result"] == "violated"]
-        outcome = Outcome()
-        if not violations and not entries:
-            return outcome
-        with self.repo.transaction():
-            return self._intervene(session_id, turn_id, stage, base, entries, violations, unknown, note_active)
-
-    def _intervene(self, session_id: str, turn_id: str, stage: str, base: dict[str, Any],
-                   entries: list[dict[str, Any]], violations: list[dict[str, Any]], unknown: list[dict[str, Any]],
-                   note_active: bool) -> Outcome:
-        outcome = Outcome()
-        if violations:
-            used = self.repo.claim_revision(self.user, session_id, turn_id, self.budget)
-            if used is None and stage == "pre_action":
-                # The budget bounds revision loops; it never lets a forbidden action run. A deny costs
-                # the user nothing, while a `git push --force` let through may cost a lot.
-                entries += [{**base, **_entry(v), "action": "deny",
-                             "detail": "repair budget spent; a forbidden action is still denied"} for v in violations]
-                outcome = Outcome("deny", messages.deny(violations, self.budget, self.budget), violations)
-            elif used is None:
-                entries += [{**base, **_entry(v), "action": "unresolved",
-                             "detail": "repair budget spent: recorded and let through"} for v in violations]
-                outcome = Outcome("allow", None, violations)
-            else:
-                action = ACTIONS[stage]
-                render = {"deny": messages.deny, "feedback": messages.feedback, "revise": messages.revise}[action]
-                detail = "continuation after a revision request" if note_active else ""
-                entries += [{**base, **_entry(v), "action": action, "detail": detail} for v in violations]
-                outcome = Outcome(action, render(violations, used, self.budget), violations)
-        elif unknown and stage != "delivery":
-            outcome = Outcome("allow", messages.reminder(unknown))
-        if entries:
-            self.repo.log(self.user, session_id, turn_id, entries)
-        return outcome
+    def _decide(
+        self,
+        view: SessionView,
+        turn: dict[str, Any],
+        stage: str,
+        candidate: str,
+        rules: list[dict[str, Any]],
+        evidences: list[dict[str, Any]],
+        **options: Any,
+    ) -> Outcome:
+        decider = Decider(self.evaluate, self.budget, self.appeal_reviewer, self._write)
+        return decider.decide(view, turn, stage, candidate, rules, evidences, **options)
 
 
 def _new_turn_id() -> str:
     from heedful.ids import new_id
 
     return new_id("t")
-
-
-def _entry(judgment: dict[str, Any]) -> dict[str, Any]:
-    return {key: judgment.get(key) for key in ("rule_id", "rule_text", "kind", "result", "reason", "quotes")}
 
 
 def _is_own_text(prompt: str) -> bool:
@@ -318,5 +398,6 @@ def for_heedful(hf: Any, user_id: str | None = None, platform: str = "api") -> E
         from heedful.enforce.appeal import model_reviewer
 
         reviewer = model_reviewer(hf.model)
-    return Enforcer(hf.store.enforce, (user_id or hf.settings.user.default).strip(), evaluate, platform,
-                    appeal_reviewer=reviewer)
+    return Enforcer(
+        hf.store.enforce, (user_id or hf.settings.user.default).strip(), evaluate, platform, appeal_reviewer=reviewer
+    )

@@ -17,12 +17,14 @@ Evaluate = Callable[[str, dict[str, Any], str, Any], Any]
 
 
 def candidate_id(stage: str, subject: Any) -> str:
-    body = json.dumps(subject, sort_keys=True, ensure_ascii=False, default=str)
-    return stage[0] + "-" + hashlib.sha1(body.encode("utf-8")).hexdigest()[:16]
+    # ASCII JSON: any string hashes, a lone surrogate included (it is escaped, never encoded).
+    body = json.dumps(subject, sort_keys=True, ensure_ascii=True, default=str)
+    return stage[0] + "-" + hashlib.sha1(body.encode("ascii")).hexdigest()[:16]
 
 
-def run_checks(rules: list[dict[str, Any]], stage: str, evidence: dict[str, Any], evaluate: Evaluate
-               ) -> list[dict[str, Any]]:
+def run_checks(
+    rules: list[dict[str, Any]], stage: str, evidence: dict[str, Any], evaluate: Evaluate
+) -> list[dict[str, Any]]:
     """One judgment per checked rule whose check runs at `stage`."""
     out = []
     for rule in rules:
@@ -35,9 +37,42 @@ def run_checks(rules: list[dict[str, Any]], stage: str, evidence: dict[str, Any]
             result, reason, quotes = verdict.result, verdict.reason, list(verdict.quotes)
         except Exception as exc:  # a check never takes the hook down
             result, reason, quotes = "unknown", f"the check failed ({type(exc).__name__})", []
-        out.append({"rule_id": rule["id"], "rule_text": rule.get("text", ""), "kind": check.get("kind"),
-                    "params": params, "stage": stage, "result": result, "reason": reason, "quotes": quotes})
+        out.append(
+            {
+                "rule_id": rule["id"],
+                "rule_text": rule.get("text", ""),
+                "kind": check.get("kind"),
+                "params": params,
+                "stage": stage,
+                "result": result,
+                "reason": reason,
+                "quotes": quotes,
+            }
+        )
     return out
+
+
+_RANK = {"violated": 3, "unknown": 2, "pass": 1, "not_applicable": 0}
+
+
+def run_checks_on_parts(
+    rules: list[dict[str, Any]], stage: str, evidences: list[dict[str, Any]], evaluate: Evaluate
+) -> list[dict[str, Any]]:
+    """One judgment per rule over several readings of one candidate (a long command read in parts).
+
+    The strongest result wins: a violation in any part, else unknown, else pass, else not_applicable.
+    """
+    merged: list[dict[str, Any]] = []
+    for evidence in evidences:
+        found = run_checks(rules, stage, evidence, evaluate)
+        if not merged:
+            merged = found
+            continue
+        merged = [
+            new if _RANK.get(new["result"], 2) > _RANK.get(old["result"], 2) else old
+            for old, new in zip(merged, found, strict=True)
+        ]
+    return merged
 
 
 def settle(judgments: list[dict[str, Any]], standing: dict[str, str]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -52,8 +87,12 @@ def settle(judgments: list[dict[str, Any]], standing: dict[str, str]) -> tuple[l
         prior = standing.get(judgment["rule_id"])
         result = judgment["result"]
         if result == "unknown" and prior == "violated":
-            judgment = {**judgment, "result": "violated", "held": True,
-                        "reason": f"{judgment['reason']}; the earlier violation on this unchanged candidate stands"}
+            judgment = {
+                **judgment,
+                "result": "violated",
+                "held": True,
+                "reason": f"{judgment['reason']}; the earlier violation on this unchanged candidate stands",
+            }
         elif result == "violated" and prior == "overturned":
             judgment = {**judgment, "result": "pass", "reason": "overturned on appeal for this candidate"}
         elif result in ("pass", "not_applicable") and prior == "violated":

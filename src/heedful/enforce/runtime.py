@@ -4,6 +4,9 @@ Everything here stays off the heavy imports (no pydantic settings, no numpy stor
 a fresh interpreter for every event. The settings read are the same as `heedful.config`:
 `HEEDFUL_HOME` (default ~/.heedful), then `config.toml` (`[user] default`, `[store]
 busy_timeout_ms`), then `HEEDFUL_USER`.
+
+The enforcer only reads while it decides; `commit` stores its writes once the answer is out,
+waiting at most `WRITE_BUSY_MS` for the write lock and spooling them otherwise.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from heedful.enforce.engine import Enforcer, env_project_dir
+from heedful.enforce.spool import WRITE_BUSY_MS, Spool
 
 HOOK_BUSY_TIMEOUT_MS = 2000
 WORKER_IDLE_SECONDS = 60
@@ -54,7 +58,7 @@ def log_error(context: str, exc: BaseException | None = None) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         detail = "".join(traceback.format_exception(exc)) if exc is not None else ""
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        with open(folder / "hooks.log", "a", encoding="utf-8") as handle:
+        with open(folder / "hooks.log", "a", encoding="utf-8", errors="backslashreplace") as handle:
             handle.write(f"{stamp} {context}\n{detail}")
     except Exception:
         try:
@@ -72,6 +76,7 @@ class HookRuntime:
         self.user, self.busy_ms = user_and_timeout(self.home)
         self._db: Any = None
         self._enforcer: Enforcer | None = None
+        self.spool = Spool(self.home)
 
     @property
     def enforcer(self) -> Enforcer:
@@ -82,9 +87,38 @@ class HookRuntime:
 
             self._db = Database(self.home / "heedful.db", self.busy_ms)
             repo = SQLiteEnforceRepo(self._db)
-            self._enforcer = Enforcer(repo, self.user, evaluate, self.platform,
-                                      project_dir=env_project_dir(self.platform))
+            self._enforcer = Enforcer(
+                repo,
+                self.user,
+                evaluate,
+                self.platform,
+                project_dir=env_project_dir(self.platform),
+                waiting=self.spool.waiting,
+                defer_writes=True,
+            )
         return self._enforcer
+
+    def discard(self) -> None:
+        """Drop the writes of an event that failed (it fails open and records nothing)."""
+        if self._enforcer is not None:
+            self._enforcer.take_writes()
+
+    def commit(self) -> None:
+        """Store the event's writes (and any spooled earlier) after the answer; spool them if the lock is held.
+
+        Never raises: a failure here can only lose the record of a decision already answered.
+        """
+        if self._enforcer is None:
+            return
+        writes = self._enforcer.take_writes()
+        try:
+            self._db.conn.execute(f"PRAGMA busy_timeout = {min(WRITE_BUSY_MS, self.busy_ms)}")
+            report = self.spool.flush(self._enforcer.repo, writes)
+        except Exception as exc:
+            log_error(f"{self.platform}: {len(writes)} write(s) could be neither stored nor spooled", exc)
+            return
+        for reason in report.rejected:
+            log_error(f"{self.platform}: parked a spooled batch the database rejects ({reason})")
 
     def start_worker(self) -> None:
         """Start a detached `heedful worker --idle-exit N` unless one is running or it is turned off.
@@ -108,10 +142,21 @@ class HookRuntime:
         (self.home / "logs").mkdir(parents=True, exist_ok=True)
         with open(self.home / "logs" / "worker.log", "ab") as log:
             process = subprocess.Popen(
-                [sys.executable, "-m", "heedful", "worker", "--idle-exit",
-                 os.environ.get("HEEDFUL_WORKER_IDLE_EXIT", str(WORKER_IDLE_SECONDS)),
-                 "--home", str(self.home)],
-                stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True,
+                [
+                    sys.executable,
+                    "-m",
+                    "heedful",
+                    "worker",
+                    "--idle-exit",
+                    os.environ.get("HEEDFUL_WORKER_IDLE_EXIT", str(WORKER_IDLE_SECONDS)),
+                    "--home",
+                    str(self.home),
+                ],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+                close_fds=True,
             )
         pid_file.write_text(str(process.pid))
 

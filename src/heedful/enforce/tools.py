@@ -93,8 +93,7 @@ def relative(path: str, project: str | None, cwd: str) -> str:
 def written_paths(tool_name: str, tool_input: dict[str, Any]) -> list[tuple[str, str]]:
     """(operation, path) for every file the call writes: create-or-write | edit | add | update | delete."""
     kind = tool_class(tool_name)
-    path = _text(tool_input.get("file_path")) or _text(tool_input.get("path")) or _text(
-        tool_input.get("notebook_path"))
+    path = _text(tool_input.get("file_path")) or _text(tool_input.get("path")) or _text(tool_input.get("notebook_path"))
     if kind == "write" and path:
         return [("write", path)]
     if kind == "edit" and path:
@@ -129,8 +128,13 @@ def _created(tool_response: Any, existed: dict[str, bool] | None, path: str) -> 
 
 
 def events(
-    tool_name: str, tool_input: dict[str, Any], tool_response: Any, project: str | None, cwd: str,
-    existed: dict[str, bool] | None = None, ok: bool = True,
+    tool_name: str,
+    tool_input: dict[str, Any],
+    tool_response: Any,
+    project: str | None,
+    cwd: str,
+    existed: dict[str, bool] | None = None,
+    ok: bool = True,
 ) -> list[dict[str, Any]]:
     """The events a completed tool call adds to the session log."""
     kind = tool_class(tool_name)
@@ -167,8 +171,9 @@ def artifacts(tool_name: str, tool_input: dict[str, Any], cwd: str) -> list[dict
             out.append({"path": full, "content": None, "kind": "deleted"})
             continue
         content = read_content(full, cwd)
-        if content is None and op == "write":
-            content = _text(tool_input.get("content"))
+        written = _text(tool_input.get("content"))
+        if content is None and op == "write" and written is not None and len(written) <= MAX_CONTENT:
+            content = written  # the file could not be read: judge what was written, within the same bound
         out.append({"path": full, "content": content, "kind": "text"})
     return out
 

@@ -3,7 +3,9 @@
 The two platforms send the same field names (`hook_event_name`, `session_id`, `cwd`, `prompt`,
 `tool_name`, `tool_input`, `tool_response`, `tool_use_id`, `stop_hook_active`,
 `last_assistant_message`; Codex adds `turn_id`, recent Claude Code `prompt_id`); they differ in
-what they accept back, which each adapter's `Renderer` decides. Anything unexpected fails open.
+what they accept back, which each adapter's `Renderer` decides. Every string of a payload is
+made valid text first (a lone surrogate or a byte that is not UTF-8 becomes U+FFFD), so that odd
+input is judged like any other. Anything unexpected fails open.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import json
 import os
 from typing import Any, Protocol
 
+from heedful.enforce.bounds import clean
 from heedful.enforce.engine import Outcome
 
 
@@ -24,11 +27,15 @@ class Renderer(Protocol):
 
 
 def parse(raw: bytes | str) -> dict[str, Any] | None:
+    """The payload as a JSON object with every string valid text (lone surrogates and bad bytes -> U+FFFD)."""
     try:
-        payload = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
+        try:
+            payload = json.loads(raw)
+        except UnicodeDecodeError:  # not UTF-8 throughout: read what is, mark what is not
+            payload = json.loads(raw.decode("utf-8", "replace") if isinstance(raw, bytes) else raw)
+    except (ValueError, RecursionError):
         return None
-    return payload if isinstance(payload, dict) else None
+    return clean(payload) if isinstance(payload, dict) else None
 
 
 def _text(value: Any) -> str | None:
@@ -63,12 +70,21 @@ def dispatch(runtime: Any, payload: dict[str, Any], render: Renderer) -> str:
     if event in ("PostToolUse", "PostToolUseFailure"):
         if tool_name is None or not isinstance(tool_input, dict):
             return render.fail_open(event)
-        outcome = runtime.enforcer.post_tool(session_id, tool_name, tool_input, payload.get("tool_response"), cwd,
-                                             turn, tool_use_id, ok=event == "PostToolUse")
+        outcome = runtime.enforcer.post_tool(
+            session_id,
+            tool_name,
+            tool_input,
+            payload.get("tool_response"),
+            cwd,
+            turn,
+            tool_use_id,
+            ok=event == "PostToolUse",
+        )
         return render.post_tool(outcome)
     if event == "Stop":
         message = payload.get("last_assistant_message")
         active = payload.get("stop_hook_active") is True
-        return render.stop(runtime.enforcer.stop(session_id, message if isinstance(message, str) else None, cwd,
-                                                 turn, active))
+        return render.stop(
+            runtime.enforcer.stop(session_id, message if isinstance(message, str) else None, cwd, turn, active)
+        )
     return render.fail_open(event)

@@ -41,17 +41,24 @@ def claude_bash(session: str, cwd: str, command: str, event: str = "PreToolUse",
     if event == "PostToolUse":
         extra["tool_response"] = {"stdout": "", "stderr": "", "interrupted": False, "isImage": False}
         extra["duration_ms"] = 12
-    return claude(event, session, cwd, tool_name="Bash", tool_input=tool_input, **extra, **fields)
+    return claude(event, session, cwd, tool_name="Bash", tool_input=tool_input, **{**extra, **fields})
 
 
-def claude_write(session: str, cwd: str, path: str, content: str, event: str = "PreToolUse", **fields: Any
-                 ) -> dict[str, Any]:
+def claude_write(
+    session: str, cwd: str, path: str, content: str, event: str = "PreToolUse", **fields: Any
+) -> dict[str, Any]:
     extra: dict[str, Any] = {}
     if event == "PostToolUse":
         extra["tool_response"] = {"filePath": path, "success": True}
         extra["duration_ms"] = 5
-    return claude(event, session, cwd, tool_name="Write", tool_input={"file_path": path, "content": content},
-                  **extra, **fields)
+    return claude(
+        event,
+        session,
+        cwd,
+        tool_name="Write",
+        tool_input={"file_path": path, "content": content},
+        **{**extra, **fields},
+    )
 
 
 def codex(event: str, session: str, cwd: str, turn: str | None = None, **fields: Any) -> dict[str, Any]:
@@ -79,8 +86,9 @@ def hook_command(platform: str) -> list[str]:
     return [sys.executable, "-m", "heedful.hookmain", platform]
 
 
-def run_hook(platform: str, payload: Mapping[str, Any] | str | bytes, env: Mapping[str, str],
-             timeout: float = 60) -> tuple[int, str, str, float]:
+def run_hook(
+    platform: str, payload: Mapping[str, Any] | str | bytes, env: Mapping[str, str], timeout: float = 60
+) -> tuple[int, str, str, float]:
     """Run the real hook command once: (exit code, stdout, stderr, elapsed ms)."""
     if isinstance(payload, Mapping):
         data = json.dumps(payload).encode("utf-8")

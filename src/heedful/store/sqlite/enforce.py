@@ -4,6 +4,9 @@ Every query names a user. This module imports nothing heavy (no numpy, no pydant
 processes load it on their start-up path. It also reads the rule library (read-only) and pins a
 turn's library version in `rule_turn_pins` with the same semantics as the rule repository, and
 queues `rules.learn` jobs in the shared job table.
+
+The hook decides from reads only and hands its writes over afterwards as one batch (`apply`), so
+that a writer holding the database lock can delay the record of a decision but never the decision.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from heedful.timeutil import now_text
 
 if TYPE_CHECKING:
+    from heedful.enforce.ledger import Write
     from heedful.store.sqlite.db import Database
 
 ACTIVE = ("checked", "guidance")
@@ -80,6 +84,23 @@ class SQLiteEnforceRepo:
             )
         return version
 
+    def pinned(self, user_id: str, session_id: str, turn_id: str) -> int | None:
+        """The version a turn was pinned to, or None (a read: no lock)."""
+        row = self.conn.execute(
+            "SELECT library_version FROM rule_turn_pins WHERE user_id = ? AND session_id = ? AND turn = ?",
+            (user_id, session_id, turn_id),
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def pin_version(self, user_id: str, session_id: str, turn_id: str, version: int, at: str | None = None) -> None:
+        """Pin a turn to `version` unless it is pinned already (the first pin wins, as in `pin`)."""
+        with self.db.transaction() as conn:
+            conn.execute(
+                "INSERT INTO rule_turn_pins (user_id, session_id, turn, library_version, created_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT(user_id, session_id, turn) DO NOTHING",
+                (user_id, session_id, turn_id, version, at or now_text()),
+            )
+
     def enqueue_job(self, user_id: str, kind: str, payload: dict[str, Any], max_attempts: int = 3) -> str:
         from heedful.store.sqlite.jobs import SQLiteJobQueue
 
@@ -87,12 +108,16 @@ class SQLiteEnforceRepo:
 
     # -- sessions and turns --------------------------------------------------------------------
     def session(self, user_id: str, session_id: str) -> dict[str, Any] | None:
-        return _dict(self.conn.execute(
-            "SELECT * FROM enforce_sessions WHERE user_id = ? AND session_id = ?", (user_id, session_id)
-        ).fetchone())
+        return _dict(
+            self.conn.execute(
+                "SELECT * FROM enforce_sessions WHERE user_id = ? AND session_id = ?", (user_id, session_id)
+            ).fetchone()
+        )
 
-    def ensure_session(self, user_id: str, session_id: str, platform: str, project: str | None) -> dict[str, Any]:
-        stamp = now_text()
+    def ensure_session(
+        self, user_id: str, session_id: str, platform: str, project: str | None, at: str | None = None
+    ) -> dict[str, Any]:
+        stamp = at or now_text()
         with self.db.transaction() as conn:
             conn.execute(
                 "INSERT INTO enforce_sessions (user_id, session_id, platform, project, created_at, updated_at)"
@@ -105,11 +130,17 @@ class SQLiteEnforceRepo:
         return found
 
     def start_turn(
-        self, user_id: str, session_id: str, turn_id: str, library_version: int, prompt: str | None,
+        self,
+        user_id: str,
+        session_id: str,
+        turn_id: str,
+        library_version: int,
+        prompt: str | None,
         selected: Sequence[str],
+        at: str | None = None,
     ) -> dict[str, Any]:
         """Open a turn (idempotent for the same turn id) and make it the session's current turn."""
-        stamp = now_text()
+        stamp = at or now_text()
         with self.db.transaction() as conn:
             existing = self.turn(user_id, session_id, turn_id)
             if existing is None:
@@ -133,10 +164,12 @@ class SQLiteEnforceRepo:
         return found
 
     def turn(self, user_id: str, session_id: str, turn_id: str) -> dict[str, Any] | None:
-        found = _dict(self.conn.execute(
-            "SELECT * FROM enforce_turns WHERE user_id = ? AND session_id = ? AND turn_id = ?",
-            (user_id, session_id, turn_id),
-        ).fetchone())
+        found = _dict(
+            self.conn.execute(
+                "SELECT * FROM enforce_turns WHERE user_id = ? AND session_id = ? AND turn_id = ?",
+                (user_id, session_id, turn_id),
+            ).fetchone()
+        )
         if found is not None:
             found["selected"] = json.loads(found["selected"] or "[]")
         return found
@@ -157,8 +190,8 @@ class SQLiteEnforceRepo:
             ).fetchone()
         return int(row[0])
 
-    def save_reply(self, user_id: str, session_id: str, text: str) -> None:
-        stamp = now_text()
+    def save_reply(self, user_id: str, session_id: str, text: str, at: str | None = None) -> None:
+        stamp = at or now_text()
         with self.db.transaction() as conn:
             conn.execute(
                 "UPDATE enforce_sessions SET last_reply = ?, last_reply_at = ?, updated_at = ?"
@@ -167,16 +200,28 @@ class SQLiteEnforceRepo:
             )
 
     # -- events --------------------------------------------------------------------------------
-    def record_events(self, user_id: str, session_id: str, turn_id: str, events: Iterable[dict[str, Any]]) -> None:
-        stamp = now_text()
+    def record_events(
+        self, user_id: str, session_id: str, turn_id: str, events: Iterable[dict[str, Any]], at: str | None = None
+    ) -> None:
+        stamp = at or now_text()
         with self.db.transaction() as conn:
             for event in events:
                 conn.execute(
                     "INSERT INTO enforce_events (user_id, session_id, turn_id, kind, tool, command, path, created,"
                     " ok, tool_use_id, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (user_id, session_id, turn_id, str(event.get("kind", "tool")), str(event.get("tool", "")),
-                     event.get("command"), event.get("path"), int(bool(event.get("created"))),
-                     int(event.get("ok", True) is not False), event.get("tool_use_id"), stamp),
+                    (
+                        user_id,
+                        session_id,
+                        turn_id,
+                        str(event.get("kind", "tool")),
+                        str(event.get("tool", "")),
+                        event.get("command"),
+                        event.get("path"),
+                        int(bool(event.get("created"))),
+                        int(event.get("ok", True) is not False),
+                        event.get("tool_use_id"),
+                        stamp,
+                    ),
                 )
 
     def events(self, user_id: str, session_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
@@ -199,12 +244,32 @@ class SQLiteEnforceRepo:
             out.append(event)
         return out
 
-    def set_pending(self, user_id: str, session_id: str, tool_use_id: str, existed: dict[str, bool]) -> None:
+    def set_pending(
+        self, user_id: str, session_id: str, tool_use_id: str, existed: dict[str, bool], at: str | None = None
+    ) -> None:
         with self.db.transaction() as conn:
             conn.execute(
                 "INSERT INTO enforce_pending (user_id, session_id, tool_use_id, existed, at) VALUES (?, ?, ?, ?, ?)"
                 " ON CONFLICT(user_id, session_id, tool_use_id) DO UPDATE SET existed = excluded.existed",
-                (user_id, session_id, tool_use_id, json.dumps(existed), now_text()),
+                (user_id, session_id, tool_use_id, json.dumps(existed), at or now_text()),
+            )
+
+    def pending(self, user_id: str, session_id: str, tool_use_id: str) -> dict[str, bool] | None:
+        """What `set_pending` stored for a tool call (a read; `pop_pending` also deletes it)."""
+        row = self.conn.execute(
+            "SELECT existed FROM enforce_pending WHERE user_id = ? AND session_id = ? AND tool_use_id = ?",
+            (user_id, session_id, tool_use_id),
+        ).fetchone()
+        if row is None:
+            return None
+        value = json.loads(row[0])
+        return value if isinstance(value, dict) else {}
+
+    def drop_pending(self, user_id: str, session_id: str, tool_use_id: str) -> None:
+        with self.db.transaction() as conn:
+            conn.execute(
+                "DELETE FROM enforce_pending WHERE user_id = ? AND session_id = ? AND tool_use_id = ?",
+                (user_id, session_id, tool_use_id),
             )
 
     def pop_pending(self, user_id: str, session_id: str, tool_use_id: str) -> dict[str, bool] | None:
@@ -223,18 +288,42 @@ class SQLiteEnforceRepo:
         return value if isinstance(value, dict) else {}
 
     # -- judgment log --------------------------------------------------------------------------
-    def log(self, user_id: str, session_id: str, turn_id: str, entries: Iterable[dict[str, Any]]) -> None:
-        stamp = now_text()
+    def log(
+        self, user_id: str, session_id: str, turn_id: str, entries: Iterable[dict[str, Any]], at: str | None = None
+    ) -> None:
+        stamp = at or now_text()
         with self.db.transaction() as conn:
             for entry in entries:
                 conn.execute(
                     "INSERT INTO enforce_log (user_id, session_id, turn_id, stage, candidate, rule_id, rule_text,"
                     " kind, result, action, reason, quotes, detail, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
                     " ?)",
-                    (user_id, session_id, turn_id, entry["stage"], entry.get("candidate", ""), entry.get("rule_id"),
-                     entry.get("rule_text"), entry.get("kind"), entry.get("result"), entry["action"],
-                     entry.get("reason", ""), json.dumps(entry.get("quotes", [])), entry.get("detail", ""), stamp),
+                    (
+                        user_id,
+                        session_id,
+                        turn_id,
+                        entry["stage"],
+                        entry.get("candidate", ""),
+                        entry.get("rule_id"),
+                        entry.get("rule_text"),
+                        entry.get("kind"),
+                        entry.get("result"),
+                        entry["action"],
+                        entry.get("reason", ""),
+                        json.dumps(entry.get("quotes", [])),
+                        entry.get("detail", ""),
+                        stamp,
+                    ),
                 )
+
+    def turn_log(self, user_id: str, session_id: str, turn_id: str) -> list[dict[str, Any]]:
+        """The turn's judgment log in order: stage, candidate, rule_id, action, result (what settling reads)."""
+        rows = self.conn.execute(
+            "SELECT stage, candidate, rule_id, action, result FROM enforce_log WHERE user_id = ? AND session_id = ?"
+            " AND turn_id = ? ORDER BY id",
+            (user_id, session_id, turn_id),
+        ).fetchall()
+        return [_dict(row) or {} for row in rows]
 
     def standing(self, user_id: str, session_id: str, turn_id: str, stage: str, candidate: str) -> dict[str, str]:
         """rule id -> the latest standing outcome on this candidate: violated, cleared or overturned."""
@@ -269,6 +358,64 @@ class SQLiteEnforceRepo:
             (user_id, session_id, turn_id, rule_id),
         ).fetchone()
         return int(row[0])
+
+    # -- deferred writes -----------------------------------------------------------------------
+    def apply(self, writes: Sequence[Write]) -> None:
+        """Apply a hook's writes in order, in one transaction (each keeps the time it was decided at)."""
+        if not writes:
+            return
+        with self.db.transaction() as conn:
+            for write in writes:
+                self._apply_one(conn, write)
+
+    def _apply_one(self, conn: sqlite3.Connection, write: Write) -> None:
+        user, session, at, data = write.user, write.session, write.at, write.data
+        if write.op == "session":
+            self.ensure_session(user, session, str(data["platform"]), data.get("project"), at=at)
+        elif write.op == "pin":
+            self.pin_version(user, session, str(data["turn"]), int(data["version"]), at=at)
+        elif write.op == "turn":
+            self.start_turn(
+                user,
+                session,
+                str(data["turn"]),
+                int(data["version"]),
+                data.get("prompt"),
+                list(data.get("selected") or []),
+                at=at,
+            )
+        elif write.op == "claim":
+            conn.execute(
+                "UPDATE enforce_turns SET revisions = revisions + 1 WHERE user_id = ? AND session_id = ?"
+                " AND turn_id = ? AND revisions < ?",
+                (user, session, str(data["turn"]), int(data["budget"])),
+            )
+        elif write.op == "reply":
+            self.save_reply(user, session, str(data["text"]), at=at)
+        elif write.op == "events":
+            self.record_events(user, session, str(data["turn"]), list(data["events"]), at=at)
+        elif write.op == "pending":
+            self.set_pending(user, session, str(data["tool_use_id"]), dict(data["existed"]), at=at)
+        elif write.op == "unpend":
+            self.drop_pending(user, session, str(data["tool_use_id"]))
+        elif write.op == "log":
+            self.log(user, session, str(data["turn"]), list(data["entries"]), at=at)
+        elif write.op == "job":  # the id was given at decision time: applying the same write twice adds one job
+            conn.execute(
+                "INSERT INTO jobs (id, user_id, kind, payload, state, max_attempts, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT(id) DO NOTHING",
+                (
+                    str(data["id"]),
+                    user,
+                    str(data["kind"]),
+                    json.dumps(data["payload"]),
+                    int(data.get("attempts", 3)),
+                    at,
+                    at,
+                ),
+            )
+        else:
+            raise ValueError(f"unknown enforcement write {write.op!r}")
 
     def entries(self, user_id: str, session_id: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
         sql = "SELECT * FROM enforce_log WHERE user_id = ?"

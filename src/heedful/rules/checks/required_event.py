@@ -95,7 +95,10 @@ def cases(params: dict[str, Any]) -> list[Case]:
 
     wanted = _commands(params) or [["test"]]
     run = " ".join(wanted[0]) + " -q"
-    edit = {"kind": "edit", "path": "src/module.py"}
+    raw_globs = params.get("edit_globs") if isinstance(params, dict) else None
+    globs = [g for g in raw_globs if isinstance(g, str) and g] if isinstance(raw_globs, list) else []
+    example = globs[0].replace("**/", "").replace("**", "deep/file").replace("*", "module") if globs else "src/module.py"
+    edit = {"kind": "edit", "path": example}
     return [
         Case(stage=STAGE, evidence={"events": [edit, {"kind": "command", "command": run}]}, expected="pass"),
         Case(stage=STAGE, evidence={"events": [{"kind": "command", "command": run}, edit]}, expected="violated",

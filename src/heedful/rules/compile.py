@@ -56,8 +56,9 @@ GENERIC = frozenset(
 EDIT_WORDS = frozenset(
     "edit editing edits edited change changes changing changed modify modifying modified write writes touch touching "
     "file files source sources add adding create creating update updating script scripts module modules function "
-    "functions".split()
-) | frozenset(LANGUAGE_GLOBS)
+    "functions imports import dependencies templates template chart charts schema config configs tests test docs "
+    "types type".split()
+) | frozenset(LANGUAGE_GLOBS) | frozenset({"sh", "shell", "tf", "proto", "rs", "py"})
 REPLY_WORDS = frozenset("reply replies replying answer answers answering respond responding response responses chat "
                         "talk talking message messages explain explaining summary summaries summarize".split())
 COMMIT_WORDS = frozenset("commit commits committing committed git message messages stage staging add adding push "
@@ -93,7 +94,7 @@ def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
 
 
 def _content_words(text: str) -> list[str]:
-    words = [w.strip(".'\"`").lower() for w in re.findall(r"[\w.'`/*-]+", text)]
+    words = [w.strip("'\"`").rstrip(".").lower() for w in re.findall(r"[\w.'`/*-]+", text)]
     return [w for w in words if w and w not in GENERIC and not w.startswith("when") and w not in ("if", "as", "long")]
 
 
@@ -205,7 +206,7 @@ def _reply_text(text: str) -> CheckSpec | None:
 _COMMIT = re.compile(r"\bcommit(?:s|ting)?\b|\bcommit messages?\b", re.I)
 _CONVENTIONAL = re.compile(r"\bconventional[- ]commits?\b|\b(?:feat|fix|chore)\s*:", re.I)
 CONVENTIONAL = r"^(feat|fix|chore|docs|refactor|test)(\(.+\))?: "
-_SUBJECT = re.compile(rf"\b(?:subject|first line|title|summary line|header|commit messages?)\b.{{0,40}}?"
+_SUBJECT = re.compile(rf"\b(?:subjects?|first lines?|titles?|summary lines?|headers?|commit messages?)\b.{{0,40}}?"
                       rf"(?:\b(?:under|below|at most|max(?:imum)?(?: of)?|no more than|within|to|up to)\s+|<=?\s*)"
                       rf"{_NUM}\s*(?:char(?:acter)?s?)?\b|\b{_NUM.replace('?P<n>', '?P<m>')}\s+char(?:acter)?s?\s+"
                       r"(?:or (?:fewer|less)|max)\b", re.I)
@@ -215,7 +216,7 @@ _MENTION = re.compile(r"\b(?:mention(?:ing)?|name|naming|reference|referencing|c
 
 
 def _commit_message(text: str) -> CheckSpec | None:
-    if not _COMMIT.search(text):
+    if not _COMMIT.search(text) and not _TRAILER.search(text):
         return None
     params: dict[str, Any] = {}
     subject = _SUBJECT.search(text)
@@ -225,10 +226,18 @@ def _commit_message(text: str) -> CheckSpec | None:
             params["max_subject"] = n
     if _CONVENTIONAL.search(text) and re.search(r"\b(?:use|follow|write|always|must)\b", text, re.I):
         params["require"] = CONVENTIONAL
+    start = re.search(r"\b(?:start|begin|prefix)\w*\b.{0,40}\bwith\s+(?:an? |the )?(?P<what>lower-?case|upper-?case|"
+                      r"capital|jira|ticket|issue)", text, re.I)
+    if start:
+        what = start.group("what").lower()
+        params["require"] = ("^[a-z]" if what.startswith("lower") else "^[A-Z]" if what in ("upper-case", "uppercase",
+                             "capital") else "^[A-Z][A-Z0-9]+-[0-9]+")
     if _NEGATED.search(text):
         forbid: list[str] = []
         if _TRAILER.search(text):
             forbid.append("Co-Authored-By")
+        if _EMOJI.search(text):
+            forbid.append("emoji")
         mention = _MENTION.search(text)
         if mention:
             forbid.append(mention.group("who").capitalize() if mention.group("who").lower() != "openai" else "OpenAI")
@@ -249,7 +258,11 @@ def _commit_message(text: str) -> CheckSpec | None:
 
 
 # -- paths --------------------------------------------------------------------------------------
-_PATHLIKE = r"`[^`\s]+`|~?[\w.*-]*[/*.][\w./*-]*[\w*/]|\.[\w.-]+"
+_PATHLIKE = r"`[^`\s]+`|~?[\w.*-]*[/*.](?:[\w./*-]*[\w*/])?|\.[\w.-]+"
+_FILE_NAMES = ("Makefile", "Dockerfile", "Procfile", "CODEOWNERS", "Jenkinsfile", "Gemfile", "Rakefile", "Vagrantfile",
+               "LICENSE", "Justfile", "Containerfile", "Brewfile", "Pipfile")
+_KNOWN_CONFIG = {"circleci": ".circleci/**", "travis": ".travis.yml", "github actions": ".github/workflows/**",
+                 "gitlab ci": ".gitlab-ci.yml", "migration files": "migrations/**", "migration": "migrations/**"}
 _DIR_WORDS = frozenset("migrations vendor node_modules dist build generated third_party __generated__".split())
 _LOCKFILES = ["*.lock", "package-lock.json", "pnpm-lock.yaml"]
 _EDIT_VERB = re.compile(
@@ -276,7 +289,10 @@ def _globs(rest: str) -> list[str]:
                              r"\bthe\s+(?P<w>[\w.-]+)\s+(?:folder|directory|dir)\b|\b(?P<k>[a-z_]+)\b", rest, re.I):
         if match.group("k"):
             word = match.group("k").lower()
-            if word in _DIR_WORDS:
+            name = next((f for f in _FILE_NAMES if match.group("k").rstrip("s") == f), None)
+            if name:
+                found.append(name)
+            elif word in _DIR_WORDS:
                 found.append(f"{word}/**")
             elif word in ("lockfile", "lockfiles"):
                 return []
@@ -294,9 +310,12 @@ def _globs(rest: str) -> list[str]:
         if re.fullmatch(r"\.\w+", raw) and re.search(rf"{re.escape(raw)}\s+files\b", rest) and raw not in (".env",):
             raw = "*" + raw
         found.append(raw)
-    ext = re.search(r"\b(?P<e>pem|key|p12|pfx|crt|log|sqlite|db|ipynb|env)\s+files\b", rest, re.I)
+    ext = re.search(r"\b(?P<e>pem|key|p12|pfx|crt|log|sqlite|db|ipynb|env|tfstate)\s+files\b", rest, re.I)
     if ext and not found:
         found.append(f"*.{ext.group('e').lower()}")
+    for phrase, glob in _KNOWN_CONFIG.items():
+        if not found and re.search(rf"\b{phrase}\b", rest, re.I):
+            found.append(glob)
     return list(dict.fromkeys(found))
 
 
@@ -365,6 +384,10 @@ def _required_event(text: str, conditions: Sequence[str]) -> CheckSpec | None:
     if what is None:
         return None
     if re.fullmatch(r"(?:the |all )?(?:full |whole |unit )?(?:tests?|test suite)", what.strip(), re.I):
+        # Which runner is unknown: only a rule about finishing names a moment every runner can be checked at.
+        if not (run and re.search(r"\b(?:done|finish\w*|complete|wrap\w* up|hand\w* (?:it )?(?:back|over)|"
+                                  r"repl(?:y|ying)|respond\w*)\b", run.group("rest"), re.I)):
+            return None
         commands = TEST_COMMANDS
     else:
         words = _command_words(what)
@@ -382,22 +405,25 @@ def _required_event(text: str, conditions: Sequence[str]) -> CheckSpec | None:
 
 
 # -- commands -----------------------------------------------------------------------------------
+FLAG_SUBCOMMAND = {"--no-gpg-sign": "commit", "--amend": "commit"}
 FLAG_OWNERS = {"--no-verify": "git", "--force-with-lease": "git", "--amend": "git", "--no-gpg-sign": "git",
                "--break-system-packages": "pip", "--legacy-peer-deps": "npm"}
 _BRANCH = re.compile(r"\b(?:to|into|on|onto)\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?(?:\s+branch)?", re.I)
 _NOT_BRANCH = frozenset("it the remote origin github upstream a any that this there them shared".split())
 
 
-def _from_mention(mention: vocab.Mention, text: str) -> dict[str, Any] | None:
+def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dict[str, Any] | None:
     params: dict[str, Any] = {"program": mention.program}
     subcommand = list(mention.subcommand)
     flags = [list(g) for g in mention.flags]
-    if mention.unread:
+    if [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]:
         return None  # the rule says more about the command than a check can state
     for concept in mention.concepts:
         rule = vocab.concept_flags(mention.program, concept, subcommand)
         if rule is None:
-            return None
+            if concept in vocab.STRICT_CONCEPTS:
+                return None
+            continue
         if rule.subcommand_words:
             subcommand = list(rule.subcommand_words)
         elif rule.subcommand and not subcommand:
@@ -408,9 +434,10 @@ def _from_mention(mention: vocab.Mention, text: str) -> dict[str, Any] | None:
             if not any(set(group) & set(existing) for existing in flags):
                 flags.append(list(group))
     read_flags = {alias for group in flags for alias in group}
-    for literal in re.findall(r"(?<![\w-])--?[a-zA-Z][\w-]*", text):
+    flagged = text.split(" instead", 1)[0] if mention.role == "forbid" else text
+    for literal in re.findall(r"(?<![\w-])--[a-zA-Z][\w-]*|(?<![\w-])-[a-zA-Z](?![\w-])", flagged):
         owner = FLAG_OWNERS.get(literal)
-        if literal not in read_flags and (owner == mention.program or (owner is None and mention.implied)):
+        if literal not in read_flags and (owner == mention.program or (owner is None and single)):
             flags.append(vocab.flag_groups_for(mention.program, literal))
             read_flags.add(literal)
     args = list(mention.args)
@@ -437,7 +464,10 @@ def _command_checks(text: str) -> list[CheckSpec]:
         literal = next((f for f in re.findall(r"(?<![\w-])--[a-z][\w-]*", text) if f in FLAG_OWNERS), None)
         if literal and _NEGATED.search(text):
             group = [literal]  # without a subcommand a short alias may mean something else (`git push -n`)
-            return [spec("forbidden_command", {"program": FLAG_OWNERS[literal], "flags": [group]})]
+            params: dict[str, Any] = {"program": FLAG_OWNERS[literal], "flags": [group]}
+            if literal in FLAG_SUBCOMMAND:
+                params["subcommand"] = [FLAG_SUBCOMMAND[literal]]
+            return [spec("forbidden_command", params)]
         defaults = [(vocab.family_default(m.program), m) for m in prefer if not m.subcommand or m.program == "uv"]
         defaults = [(d, m) for d, m in defaults if d]
         if defaults and not _NEGATED.search(text.split(defaults[0][1].program)[0]):
@@ -445,7 +475,7 @@ def _command_checks(text: str) -> list[CheckSpec]:
         return []
     out: list[CheckSpec] = []
     for mention in forbid:
-        params = _from_mention(mention, text)
+        params = _from_mention(mention, text, single=len(forbid) == 1)
         if params is None:
             continue
         if alternatives:
@@ -527,7 +557,7 @@ def _all_proposals(text: str, conditions: Sequence[str]) -> list[CheckSpec]:
             proposals.append(found)
     if not any(p.kind in ("commit_message", "required_event", "workspace_leftovers") for p in proposals):
         proposals += _path_checks(text)
-    if not proposals:
+    if not proposals and not re.search(r"\bcommit (?:messages?|subjects?|titles?)\b", text, re.I):
         proposals += _command_checks(text)
     return proposals
 

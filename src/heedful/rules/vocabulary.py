@@ -29,7 +29,22 @@ CONCEPT_WORDS: dict[str, str] = {
     "insecure": "insecure",
     "in-place": "in_place",
     "auto-approve": "auto_approve",
+    "interactive": "interactive", "interactively": "interactive",
+    "tags": "tags",
+    "delete": "delete", "deleting": "delete",
 }
+# Concepts that change what a rule forbids: a program without a spelling for them cannot state the rule.
+STRICT_CONCEPTS = frozenset({"force", "global", "recursive", "hard", "no_verify"})
+# English words that are also program names: a program only when the words around say so.
+AMBIGUOUS = frozenset("make find open watch env screen just tail head cat dd kill less more port go trash pod buf snap "
+                      "apt rye fly helm turbo tee code ls tf http nc su gem az watch".split())
+COMMAND_CUES = frozenset("run running ran use using used with via invoke invoking call calling execute type typing "
+                         "of than not over the `".split())
+# Nouns after a program that add nothing a check needs ("npm packages", "git hooks").
+FILLER = frozenset("packages package deps dependencies things stuff hooks files file tools tool commands command "
+                   "scripts script binary binaries cli".split())
+NOT_PROGRAMS = frozenset("the a an any it this that tests test anything something commands scripts code stuff "
+                         "migrations servers server builds jobs things containers interactive it's them".split())
 CONCEPT_PHRASES = (
     (re.compile(r"\b(?:skip(?:ping)?|bypass(?:ing)?|disabl(?:e|ing)|without(?: running)?)\s+(?:the\s+)?"
                 r"(?:git\s+|pre-?commit\s+|commit\s+|pre-?push\s+)?(?:hooks?|verification|checks)\b", re.I), "no_verify"),
@@ -51,7 +66,8 @@ NEGATIONS = frozenset(
 )
 PREFER_VERBS = frozenset("use using prefer preferring favor favour stick switch go with only always run uses".split())
 CONTRAST_BAD = ("instead of", "rather than", "in place of", "over", "not", "from", "than", "vs", "versus")
-_TOKEN = re.compile(r"`[^`]+`|--?\w(?:[\w=-]|\.(?=\w))*|[\w.*~/](?:[\w+/*@~'-]|\.(?=[\w*]))*|[,;:.!?()]")
+_TOKEN = re.compile(r"`[^`]+`|--?\w(?:[\w=|-]|\.(?=\w))*|[\w.*~/](?:[\w+/*@~'-]|\.(?=[\w*]))*|[,;:.!?()]")
+SINGLE_DASH_LONG = frozenset({"find", "terraform", "java", "go"})
 STOP = frozenset(
     "in on at to for with without when whenever unless because and or but here there this that the a an anymore "
     "ever again please instead directly anywhere while if so since before after from into we you i it is are "
@@ -142,7 +158,8 @@ def tokens(text: str) -> list[str]:
 
 
 def _plain(token: str) -> str:
-    return token.strip("`'\"").lower()
+    stripped = token.strip("`'\"")
+    return stripped if stripped.startswith("-") else stripped.lower()
 
 
 def program_named(word: str) -> str | None:
@@ -207,9 +224,12 @@ def _role(words: list[str], start: int, end: int) -> str:
     return "neutral"
 
 
-def _read_after(program: Program, words: list[str], index: int) -> tuple[list[str], list[list[str]], list[str],
-                                                                           list[str], int]:
-    """Subcommand words, literal flags, positional args and unread words right after a program."""
+def _read_after(program: Program, words: list[str], index: int, explicit: bool = False) -> tuple[
+        list[str], list[list[str]], list[str], list[str], int]:
+    """Subcommand words, literal flags, positional args and unread words right after a program.
+
+    `explicit`: the rule names a command line ("never run gcloud app deploy"), so plain words after
+    the program are its positional words even when the vocabulary does not know them."""
     subcommand: list[str] = []
     flags: list[list[str]] = []
     args: list[str] = []
@@ -220,18 +240,31 @@ def _read_after(program: Program, words: list[str], index: int) -> tuple[list[st
         plain = _plain(word)
         if word in (",", ";", ":", ".", "!", "?", "(", ")") or plain in STOP:
             break
-        if re.fullmatch(r"--?[a-z][\w-]*(?:=\S+)?", plain):
-            if re.fullmatch(r"-[a-z]{2,}", plain) and program.name not in ("terraform",):
+        if "|" in plain and plain.startswith("-"):  # "-k/--insecure": aliases of one flag
+            group = [a for a in plain.split("|") if a.startswith("-")]
+            known = flag_groups_for(program.name, group[-1])
+            flags.append(known if set(group) <= set(known) else group)
+        elif re.fullmatch(r"--?[a-zA-Z][\w-]*(?:=\S+)?", plain):
+            if re.fullmatch(r"-[a-zA-Z]{2,}", plain) and program.name not in SINGLE_DASH_LONG:
                 for letter in plain[1:]:
-                    flags.append(flag_groups_for(program.name, f"-{letter}"))
+                    group = flag_groups_for(program.name, f"-{letter}")
+                    if group not in flags:
+                        flags.append(group)
             else:
-                flags.append(flag_groups_for(program.name, plain.split("=", 1)[0]))
+                group = flag_groups_for(program.name, plain.split("=", 1)[0])
+                if group not in flags:
+                    flags.append(group)
+        elif plain in subcommand:
+            pass
         elif not flags and not args and plain in program.subcommands and len(subcommand) < 2:
             canonical = program.subcommands[plain]
             subcommand += [w for w in canonical.split() if w not in subcommand]
-        elif plain in CONCEPT_WORDS:
+        elif plain in CONCEPT_WORDS or plain in FILLER:
             unread.append(plain)
-        elif word.startswith("`") or (subcommand and re.fullmatch(r"[\w./-]+", plain) and len(args) < 2):
+        elif explicit and not flags and not args and len(subcommand) < 2 and re.fullmatch(r"[a-z][\w.:-]*", plain):
+            subcommand.append(plain)
+        elif word.startswith("`") or ((subcommand or explicit) and re.fullmatch(r"[\w./*:-]+", plain)
+                                      and len(args) < 2):
             args.append(plain)
         else:
             unread.append(plain)
@@ -239,12 +272,39 @@ def _read_after(program: Program, words: list[str], index: int) -> tuple[list[st
     return subcommand, flags, args, unread, i
 
 
+_RUN_CUES = frozenset({"run", "running", "execute", "executing", "type", "typing", "invoke", "call", "pass", "use",
+                       "using"})
+
+
+def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
+    """The program named at token i (an alias phrase, or any command-like word right after "run")."""
+    vocab = vocabulary()
+    for size in range(min(vocab.longest, len(flat) - i), 0, -1):
+        key = tuple(flat[i : i + size])
+        if key in vocab.phrases:
+            program = vocab.programs[vocab.phrases[key]]
+            before = flat[i - 1] if i > 0 else ""
+            after = flat[i + size] if i + size < len(flat) else ""
+            if program.name in AMBIGUOUS and size == 1 and before not in COMMAND_CUES and not after.startswith("-") \
+                    and after not in program.subcommands:
+                return None
+            return program, size
+    word = flat[i]
+    if i > 0 and flat[i - 1] in ("run", "running", "execute", "executing") and re.fullmatch(r"[a-z][\w.-]*", word) \
+            and word not in NOT_PROGRAMS and word not in CONCEPT_WORDS and word not in IMPLIED_PROGRAM \
+            and word not in STOP and not word.endswith("s"):
+        return Program(word, None, (word,), {}, {}), 1
+    return None
+
+
 def read_commands(text: str) -> list[Mention]:
     """Every program the text names, in order, with its role and what the rule says about it."""
     vocab = vocabulary()
+    text = re.sub(r"(?<![\w-])(-\w)/(--[\w-]+)", r"\1|\2", text)
     words = [_plain(t) if not t.startswith("`") else t for t in tokens(text)]
     flat = [_plain(w) for w in words]
     mentions: list[Mention] = []
+    consumed: set[int] = set()
     i = 0
     while i < len(flat):
         word = flat[i]
@@ -252,54 +312,54 @@ def read_commands(text: str) -> list[Mention]:
             inner = tokens(words[i].strip("`"))
             if inner and program_named(inner[0]):
                 program = vocab.programs[program_named(inner[0]) or ""]
-                sub, flags, args, unread, _ = _read_after(program, [_plain(t) for t in inner], 1)
+                sub, flags, args, unread, _ = _read_after(program, [_plain(t) for t in inner], 1, explicit=True)
                 mentions.append(Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args,
                                         unread=unread))
+                consumed.add(i)
             i += 1
             continue
-        found = None
-        for size in range(min(vocab.longest, len(flat) - i), 0, -1):
-            key = tuple(flat[i : i + size])
-            if key in vocab.phrases:
-                found = (vocab.phrases[key], size)
-                break
+        found = _known_or_named(flat, i)
         if found is None:
             parts = word.split("-")
+            implied = None
             if len(parts) == 2 and parts[0] == "force" and parts[1] in IMPLIED_PROGRAM:
-                mentions.append(Mention("git", i, i + 1, _role(flat, i, i + 1), ["push"], concepts=["force"],
-                                        implied=True))
+                implied = ("git", "push", ["force"])
             elif word in IMPLIED_PROGRAM or word.replace("-", "") in ("forcepush", "forcepushes", "forcepushing"):
-                program_name, sub = IMPLIED_PROGRAM.get(word, ("git", "push"))
-                concepts = ["force"] if word.startswith("force") or (i > 0 and flat[i - 1] in CONCEPT_WORDS
-                                                                     and CONCEPT_WORDS[flat[i - 1]] == "force") else []
-                mentions.append(Mention(program_name, i, i + 1, _role(flat, i, i + 1), [sub], concepts=concepts,
-                                        implied=True))
+                name, sub_word = IMPLIED_PROGRAM.get(word, ("git", "push"))
+                force = word.startswith("force") or (i > 0 and CONCEPT_WORDS.get(flat[i - 1]) == "force")
+                implied = (name, sub_word, ["force"] if force else [])
+            if implied is not None:
+                program = vocab.programs[implied[0]]
+                _, flags, args, unread, stop = _read_after(program, flat, i + 1)
+                consumed.update(range(i, stop))
+                mentions.append(Mention(implied[0], i, i + 1, _role(flat, i, i + 1), [implied[1]], flags, args,
+                                        concepts=list(implied[2]), implied=True, unread=unread))
             i += 1
             continue
-        name, size = found
-        program = vocab.programs[name]
-        sub, flags, args, unread, stop = _read_after(program, flat, i + size)
-        mention = Mention(name, i, i + size, _role(flat, i, i + size), sub, flags, args, unread=unread)
+        program, size = found
+        explicit = i > 0 and flat[i - 1] in ("run", "running", "execute", "executing")
+        sub, flags, args, unread, stop = _read_after(program, flat, i + size, explicit)
+        consumed.update(range(i, stop))
+        mention = Mention(program.name, i, i + size, _role(flat, i, i + size), sub, flags, args, unread=unread)
         if not sub:  # "global yarn installs", "installs with pip": the subcommand may come first
             for j in range(max(0, i - 3), i):
                 if flat[j] in program.subcommands and flat[j] not in ("i", "add", "run"):
                     mention.subcommand = program.subcommands[flat[j]].split()
+                    consumed.add(j)
                     break
-            else:
-                for j in range(stop, min(len(flat), stop + 1)):
-                    if flat[j] in program.subcommands and flat[j] not in ("i", "run"):
-                        mention.subcommand = program.subcommands[flat[j]].split()
         mentions.append(mention)
         i += size
-    _attach_concepts(text, flat, mentions)
+    _attach_concepts(text, flat, mentions, consumed)
     return [m for m in mentions if not (m.implied and any(o.program == m.program and not o.implied
                                                           for o in mentions))]
 
 
-def _attach_concepts(text: str, flat: list[str], mentions: list[Mention]) -> None:
+def _attach_concepts(text: str, flat: list[str], mentions: list[Mention], consumed: set[int]) -> None:
     """Concept words of the clause ("global", "force", "skip hooks") go to the program they qualify."""
     concepts: list[str] = []
     for index, word in enumerate(flat):
+        if index in consumed and CONCEPT_WORDS.get(word) not in ("force", "global", "recursive", "hard"):
+            continue
         concept = CONCEPT_WORDS.get(word) or CONCEPT_WORDS.get(word.split("-", 1)[0] if "-" in word else "")
         if concept and not any(m.start <= index < m.end and m.implied and concept in m.concepts for m in mentions):
             concepts.append(concept)

@@ -41,7 +41,9 @@ _CONDITION = re.compile(r"(?:^|(?<=[,;(])|(?<=\s))(?P<q>(?:when(?:ever)?|if|whil
 _EXCEPTION = re.compile(r"(?:^|(?<=[,;(])|(?<=\s))(?P<q>(?:unless|except|other than|apart from|but not|"
                         r"but (?:it'?s|that'?s) (?:ok|okay|fine)|\w+ is (?:ok|okay|fine))\b[^;()]*)", re.I)
 _QUALIFIER = re.compile(r"\bfor (?:\w+ ){0,2}?(?:large|big|huge|small|tiny|long|short|important|major|minor|complex|"
-                        r"simple|trivial|quick|critical|sensitive|risky|shared|public|production|prod)\b[\w ]*", re.I)
+                        r"simple|trivial|quick|critical|sensitive|risky|shared|public|production|prod)\b[\w ]*|"
+                        r"\b(?:inside|outside|within|in|on|against) (?:the |a |an |any |our )?(?:containers?|docker|ci|"
+                        r"prod(?:uction)?|servers?|vms?|clusters?|host|remote|staging|pods?|prod pods)\b[\w ]*", re.I)
 # "Without asking" forbids the action until the user approves it: blocking it is exactly that.
 _ASK_FIRST = re.compile(r"[,;(]?\s*\b(?:without (?:asking|approval|permission|checking with me|my (?:ok|okay|approval|"
                         r"permission)|the user'?s? (?:ok|approval|permission))|ask(?: me)? first|check with me first)\b"

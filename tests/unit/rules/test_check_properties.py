@@ -36,7 +36,7 @@ evidence = st.fixed_dictionaries(
 params = st.dictionaries(
     st.sampled_from(["program", "subcommand", "flags", "args", "alternatives", "implicit_target", "globs",
                      "outside_project", "limit", "fields", "target", "path", "op", "value", "commands", "after",
-                     "edit_globs"]),
+                     "edit_globs", "forbid", "require", "max_subject", "unit", "patterns"]),
     json_values,
     max_size=6,
 )
@@ -68,6 +68,10 @@ def test_valid_params_on_arbitrary_strings(kind: str, line: str, text: str) -> N
         "field_value": {"target": "delivery", "path": ["a"], "op": "equals", "value": "b"},
         "required_event": {"commands": [["pytest"]]},
         "workspace_leftovers": {"globs": ["*.tmp"]},
+        "staged_path": {"globs": [".envrc", "secrets/**"]},
+        "commit_message": {"forbid": ["Co-Authored-By", "emoji"], "require": "^(feat|fix): ", "max_subject": 50},
+        "reply_count_limit": {"unit": "bullets", "limit": 3},
+        "reply_forbidden_text": {"patterns": ["emoji", "As an AI"]},
     }[kind]
     evidence = {"project": text, "action": {"tool": "Bash", "command": line, "file_path": text},
                 "artifact": {"path": text, "content": line}, "delivery": line,

@@ -149,8 +149,9 @@ def _left_out(text: str, spec: CheckSpec) -> list[str]:
     for mention in vocab.read_commands(text):
         if mention.program != program or mention.role == "prefer":
             continue
-        if mention.unread:
-            return mention.unread
+        unread = [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]
+        if unread:
+            return unread
         dropped = [w for w in [*mention.subcommand, *mention.args] if w.lower() not in kept]
         if dropped:
             return dropped

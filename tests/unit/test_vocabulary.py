@@ -11,8 +11,10 @@ def read(text: str) -> list[tuple[str, str, list[str], list[list[str]], list[str
     return [(m.program, m.role, m.subcommand, m.flags, m.concepts) for m in vocab.read_commands(text)]
 
 
-@pytest.mark.parametrize(("word", "program"), [("ripgrep", "rg"), ("homebrew", "brew"), ("pip3", "pip"),
-                                               ("mercurial", "hg"), ("fdfind", "fd")])
+@pytest.mark.parametrize(
+    ("word", "program"),
+    [("ripgrep", "rg"), ("homebrew", "brew"), ("pip3", "pip"), ("mercurial", "hg"), ("fdfind", "fd")],
+)
 def test_prose_names_map_to_programs(word: str, program: str) -> None:
     assert vocab.program_named(word) == program
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-APPEAL_LINE = re.compile(r"^[ \t>*-]*heedful-appeal[ \t]+([A-Za-z0-9_-]+)[ \t]*:[ \t]*(.*)$",
-                         re.IGNORECASE | re.MULTILINE)
+APPEAL_LINE = re.compile(
+    r"^[ \t>*-]*heedful-appeal[ \t]+([A-Za-z0-9_-]+)[ \t]*:[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE
+)
 
 
 def _words(value: Any) -> list[str]:
@@ -27,8 +28,11 @@ def _rewrite(quote: str, program: str, alternative: str, subcommand: list[str]) 
         if token.rsplit("/", 1)[-1] == program:
             end = index + 1
             # An alternative that names its own subcommand ("uv add") replaces the forbidden one too.
-            if len(replacement) > 1 and subcommand and [t.lower() for t in tokens[end : end + len(subcommand)]] == [
-                    w.lower() for w in subcommand]:
+            if (
+                len(replacement) > 1
+                and subcommand
+                and [t.lower() for t in tokens[end : end + len(subcommand)]] == [w.lower() for w in subcommand]
+            ):
                 end += len(subcommand)
             return " ".join([*tokens[:index], *replacement, *tokens[end:]])
     return None
@@ -120,39 +124,50 @@ def hint(kind: str | None, params: dict[str, Any], quotes: list[str]) -> str:
 def _item(number: int, violation: dict[str, Any]) -> str:
     quotes = violation.get("quotes") or []
     quote = f" Matched: `{quotes[0]}`." if quotes else ""
-    return (f"{number}. “{violation['rule_text']}” [{violation['rule_id']}]: {violation['reason']}.{quote} "
-            f"Instead: {violation['hint']}.")
+    return (
+        f"{number}. “{violation['rule_text']}” [{violation['rule_id']}]: {violation['reason']}.{quote} "
+        f"Instead: {violation['hint']}."
+    )
 
 
 def deny(violations: list[dict[str, Any]], used: int, budget: int) -> str:
-    head = ("This tool call was not run: it breaks a rule the user taught in an earlier session"
-            if len(violations) == 1 else
-            f"This tool call was not run: it breaks {len(violations)} rules the user taught in earlier sessions")
+    head = (
+        "This tool call was not run: it breaks a rule the user taught in an earlier session"
+        if len(violations) == 1
+        else f"This tool call was not run: it breaks {len(violations)} rules the user taught in earlier sessions"
+    )
     body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
-    return (f"{head} (heedful).\n{body}\nContinue the task with the compliant alternative; there is no need to "
-            f"stop or ask the user. (Correction {used} of {budget} this turn.)")
+    return (
+        f"{head} (heedful).\n{body}\nContinue the task with the compliant alternative; there is no need to "
+        f"stop or ask the user. (Correction {used} of {budget} this turn.)"
+    )
 
 
 def feedback(violations: list[dict[str, Any]], used: int, budget: int) -> str:
     body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
-    return (f"The change just made breaks a rule the user taught in an earlier session (heedful). The tool has "
-            f"already run, so fix the result now:\n{body}\n(Correction {used} of {budget} this turn.)")
+    return (
+        f"The change just made breaks a rule the user taught in an earlier session (heedful). The tool has "
+        f"already run, so fix the result now:\n{body}\n(Correction {used} of {budget} this turn.)"
+    )
 
 
 def revise(violations: list[dict[str, Any]], used: int, budget: int) -> str:
     count = "a rule" if len(violations) == 1 else f"{len(violations)} rules"
     body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
-    return (f"Before this reply is final: it breaks {count} the user taught in earlier sessions (heedful).\n{body}\n"
-            f"Do what is needed and give the revised reply (revision {used} of {budget} this turn). "
-            "The user's instructions in this conversation take precedence over learned rules: if they asked for "
-            "this explicitly, or a judgment is wrong, you may appeal once per rule by adding a line "
-            "`heedful-appeal <rule id>: <your evidence>` to the reply; the rule is then checked again.")
+    return (
+        f"Before this reply is final: it breaks {count} the user taught in earlier sessions (heedful).\n{body}\n"
+        f"Do what is needed and give the revised reply (revision {used} of {budget} this turn). "
+        "The user's instructions in this conversation take precedence over learned rules: if they asked for "
+        "this explicitly, or a judgment is wrong, you may appeal once per rule by adding a line "
+        "`heedful-appeal <rule id>: <your evidence>` to the reply; the rule is then checked again."
+    )
 
 
 def reminder(unknown: list[dict[str, Any]]) -> str:
     lines = [f"- “{u['rule_text']}” [{u['rule_id']}]: {u['reason']}" for u in unknown]
-    return ("heedful could not check these rules on this step (not enough evidence); they still apply:\n"
-            + "\n".join(lines))
+    return "heedful could not check these rules on this step (not enough evidence); they still apply:\n" + "\n".join(
+        lines
+    )
 
 
 def appeals_in(text: str) -> tuple[str, list[tuple[str, str]]]:

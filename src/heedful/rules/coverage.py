@@ -130,12 +130,15 @@ def same_params(kind: str, label: dict[str, Any], got: dict[str, Any]) -> bool:
         return label.get("limit") == got.get("limit") and label.get("unit") == got.get("unit")
     if kind == "commit_message":
         forbid = {str(f).lower() for f in label.get("forbid") or []}
-        return (forbid == {str(f).lower() for f in got.get("forbid") or []}
-                and bool(label.get("require")) == bool(got.get("require"))
-                and label.get("max_subject") == got.get("max_subject"))
+        return (
+            forbid == {str(f).lower() for f in got.get("forbid") or []}
+            and bool(label.get("require")) == bool(got.get("require"))
+            and label.get("max_subject") == got.get("max_subject")
+        )
     if kind == "reply_forbidden_text":
-        return {str(p).lower() for p in label.get("patterns") or []} == {str(p).lower() for p in
-                                                                          got.get("patterns") or []}
+        return {str(p).lower() for p in label.get("patterns") or []} == {
+            str(p).lower() for p in got.get("patterns") or []
+        }
     if kind == "required_event":
         want, have = _commands(label.get("commands")), _commands(got.get("commands"))
         return bool(want) and want <= have
@@ -183,26 +186,35 @@ def coverage(rows: Iterable[dict[str, Any]]) -> CoverageReport:
                     verdict, stats.wrong_params = "wrong_params", stats.wrong_params + 1
                 else:
                     verdict, stats.right = "right", stats.right + 1
-            report.outcomes.append(RuleOutcome(str(row.get("id", "")), text, condition, expected, expected_params,
-                                               got_kind, got_params, verdict))
+            report.outcomes.append(
+                RuleOutcome(
+                    str(row.get("id", "")), text, condition, expected, expected_params, got_kind, got_params, verdict
+                )
+            )
     return report
 
 
 def render(report: CoverageReport) -> str:
     """A plain table: per expected kind, right / wrong kind / wrong params / stayed guidance."""
-    head = f"{'expected check':<22} {'rules':>6} {'right':>6} {'rate':>7} {'wrong kind':>11} {'wrong params':>13} " \
-           f"{'guidance':>9}"
+    head = (
+        f"{'expected check':<22} {'rules':>6} {'right':>6} {'rate':>7} {'wrong kind':>11} {'wrong params':>13} "
+        f"{'guidance':>9}"
+    )
     lines = [head, "-" * len(head)]
     for kind in sorted(report.kinds, key=lambda k: -report.kinds[k].labelled):
         k = report.kinds[kind]
-        lines.append(f"{kind:<22} {k.labelled:>6} {k.right:>6} {k.rate:>6.1%} {k.wrong_kind:>11} {k.wrong_params:>13} "
-                     f"{k.missed:>9}")
+        lines.append(
+            f"{kind:<22} {k.labelled:>6} {k.right:>6} {k.rate:>6.1%} {k.wrong_kind:>11} {k.wrong_params:>13} "
+            f"{k.missed:>9}"
+        )
     lines.append("-" * len(head))
     wrong_kind = sum(k.wrong_kind for k in report.kinds.values())
     wrong_params = sum(k.wrong_params for k in report.kinds.values())
     missed = sum(k.missed for k in report.kinds.values())
-    lines.append(f"{'all checkable':<22} {report.checkable:>6} {report.right:>6} {report.rate:>6.1%} {wrong_kind:>11} "
-                 f"{wrong_params:>13} {missed:>9}")
+    lines.append(
+        f"{'all checkable':<22} {report.checkable:>6} {report.right:>6} {report.rate:>6.1%} {wrong_kind:>11} "
+        f"{wrong_params:>13} {missed:>9}"
+    )
     lines.append(f"labelled guidance: {report.guidance_labelled}, wrongly given a check: {report.guidance_checked}")
     return "\n".join(lines)
 
@@ -226,8 +238,10 @@ def main(argv: list[str]) -> int:
     if "--misses" in argv:
         for o in report.outcomes:
             if o.verdict not in ("right", "kept_guidance"):
-                print(f"{o.verdict:<13} {o.expected:<20} {o.text!r} cond={o.condition!r}\n"
-                      f"    want {o.expected_params}\n    got  {o.got} {o.got_params}")
+                print(
+                    f"{o.verdict:<13} {o.expected:<20} {o.text!r} cond={o.condition!r}\n"
+                    f"    want {o.expected_params}\n    got  {o.got} {o.got_params}"
+                )
     return 0
 
 

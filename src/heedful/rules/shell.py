@@ -293,8 +293,12 @@ def _redirections(argv: list[str]) -> tuple[list[str], list[str]]:
             target = argv[i + 1]
             i += 1
         operator = match.group(2)
-        if operator in (">>", ">|", ">", "<>") and target and not target.startswith("&") and \
-                not target.startswith("/dev/"):
+        if (
+            operator in (">>", ">|", ">", "<>")
+            and target
+            and not target.startswith("&")
+            and not target.startswith("/dev/")
+        ):
             writes.append(target)
         i += 1
     return kept, writes
@@ -335,8 +339,18 @@ def _read(segment: str, heredocs: tuple[str, ...], depth: int) -> list[SimpleCom
         if k + 1 < len(args) and args[k] == "-m":
             program = _normalise_program(args[k + 1])
             args = args[k + 2 :]
-    return [SimpleCommand(program=program, args=tuple(args), raw=segment, sudo=bool(privileged), env=tuple(env),
-                          wrappers=privileged, writes=tuple(writes), heredocs=heredocs)]
+    return [
+        SimpleCommand(
+            program=program,
+            args=tuple(args),
+            raw=segment,
+            sudo=bool(privileged),
+            env=tuple(env),
+            wrappers=privileged,
+            writes=tuple(writes),
+            heredocs=heredocs,
+        )
+    ]
 
 
 def _commands(line: str, depth: int) -> list[SimpleCommand]:
@@ -446,13 +460,14 @@ def _writes_of(command: SimpleCommand) -> list[str]:
         paths += _DIFF_HEADER.findall("\n".join(command.heredocs))
     elif program == "tee":
         paths += operands
-    elif program == "sed" and any(a.startswith(("-i", "--in-place")) or (re.fullmatch(r"-[a-zA-Z]+", a) and "i" in a)
-                                  for a in command.args):
+    elif program == "sed" and any(
+        a.startswith(("-i", "--in-place")) or (re.fullmatch(r"-[a-zA-Z]+", a) and "i" in a) for a in command.args
+    ):
         has_script = any(k in values for k in ("-e", "--expression", "-f", "--file"))
         paths += operands if has_script else operands[1:]
-    elif program == "perl" and any(re.fullmatch(r"-[a-zA-Z]*i\S*", a) for a in command.args):
-        paths += operands
-    elif program in _TOUCHES_ALL:
+    elif program in _TOUCHES_ALL or (
+        program == "perl" and any(re.fullmatch(r"-[a-zA-Z]*i\S*", a) for a in command.args)
+    ):
         paths += operands
     elif program in ("cp", "install", "ln"):
         target = values.get("-t") or values.get("--target-directory")
@@ -484,9 +499,29 @@ def written_paths(line: str) -> list[str]:
 
 
 # -- git commit and git add --------------------------------------------------------------------
-_COMMIT_VALUE_OPTIONS = frozenset({"-m", "--message", "-F", "--file", "-C", "--reuse-message", "-c", "--reedit-message",
-                                   "--author", "--date", "--fixup", "--squash", "-t", "--template", "--trailer",
-                                   "--cleanup", "-S", "--gpg-sign", "--pathspec-from-file"})
+_COMMIT_VALUE_OPTIONS = frozenset(
+    {
+        "-m",
+        "--message",
+        "-F",
+        "--file",
+        "-C",
+        "--reuse-message",
+        "-c",
+        "--reedit-message",
+        "--author",
+        "--date",
+        "--fixup",
+        "--squash",
+        "-t",
+        "--template",
+        "--trailer",
+        "--cleanup",
+        "-S",
+        "--gpg-sign",
+        "--pathspec-from-file",
+    }
+)
 
 
 class GitCommit(NamedTuple):
@@ -567,5 +602,6 @@ def git_added(command: SimpleCommand) -> tuple[list[str], bool] | None:
         return None
     pathspecs = rest[1:]
     everything = any(a in ("-A", "--all", "-u", "--update") for a in command.args) or any(
-        p in (".", ":/", ":", "*", "-A") for p in pathspecs)
+        p in (".", ":/", ":", "*", "-A") for p in pathspecs
+    )
     return pathspecs, everything

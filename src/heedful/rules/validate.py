@@ -83,7 +83,11 @@ def _flag_named(text: str, program: str, group: list[str]) -> bool:
         return True
     known = vocab.vocabulary().programs.get(program)
     concepts = [c for c, rule in (known.flags.items() if known else []) if any(set(group) & set(f) for f in rule.flags)]
-    words = [w for w, c in vocab.CONCEPT_WORDS.items() if c in concepts or (c == "no_verify" and "no_verify_push" in concepts)]
+    words = [
+        w
+        for w, c in vocab.CONCEPT_WORDS.items()
+        if c in concepts or (c == "no_verify" and "no_verify_push" in concepts)
+    ]
     return _named(text, words) or any(pattern.search(text) and c in concepts for pattern, c in vocab.CONCEPT_PHRASES)
 
 
@@ -93,14 +97,20 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
     if spec.kind == "forbidden_command":
         missing = [] if _program_named(text, params) else [str(params.get("program"))]
         args = params.get("args") or []
-        missing += [str(a) for a in args if isinstance(a, str) and not _named(text, [a]) and a.lower() not in
-                    text.lower()]
+        missing += [
+            str(a) for a in args if isinstance(a, str) and not _named(text, [a]) and a.lower() not in text.lower()
+        ]
         program = str(params.get("program") or "")
-        missing += [group[0] for group in params.get("flags") or [] if isinstance(group, list) and group
-                    and not _flag_named(text, program, [str(g) for g in group])]
+        missing += [
+            group[0]
+            for group in params.get("flags") or []
+            if isinstance(group, list) and group and not _flag_named(text, program, [str(g) for g in group])
+        ]
         return missing
     if spec.kind in ("forbidden_path", "staged_path"):
-        stems = [g.replace("**", "").strip("*/").split("/")[-1] for g in params.get("globs") or [] if isinstance(g, str)]
+        stems = [
+            g.replace("**", "").strip("*/").split("/")[-1] for g in params.get("globs") or [] if isinstance(g, str)
+        ]
         return [s for s in stems if s and s.lower() not in text.lower()]
     if spec.kind == "reply_json_fields":
         return [f for f in params.get("fields") or [] if isinstance(f, str) and f.lower() not in text.lower()]
@@ -114,18 +124,27 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
         return [] if str(limit) in named else [f"the limit {limit}"]
     if spec.kind == "commit_message":
         forbid = [f for f in params.get("forbid") or [] if isinstance(f, str)]
-        missing = [f for f in forbid if f.lower() not in text.lower() and not (
-            f == "emoji" and re.search(r"emoji", text, re.I)) and not (
-            f == "Co-Authored-By" and re.search(r"co-?author", text, re.I))]
+        missing = [
+            f
+            for f in forbid
+            if f.lower() not in text.lower()
+            and not (f == "emoji" and re.search(r"emoji", text, re.I))
+            and not (f == "Co-Authored-By" and re.search(r"co-?author", text, re.I))
+        ]
         subject = params.get("max_subject")
         if subject is not None and str(subject) not in text:
             missing.append(f"a subject limit of {subject}")
         return missing
     if spec.kind == "reply_forbidden_text":
         patterns = [p for p in params.get("patterns") or [] if isinstance(p, str)]
-        return [p for p in patterns if p.lower() not in text.lower() and not (p == "emoji" and re.search(
-            r"emoji|emoticon|smiley", text, re.I)) and not (p == "—" and re.search(r"em[- ]?dash", text, re.I))
-            and not (p in ("sorry", "I apologize") and re.search(r"apolog", text, re.I))]
+        return [
+            p
+            for p in patterns
+            if p.lower() not in text.lower()
+            and not (p == "emoji" and re.search(r"emoji|emoticon|smiley", text, re.I))
+            and not (p == "—" and re.search(r"em[- ]?dash", text, re.I))
+            and not (p in ("sorry", "I apologize") and re.search(r"apolog", text, re.I))
+        ]
     if spec.kind == "required_event":
         commands = params.get("commands") or []
         first = commands[0] if commands else []
@@ -188,8 +207,11 @@ def validate(
     if vague:
         return Outcome("inactive", None, "the rule's meaning is unclear; it is neither shown nor checked")
     if not proposals:
-        why = ("no programmatic check states this rule with its condition or exception" if condition or exceptions
-               else "no programmatic check states this rule")
+        why = (
+            "no programmatic check states this rule with its condition or exception"
+            if condition or exceptions
+            else "no programmatic check states this rule"
+        )
         return _semantic_or_guidance(model, text, condition, exceptions, [], why)
     from heedful.rules.compile import qualifiers_decided
 
@@ -197,8 +219,9 @@ def validate(
     if not decided:
         # A condition or exception that no evidence decides ("unless I ask", "for large files") keeps the rule
         # guidance: a check would fire where the rule does not apply.
-        return _semantic_or_guidance(model, text, condition, exceptions, [],
-                                     "the check cannot see the rule's condition or exception")
+        return _semantic_or_guidance(
+            model, text, condition, exceptions, [], "the check cannot see the rule's condition or exception"
+        )
     proposals = decided
     rounds: list[dict[str, Any]] = []
     clear = True
@@ -219,14 +242,16 @@ def validate(
         if problems:
             record["rejected"] = "; ".join(problems)
             continue
-        review = run_step(model, ReviewStep(), ReviewInput(rule_text=text, spec=spec,
-                                                           cases=[(c.stage, c.evidence) for c in cases]))
+        review = run_step(
+            model, ReviewStep(), ReviewInput(rule_text=text, spec=spec, cases=[(c.stage, c.evidence) for c in cases])
+        )
         clear = clear and review.meaning_clear
         if not review.approved:
             record["rejected"] = f"review: {review.reason}"
             continue
-        disagreements = [i for i, (c, label) in enumerate(zip(cases, review.labels, strict=False))
-                         if c.expected != label]
+        disagreements = [
+            i for i, (c, label) in enumerate(zip(cases, review.labels, strict=False)) if c.expected != label
+        ]
         if len(review.labels) != len(cases) or disagreements:
             record["rejected"] = f"review labels disagree on cases {disagreements or 'count'}"
             continue
@@ -236,15 +261,18 @@ def validate(
             record["rejected"] = f"execution disagrees on cases {failed}"
             continue
         record["admitted"] = True
-        checked = spec.model_copy(update={
-            "cases": cases,
-            "validation": {"admitted": True, "rounds": len(rounds), "cases": len(cases), "review": review.reason},
-        })
+        checked = spec.model_copy(
+            update={
+                "cases": cases,
+                "validation": {"admitted": True, "rounds": len(rounds), "cases": len(cases), "review": review.reason},
+            }
+        )
         return Outcome("checked", checked, f"validated on {len(cases)} cases", rounds)
     if not clear:
         return Outcome("inactive", None, "the reviewer found the meaning unclear", rounds)
-    return _semantic_or_guidance(model, text, condition, exceptions, rounds,
-                                 f"no proposal passed validation in {len(rounds)} round(s)")
+    return _semantic_or_guidance(
+        model, text, condition, exceptions, rounds, f"no proposal passed validation in {len(rounds)} round(s)"
+    )
 
 
 def _semantic_or_guidance(

@@ -20,45 +20,81 @@ from typing import Any
 
 # Prose words for flag concepts (the vocabulary says which flags each program uses for them).
 CONCEPT_WORDS: dict[str, str] = {
-    "force": "force", "forced": "force", "forcing": "force", "forcefully": "force", "forces": "force",
-    "global": "global", "globally": "global", "globals": "global",
-    "recursive": "recursive", "recursively": "recursive",
+    "force": "force",
+    "forced": "force",
+    "forcing": "force",
+    "forcefully": "force",
+    "forces": "force",
+    "global": "global",
+    "globally": "global",
+    "globals": "global",
+    "recursive": "recursive",
+    "recursively": "recursive",
     "hard": "hard",
-    "no-verify": "no_verify", "noverify": "no_verify",
-    "amend": "amend", "amending": "amend", "amends": "amend",
+    "no-verify": "no_verify",
+    "noverify": "no_verify",
+    "amend": "amend",
+    "amending": "amend",
+    "amends": "amend",
     "insecure": "insecure",
     "in-place": "in_place",
     "auto-approve": "auto_approve",
-    "interactive": "interactive", "interactively": "interactive",
+    "interactive": "interactive",
+    "interactively": "interactive",
     "tags": "tags",
-    "delete": "delete", "deleting": "delete",
+    "delete": "delete",
+    "deleting": "delete",
 }
 # Concepts that change what a rule forbids: a program without a spelling for them cannot state the rule.
 STRICT_CONCEPTS = frozenset({"force", "global", "recursive", "hard", "no_verify"})
 # English words that are also program names: a program only when the words around say so.
-AMBIGUOUS = frozenset("make find open watch env screen just tail head cat dd kill less more port go trash pod buf snap "
-                      "apt rye fly helm turbo tee code ls tf http nc su gem az watch".split())
-COMMAND_CUES = frozenset("run running ran use using used with via invoke invoking call calling execute type typing "
-                         "of than not over the `".split())
+AMBIGUOUS = frozenset(
+    "make find open watch env screen just tail head cat dd kill less more port go trash pod buf snap "
+    "apt rye fly helm turbo tee code ls tf http nc su gem az watch".split()
+)
+COMMAND_CUES = frozenset(
+    "run running ran use using used with via invoke invoking call calling execute type typing "
+    "of than not over the `".split()
+)
 # Nouns after a program that add nothing a check needs ("npm packages", "git hooks").
-FILLER = frozenset("packages package deps dependencies things stuff hooks files file tools tool commands command "
-                   "scripts script binary binaries cli".split())
-NOT_PROGRAMS = frozenset("the a an any it this that tests test anything something commands scripts code stuff "
-                         "migrations servers server builds jobs things containers interactive it's them".split())
+FILLER = frozenset(
+    "packages package deps dependencies things stuff hooks files file tools tool commands command "
+    "scripts script binary binaries cli".split()
+)
+NOT_PROGRAMS = frozenset(
+    "the a an any it this that tests test anything something commands scripts code stuff "
+    "migrations servers server builds jobs things containers interactive it's them".split()
+)
 CONCEPT_PHRASES = (
-    (re.compile(r"\b(?:skip(?:ping)?|bypass(?:ing)?|disabl(?:e|ing)|without(?: running)?)\s+(?:the\s+)?"
-                r"(?:git\s+|pre-?commit\s+|commit\s+|pre-?push\s+)?(?:hooks?|verification|checks)\b", re.I), "no_verify"),
+    (
+        re.compile(
+            r"\b(?:skip(?:ping)?|bypass(?:ing)?|disabl(?:e|ing)|without(?: running)?)\s+(?:the\s+)?"
+            r"(?:git\s+|pre-?commit\s+|commit\s+|pre-?push\s+)?(?:hooks?|verification|checks)\b",
+            re.I,
+        ),
+        "no_verify",
+    ),
     (re.compile(r"\bin[- ]place\b", re.I), "in_place"),
     (re.compile(r"\bbreak(?:ing)?[- ]system[- ]packages\b", re.I), "system"),
     (re.compile(r"\b(?:user|--user) (?:installs?|site)\b", re.I), "user"),
 )
 # A subcommand named without its program still names the program: "no force pushes" is git.
 IMPLIED_PROGRAM: dict[str, tuple[str, str]] = {
-    "push": ("git", "push"), "pushes": ("git", "push"), "pushing": ("git", "push"), "pushed": ("git", "push"),
-    "force-push": ("git", "push"), "force-pushes": ("git", "push"), "force-pushing": ("git", "push"),
-    "forcepush": ("git", "push"), "rebase": ("git", "rebase"), "rebasing": ("git", "rebase"),
-    "rebases": ("git", "rebase"), "cherry-pick": ("git", "cherry-pick"), "commit": ("git", "commit"),
-    "commits": ("git", "commit"), "committing": ("git", "commit"),
+    "push": ("git", "push"),
+    "pushes": ("git", "push"),
+    "pushing": ("git", "push"),
+    "pushed": ("git", "push"),
+    "force-push": ("git", "push"),
+    "force-pushes": ("git", "push"),
+    "force-pushing": ("git", "push"),
+    "forcepush": ("git", "push"),
+    "rebase": ("git", "rebase"),
+    "rebasing": ("git", "rebase"),
+    "rebases": ("git", "rebase"),
+    "cherry-pick": ("git", "cherry-pick"),
+    "commit": ("git", "commit"),
+    "commits": ("git", "commit"),
+    "committing": ("git", "commit"),
 }
 NEGATIONS = frozenset(
     "never no not don't dont do_not stop avoid quit without nothing forbid forbidden ban banned n't refrain "
@@ -136,17 +172,27 @@ def vocabulary() -> Vocabulary:
     families: dict[str, Family] = {}
     member: dict[str, str] = {}
     for name, spec in raw.get("families", {}).items():
-        families[name] = Family(name, tuple(spec["programs"]), spec.get("default"), frozenset(spec.get("activities", [])))
+        families[name] = Family(
+            name, tuple(spec["programs"]), spec.get("default"), frozenset(spec.get("activities", []))
+        )
         for program in spec["programs"]:
             member.setdefault(program, name)
     programs: dict[str, Program] = {}
     phrases: dict[tuple[str, ...], str] = {}
     for name, spec in raw.get("programs", {}).items():
-        subcommands = {form.lower(): canonical for canonical, forms in spec.get("subcommands", {}).items()
-                       for form in [canonical, *forms]}
-        flags = {concept: FlagRule(rule.get("subcommand"), tuple(tuple(g) for g in rule.get("flags", [])),
-                                   tuple(rule.get("subcommand_words", [])))
-                 for concept, rule in spec.get("flags", {}).items()}
+        subcommands = {
+            form.lower(): canonical
+            for canonical, forms in spec.get("subcommands", {}).items()
+            for form in [canonical, *forms]
+        }
+        flags = {
+            concept: FlagRule(
+                rule.get("subcommand"),
+                tuple(tuple(g) for g in rule.get("flags", [])),
+                tuple(rule.get("subcommand_words", [])),
+            )
+            for concept, rule in spec.get("flags", {}).items()
+        }
         aliases = tuple(spec.get("aliases", [name]))
         programs[name] = Program(name, member.get(name), aliases, subcommands, flags)
         for alias in (name, *aliases):
@@ -200,12 +246,15 @@ def _role(words: list[str], start: int, end: int) -> str:
         before.insert(0, word)
     joined = " ".join(before)
     after = words[end : end + 4]
-    if any(joined.endswith(c) or joined.endswith(c + " using") or joined.endswith(c + " the")
-           for c in CONTRAST_BAD) and not joined.endswith("not only"):
-        if not (joined.endswith("from") and not re.search(r"\b(?:switch|switched|move|moved|migrat\w*)\b", joined)):
-            if not (joined.endswith("over") and not re.search(r"\bprefer|favou?r|choose|pick\b", " ".join(words))):
-                if not (joined.endswith("than") and "rather" not in joined and "other" not in joined):
-                    return "forbid"
+    contrast = next((c for c in CONTRAST_BAD if joined.endswith((c, c + " using", c + " the"))), None)
+    sentence = " ".join(words)
+    unless = {
+        "from": not re.search(r"\b(?:switch|switched|move|moved|migrat\w*)\b", joined),
+        "over": not re.search(r"\bprefer|favou?r|choose|pick\b", sentence),
+        "than": "rather" not in joined and "other" not in joined,
+    }
+    if contrast and not joined.endswith("not only") and not unless.get(contrast, False):
+        return "forbid"
     if after[:2] in (["is", "banned"], ["is", "forbidden"], ["is", "off-limits"], ["is", "deprecated"]) or (
         after[:1] in (["banned"], ["forbidden"])
     ):
@@ -214,9 +263,10 @@ def _role(words: list[str], start: int, end: int) -> str:
         return "forbid"
     last_neg = max((i for i, w in enumerate(before) if w in NEGATIONS or w.endswith("n't")), default=-1)
     last_pref = max((i for i, w in enumerate(before) if w in PREFER_VERBS), default=-1)
-    if last_neg >= 0 and (last_pref < last_neg or (last_pref > last_neg and before[last_neg] in ("never", "stop",
-                                                                                                  "don't", "dont",
-                                                                                                  "not", "avoid"))):
+    if last_neg >= 0 and (
+        last_pref < last_neg
+        or (last_pref > last_neg and before[last_neg] in ("never", "stop", "don't", "dont", "not", "avoid"))
+    ):
         # "never use pip", "stop using sudo", "don't use doas": a verb after the negation stays negated,
         # unless a contrast turned it ("don't use X, use Y" is split by the comma before Y).
         return "forbid"
@@ -225,8 +275,9 @@ def _role(words: list[str], start: int, end: int) -> str:
     return "neutral"
 
 
-def _read_after(program: Program, words: list[str], index: int, explicit: bool = False) -> tuple[
-        list[str], list[list[str]], list[str], list[str], int]:
+def _read_after(
+    program: Program, words: list[str], index: int, explicit: bool = False
+) -> tuple[list[str], list[list[str]], list[str], list[str], int]:
     """Subcommand words, literal flags, positional args and unread words right after a program.
 
     `explicit`: the rule names a command line ("never run gcloud app deploy"), so plain words after
@@ -264,8 +315,9 @@ def _read_after(program: Program, words: list[str], index: int, explicit: bool =
             unread.append(plain)
         elif explicit and not flags and not args and len(subcommand) < 2 and re.fullmatch(r"[a-z][\w.:-]*", plain):
             subcommand.append(plain)
-        elif word.startswith("`") or ((subcommand or explicit) and re.fullmatch(r"[\w./*:-]+", plain)
-                                      and len(args) < 2):
+        elif word.startswith("`") or (
+            (subcommand or explicit) and re.fullmatch(r"[\w./*:-]+", plain) and len(args) < 2
+        ):
             args.append(plain)
         else:
             unread.append(plain)
@@ -273,8 +325,9 @@ def _read_after(program: Program, words: list[str], index: int, explicit: bool =
     return subcommand, flags, args, unread, i
 
 
-_RUN_CUES = frozenset({"run", "running", "execute", "executing", "type", "typing", "invoke", "call", "pass", "use",
-                       "using"})
+_RUN_CUES = frozenset(
+    {"run", "running", "execute", "executing", "type", "typing", "invoke", "call", "pass", "use", "using"}
+)
 
 
 def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
@@ -286,14 +339,26 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
             program = vocab.programs[vocab.phrases[key]]
             before = flat[i - 1] if i > 0 else ""
             after = flat[i + size] if i + size < len(flat) else ""
-            if program.name in AMBIGUOUS and size == 1 and before not in COMMAND_CUES and not after.startswith("-") \
-                    and after not in program.subcommands:
+            if (
+                program.name in AMBIGUOUS
+                and size == 1
+                and before not in COMMAND_CUES
+                and not after.startswith("-")
+                and after not in program.subcommands
+            ):
                 return None
             return program, size
     word = flat[i]
-    if i > 0 and flat[i - 1] in ("run", "running", "execute", "executing") and re.fullmatch(r"[a-z][\w.-]*", word) \
-            and word not in NOT_PROGRAMS and word not in CONCEPT_WORDS and word not in IMPLIED_PROGRAM \
-            and word not in STOP and not word.endswith("s"):
+    if (
+        i > 0
+        and flat[i - 1] in ("run", "running", "execute", "executing")
+        and re.fullmatch(r"[a-z][\w.-]*", word)
+        and word not in NOT_PROGRAMS
+        and word not in CONCEPT_WORDS
+        and word not in IMPLIED_PROGRAM
+        and word not in STOP
+        and not word.endswith("s")
+    ):
         return Program(word, None, (word,), {}, {}), 1
     return None
 
@@ -314,8 +379,7 @@ def read_commands(text: str) -> list[Mention]:
             if inner and program_named(inner[0]):
                 program = vocab.programs[program_named(inner[0]) or ""]
                 sub, flags, args, unread, _ = _read_after(program, [_plain(t) for t in inner], 1, explicit=True)
-                mentions.append(Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args,
-                                        unread=unread))
+                mentions.append(Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args, unread=unread))
                 consumed.add(i)
             i += 1
             continue
@@ -333,8 +397,20 @@ def read_commands(text: str) -> list[Mention]:
                 program = vocab.programs[implied[0]]
                 _, flags, args, unread, stop = _read_after(program, flat, i + 1)
                 consumed.update(range(i, stop))
-                mentions.append(Mention(implied[0], i, i + 1, _role(flat, i, i + 1), [implied[1]], flags, args,
-                                        concepts=list(implied[2]), implied=True, unread=unread))
+                mentions.append(
+                    Mention(
+                        implied[0],
+                        i,
+                        i + 1,
+                        _role(flat, i, i + 1),
+                        [implied[1]],
+                        flags,
+                        args,
+                        concepts=list(implied[2]),
+                        implied=True,
+                        unread=unread,
+                    )
+                )
             i += 1
             continue
         program, size = found
@@ -351,8 +427,7 @@ def read_commands(text: str) -> list[Mention]:
         mentions.append(mention)
         i += size
     _attach_concepts(text, flat, mentions, consumed)
-    return [m for m in mentions if not (m.implied and any(o.program == m.program and not o.implied
-                                                          for o in mentions))]
+    return [m for m in mentions if not (m.implied and any(o.program == m.program and not o.implied for o in mentions))]
 
 
 def _attach_concepts(text: str, flat: list[str], mentions: list[Mention], consumed: set[int]) -> None:

@@ -6,22 +6,33 @@ from heedful.enforce import messages
 
 
 def violation(**kw: object) -> dict[str, object]:
-    base = {"rule_id": "r-1", "rule_text": "Use uv, not pip.", "reason": "runs the forbidden command `pip`",
-            "quotes": ["pip install x"], "hint": "use uv instead"}
+    base = {
+        "rule_id": "r-1",
+        "rule_text": "Use uv, not pip.",
+        "reason": "runs the forbidden command `pip`",
+        "quotes": ["pip install x"],
+        "hint": "use uv instead",
+    }
     return {**base, **kw}
 
 
 def test_command_hints_rewrite_the_matched_command() -> None:
     assert messages.hint("forbidden_command", {"program": "pip", "alternatives": ["uv"]}, ["pip install x"]) == (
-        "use uv, e.g. `uv pip install x`")
-    assert "`uv add x`" in messages.hint("forbidden_command", {"program": "pip", "subcommand": ["install"],
-                                                               "alternatives": ["uv add"]}, ["pip install x"])
+        "use uv, e.g. `uv pip install x`"
+    )
+    assert "`uv add x`" in messages.hint(
+        "forbidden_command",
+        {"program": "pip", "subcommand": ["install"], "alternatives": ["uv add"]},
+        ["pip install x"],
+    )
     force = {"program": "git", "subcommand": ["push"], "flags": [["--force", "-f"]]}
     assert "`git push origin feat`" in messages.hint("forbidden_command", force, ["git push -f origin feat"])
-    assert "`pnpm install a`" in messages.hint("forbidden_command", {"program": "npm", "alternatives": ["pnpm"]},
-                                               ["npm install a"])
-    assert "`rg -n foo`" in messages.hint("forbidden_command", {"program": "grep", "alternatives": ["rg"]},
-                                          ["grep -n foo"])
+    assert "`pnpm install a`" in messages.hint(
+        "forbidden_command", {"program": "npm", "alternatives": ["pnpm"]}, ["npm install a"]
+    )
+    assert "`rg -n foo`" in messages.hint(
+        "forbidden_command", {"program": "grep", "alternatives": ["rg"]}, ["grep -n foo"]
+    )
     assert "another way" in messages.hint("forbidden_command", {"program": "git"}, ["git push origin main"])
     push = {"program": "git", "subcommand": ["push"], "args": ["main"]}
     assert "feature branch" in messages.hint("forbidden_command", push, ["git push origin main"])

@@ -27,8 +27,19 @@ from heedful.rules.checks.verdict import Stage, Verdict
 
 KINDS: dict[str, ModuleType] = {
     module.KIND: module
-    for module in (command, path, staged_path, commit_message, word_limit, count_limit, forbidden_text, json_fields,
-                   field_value, required_event, leftovers)
+    for module in (
+        command,
+        path,
+        staged_path,
+        commit_message,
+        word_limit,
+        count_limit,
+        forbidden_text,
+        json_fields,
+        field_value,
+        required_event,
+        leftovers,
+    )
 }
 
 

@@ -25,8 +25,9 @@ EVIDENCE = ["action.command"]
 
 # Subcommands that programs accept under other names (`npm i` is `npm install`).
 SUBCOMMAND_ALIASES: dict[tuple[str, str], frozenset[str]] = {
-    ("npm", "install"): frozenset({"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal",
-                                   "isntall", "add"}),
+    ("npm", "install"): frozenset(
+        {"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add"}
+    ),
     ("npm", "uninstall"): frozenset({"uninstall", "un", "unlink", "remove", "rm", "r"}),
     ("npm", "run"): frozenset({"run", "run-script", "rum", "urn"}),
     ("pnpm", "install"): frozenset({"install", "i"}),
@@ -144,7 +145,8 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
                 )
             continue
         return Verdict(
-            result="unknown", reason="the command names no target and the current branch is not in the evidence",
+            result="unknown",
+            reason="the command names no target and the current branch is not in the evidence",
             quotes=[clip(quote)],
         )
     return Verdict(result="pass", reason=f"no command matches `{label}`")

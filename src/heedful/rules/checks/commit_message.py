@@ -65,8 +65,11 @@ def _judge(params: dict[str, Any], message: str) -> tuple[Result, str, str]:
     if isinstance(params.get("require"), str) and params.get("require") and pattern is None:
         return "unknown", "the required pattern is not a valid regular expression", ""
     if pattern is not None and not pattern.search(message):
-        return "violated", f"the commit message does not match {params['require']!r}", message.splitlines()[0][:120] \
-            if message.strip() else ""
+        return (
+            "violated",
+            f"the commit message does not match {params['require']!r}",
+            message.splitlines()[0][:120] if message.strip() else "",
+        )
     limit = _max_subject(params)
     subject = message.strip().splitlines()[0] if message.strip() else ""
     if limit is not None and len(subject) > limit:
@@ -90,8 +93,11 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         return Verdict(result="not_applicable", reason="the command makes no commit")
     for command, parts in commits:
         if parts.messages is None:
-            return Verdict(result="unknown", reason="the commit message is written in a file or an editor",
-                           quotes=[clip(command.raw)])
+            return Verdict(
+                result="unknown",
+                reason="the commit message is written in a file or an editor",
+                quotes=[clip(command.raw)],
+            )
         message = "\n\n".join(parts.messages)
         if not parts.messages:
             continue
@@ -111,8 +117,13 @@ def _good_message(params: dict[str, Any]) -> str:
     if isinstance(require, str) and "Signed-off-by" in require:
         return "fix: handle empty input\n\nSigned-off-by: Dev <dev@example.com>"
     if isinstance(require, str) and _require(params) is not None and not _require(params).search(subject):  # type: ignore[union-attr]
-        for candidate in ("PAY-123: handle empty input", "handle empty input", "Handle empty input",
-                          "[core] handle empty input", "feat(core): handle empty input"):
+        for candidate in (
+            "PAY-123: handle empty input",
+            "handle empty input",
+            "Handle empty input",
+            "[core] handle empty input",
+            "feat(core): handle empty input",
+        ):
             if _require(params).search(candidate):  # type: ignore[union-attr]
                 return candidate
     return subject
@@ -124,21 +135,26 @@ def cases(params: dict[str, Any]) -> list[Case]:
     good = _good_message(params)
     found: list[Case] = [
         Case(stage=STAGE, evidence=_bash(f'git commit -m "{good}"'), expected="pass"),
-        Case(stage=STAGE, evidence=_bash("git status && git diff --stat"), expected="not_applicable",
-             note="no commit"),
+        Case(stage=STAGE, evidence=_bash("git status && git diff --stat"), expected="not_applicable", note="no commit"),
     ]
     for phrase in _forbid(params)[:2]:
         bad = "🚀 ship it" if phrase.strip().lower() in ("emoji", "emojis") else f"{phrase}: Someone"
         found.append(Case(stage=STAGE, evidence=_bash(f'git commit -m "{good}" -m "{bad}"'), expected="violated"))
-        found.append(Case(stage=STAGE, evidence=_bash(
-            f"git add -A && git commit -m \"$(cat <<'EOF'\n{good}\n\n{bad}\nEOF\n)\""), expected="violated",
-            note="message in a heredoc"))
+        found.append(
+            Case(
+                stage=STAGE,
+                evidence=_bash(f"git add -A && git commit -m \"$(cat <<'EOF'\n{good}\n\n{bad}\nEOF\n)\""),
+                expected="violated",
+                note="message in a heredoc",
+            )
+        )
     if _require(params) is not None:
         found.append(Case(stage=STAGE, evidence=_bash('git commit -am "wip stuff"'), expected="violated"))
     limit = _max_subject(params)
     if limit is not None:
-        found.append(Case(stage=STAGE, evidence=_bash(f'git commit -m "{good[:limit]}"'), expected="pass",
-                          note="at the limit"))
+        found.append(
+            Case(stage=STAGE, evidence=_bash(f'git commit -m "{good[:limit]}"'), expected="pass", note="at the limit")
+        )
         long = (good + " and " + "x" * limit)[: limit + 10]
         found.append(Case(stage=STAGE, evidence=_bash(f'git commit -m "{long}"'), expected="violated"))
     return found[:9]
@@ -151,7 +167,9 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     line = (evidence.get("action") or {}).get("command")
     if not isinstance(line, str) or "git commit" not in line:
         return "not_applicable"
-    parts = re.findall(r"-[a-z]*m\s+\"((?:[^\"\\]|\\.)*)\"", line, re.S) + re.findall(r"<<'EOF'\n(.*?)\nEOF", line, re.S)
+    parts = re.findall(r"-[a-z]*m\s+\"((?:[^\"\\]|\\.)*)\"", line, re.S) + re.findall(
+        r"<<'EOF'\n(.*?)\nEOF", line, re.S
+    )
     message = "\n\n".join(p for p in parts if not p.startswith("$(cat"))
     if any(naive_find(f, message) for f in _forbid(params)):
         return "violated"

@@ -76,8 +76,11 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     if len(found) > limit:
         first_extra = found[limit]
         quote = first_extra if first_extra in reply else reply
-        return Verdict(result="violated", reason=f"the reply has {len(found)} {unit}; the limit is {limit}",
-                       quotes=[clip(quote, 120)])
+        return Verdict(
+            result="violated",
+            reason=f"the reply has {len(found)} {unit}; the limit is {limit}",
+            quotes=[clip(quote, 120)],
+        )
     return Verdict(result="pass", reason=f"the reply has {len(found)} {unit} (limit {limit})")
 
 

@@ -60,10 +60,12 @@ def cases(params: dict[str, Any]) -> list[Case]:
         Case(stage=STAGE, evidence={"delivery": f"Done. {_sample(patterns[0])} The tests pass."}, expected="violated"),
     ]
     if len(patterns) > 1:
-        found.append(Case(stage=STAGE, evidence={"delivery": f"{_sample(patterns[-1])} - see the diff."},
-                          expected="violated"))
-    found.append(Case(stage="pre_action", evidence={"action": {"tool": "Bash", "command": "echo ok"}},
-                      expected="not_applicable"))
+        found.append(
+            Case(stage=STAGE, evidence={"delivery": f"{_sample(patterns[-1])} - see the diff."}, expected="violated")
+        )
+    found.append(
+        Case(stage="pre_action", evidence={"action": {"tool": "Bash", "command": "echo ok"}}, expected="not_applicable")
+    )
     return found
 
 

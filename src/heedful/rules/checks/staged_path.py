@@ -89,8 +89,9 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         for pathspec in pathspecs:
             pattern = _matches(pathspec, globs)
             if pattern is not None:
-                return Verdict(result="violated", reason=f"stages {pathspec!r}, which matches {pattern!r}",
-                               quotes=[clip(pathspec)])
+                return Verdict(
+                    result="violated", reason=f"stages {pathspec!r}, which matches {pattern!r}", quotes=[clip(pathspec)]
+                )
             covered = [g for g in globs if _covers(pathspec, g)]
             if covered and posixpath.splitext(pathspec)[1] == "" and not any(c in pathspec for c in "*?"):
                 bulk.append((command.raw, covered))
@@ -103,11 +104,17 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         for path in written:
             pattern = _matches(path, patterns)
             if pattern is not None:
-                return Verdict(result="violated", reason=f"stages everything, including {path!r} ({pattern!r})",
-                               quotes=[clip(raw if raw in line else line)])
+                return Verdict(
+                    result="violated",
+                    reason=f"stages everything, including {path!r} ({pattern!r})",
+                    quotes=[clip(raw if raw in line else line)],
+                )
     raw = bulk[0][0]
-    return Verdict(result="unknown", reason=f"stages files in bulk; cannot see whether any matches "
-                   f"{', '.join(bulk[0][1])}", quotes=[clip(raw if raw in line else line)])
+    return Verdict(
+        result="unknown",
+        reason=f"stages files in bulk; cannot see whether any matches {', '.join(bulk[0][1])}",
+        quotes=[clip(raw if raw in line else line)],
+    )
 
 
 def _example(pattern: str) -> str:
@@ -129,14 +136,26 @@ def cases(params: dict[str, Any]) -> list[Case]:
 
     return [
         Case(stage=STAGE, evidence=bash(f"git add {example}"), expected="violated"),
-        Case(stage=STAGE, evidence=bash(f"git add src/app.py && git commit -m 'x' {example}"), expected="violated",
-             note="named on git commit"),
-        Case(stage=STAGE, evidence=bash("git add -A", [{"kind": "write", "path": example}]), expected="violated",
-             note="bulk add after writing the file"),
+        Case(
+            stage=STAGE,
+            evidence=bash(f"git add src/app.py && git commit -m 'x' {example}"),
+            expected="violated",
+            note="named on git commit",
+        ),
+        Case(
+            stage=STAGE,
+            evidence=bash("git add -A", [{"kind": "write", "path": example}]),
+            expected="violated",
+            note="bulk add after writing the file",
+        ),
         Case(stage=STAGE, evidence=bash("git add src/app_module.py && git commit -m 'fix'"), expected="pass"),
         Case(stage=STAGE, evidence=bash("git status"), expected="not_applicable", note="stages nothing"),
-        Case(stage=STAGE, evidence={"action": {"tool": "Edit", "file_path": example}}, expected="not_applicable",
-             note="an edit stages nothing"),
+        Case(
+            stage=STAGE,
+            evidence={"action": {"tool": "Edit", "file_path": example}},
+            expected="not_applicable",
+            note="an edit stages nothing",
+        ),
     ]
 
 

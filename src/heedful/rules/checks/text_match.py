@@ -37,5 +37,6 @@ def naive_find(pattern: str, text: str) -> bool:
     """An independent, simpler reading for the offline reviewer: lower-case substring or emoji code points."""
     if pattern.strip().lower() in ("emoji", "emojis"):
         return any(ord(ch) >= 0x1F000 or 0x2600 <= ord(ch) <= 0x27BF or ord(ch) == 0xFE0F for ch in text) or bool(
-            re.search(r":[a-z0-9_+-]{2,30}:(?:\s|$)", text))
+            re.search(r":[a-z0-9_+-]{2,30}:(?:\s|$)", text)
+        )
     return pattern.strip().lower() in text.lower()

@@ -643,8 +643,12 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
             params["implicit_target"] = True
     if subcommand:
         params["subcommand"] = subcommand
-    if flags:
-        params["flags"] = flags
+    unique: list[list[str]] = []
+    for group in flags:  # one alias group per flag, however many times the rule names it
+        if not any(set(group) <= set(other) for other in unique):
+            unique = [other for other in unique if not set(other) < set(group)] + [group]
+    if unique:
+        params["flags"] = unique
     if args:
         params["args"] = args
     return params

@@ -209,7 +209,9 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     needed = [w.lower() for w in _text_list(params.get("subcommand"))]
     for piece in re.split(r"&&|\|\||[;|&]", line):
         skip = {"sudo", "doas", "pkexec", "env", "-m"} - {program.lower()}
-        tokens = [t for t in piece.lower().split() if "=" not in t and t not in skip]
+        tokens = [
+            t if t.startswith("-") else t.lower() for t in piece.split() if "=" not in t and t.lower() not in skip
+        ]
         if program and not tokens:
             continue
         head = tokens[1:] if tokens and tokens[0].startswith("python") else tokens

@@ -73,7 +73,7 @@ def test_all_violations_of_one_reply_go_into_one_request(home: Path, project: Pa
     answer = hook(env, claude("Stop", "s1", cwd, last_assistant_message=LONG))
     assert answer["decision"] == "block"
     assert "breaks 2 rules" in answer["reason"] and "50 words" not in answer["reason"].split("1.")[0]
-    assert "pytest" in answer["reason"] and "49 words" in answer["reason"]
+    assert "pytest" in answer["reason"] and "at most 50 words" in answer["reason"]
     assert [e["action"] for e in log(home, "s1")] == ["revise", "revise"]
 
 

@@ -9,40 +9,75 @@ from __future__ import annotations
 import re
 from typing import Any
 
-APPEAL_LINE = re.compile(r"^[ \t>*-]*heedful-appeal[ \t]+([A-Za-z0-9_-]+)[ \t]*:[ \t]*(.*)$",
-                         re.IGNORECASE | re.MULTILINE)
+APPEAL_LINE = re.compile(
+    r"^[ \t>*-]*heedful-appeal[ \t]+([A-Za-z0-9_-]+)[ \t]*:[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE
+)
 
 
 def _words(value: Any) -> list[str]:
     return [str(v) for v in value if isinstance(v, str) and v] if isinstance(value, list) else []
 
 
-def _rewrite(quote: str, program: str, alternative: str) -> str | None:
-    """`pip install x` with the alternative `uv pip` gives `uv pip install x` (best effort)."""
+def _rewrite(quote: str, program: str, alternative: str, subcommand: list[str]) -> str | None:
+    """`pip install x` with the alternative `uv` gives `uv pip install x`; with `uv add`, `uv add x` (best effort)."""
     tokens = quote.split()
     replacement = alternative.split()
     if replacement == ["uv"] and program in ("pip", "python", "pytest"):
         replacement = ["uv", "pip"] if program == "pip" else ["uv", "run", program]
     for index, token in enumerate(tokens):
         if token.rsplit("/", 1)[-1] == program:
-            return " ".join([*tokens[:index], *replacement, *tokens[index + 1 :]])
+            end = index + 1
+            # An alternative that names its own subcommand ("uv add") replaces the forbidden one too.
+            if (
+                len(replacement) > 1
+                and subcommand
+                and [t.lower() for t in tokens[end : end + len(subcommand)]] == [w.lower() for w in subcommand]
+            ):
+                end += len(subcommand)
+            return " ".join([*tokens[:index], *replacement, *tokens[end:]])
     return None
 
 
+def _without_flags(quote: str, groups: list[list[str]]) -> str | None:
+    """The matched command without the forbidden flags (`git push -f origin x` -> `git push origin x`)."""
+    aliases = {alias for group in groups for alias in group}
+    letters = {alias[1] for alias in aliases if len(alias) == 2 and alias.startswith("-") and alias[1] != "-"}
+    kept: list[str] = []
+    for token in quote.split():
+        if token.split("=", 1)[0] in aliases:
+            continue
+        if re.fullmatch(r"-[A-Za-z]{2,}", token) and set(token[1:]) & letters:
+            rest = "".join(ch for ch in token[1:] if ch not in letters)
+            if rest:
+                kept.append(f"-{rest}")
+            continue
+        kept.append(token)
+    result = " ".join(kept)
+    return result if result != quote.strip() else None
+
+
 def hint(kind: str | None, params: dict[str, Any], quotes: list[str]) -> str:
-    """The compliant alternative for one violated check."""
+    """The compliant alternative for one violated check (it follows "Instead:", so it never says "instead")."""
     if kind == "forbidden_command":
         alternatives = _words(params.get("alternatives"))
+        program = str(params.get("program") or "")
+        subcommand = params.get("subcommand")
+        sub_words = subcommand.split() if isinstance(subcommand, str) else _words(subcommand)
         if alternatives:
-            program = str(params.get("program") or "")
             if quotes and program:
-                rewritten = _rewrite(quotes[0], program, alternatives[0])
+                rewritten = _rewrite(quotes[0], program, alternatives[0], sub_words)
                 if rewritten and rewritten != quotes[0]:
-                    return f"use {' or '.join(alternatives)} instead, e.g. `{rewritten}`"
-            return f"use {' or '.join(alternatives)} instead"
+                    return f"use {' or '.join(alternatives)}, e.g. `{rewritten}`"
+            return f"use {' or '.join(alternatives)}"
         targets = _words(params.get("args"))
-        if params.get("program") == "git" and _words(params.get("subcommand"))[:1] == ["push"] and targets:
+        if program == "git" and sub_words[:1] == ["push"] and targets:
             return f"push to another branch than {' or '.join(targets)} (e.g. a feature branch) and open a pull request"
+        groups = [g for g in params.get("flags") or [] if isinstance(g, list)]
+        if groups and quotes:
+            stripped = _without_flags(quotes[0], [_words(g) for g in groups])
+            if stripped:
+                named = " / ".join(_words(groups[0])[:2])
+                return f"run it without {named}, e.g. `{stripped}`, or ask the user first"
         return "do not run this command; reach the goal another way the rule allows"
     if kind == "forbidden_path":
         globs = _words(params.get("globs"))
@@ -58,6 +93,23 @@ def hint(kind: str | None, params: dict[str, Any], quotes: list[str]) -> str:
     if kind == "workspace_leftovers":
         left = ", ".join(quotes) if quotes else "the files you created"
         return f"delete {left} before finishing"
+    if kind == "staged_path":
+        globs = ", ".join(_words(params.get("globs"))) or "those paths"
+        return f"stage files by name and leave {globs} out (unstage it with `git restore --staged`)"
+    if kind == "commit_message":
+        parts = []
+        if _words(params.get("forbid")):
+            parts.append("remove " + ", ".join(_words(params.get("forbid"))) + " from the message")
+        if isinstance(params.get("require"), str):
+            parts.append(f"make the message match {params['require']!r}")
+        if isinstance(params.get("max_subject"), int):
+            parts.append(f"keep the subject line to {params['max_subject']} characters")
+        return "; ".join(parts) or "write the commit message as the rule says"
+    if kind == "reply_count_limit":
+        return f"shorten the reply to at most {params.get('limit')} {params.get('unit')}"
+    if kind == "reply_forbidden_text":
+        patterns = ["emoji" if p.lower() in ("emoji", "emojis") else repr(p) for p in _words(params.get("patterns"))]
+        return "rewrite the reply without " + " or ".join(patterns)
     if kind == "reply_word_limit":
         return f"shorten the reply to at most {params.get('limit')} words"
     if kind == "reply_json_fields":
@@ -72,39 +124,50 @@ def hint(kind: str | None, params: dict[str, Any], quotes: list[str]) -> str:
 def _item(number: int, violation: dict[str, Any]) -> str:
     quotes = violation.get("quotes") or []
     quote = f" Matched: `{quotes[0]}`." if quotes else ""
-    return (f"{number}. “{violation['rule_text']}” [{violation['rule_id']}]: {violation['reason']}.{quote} "
-            f"Instead: {violation['hint']}.")
+    return (
+        f"{number}. “{violation['rule_text']}” [{violation['rule_id']}]: {violation['reason']}.{quote} "
+        f"Instead: {violation['hint']}."
+    )
 
 
 def deny(violations: list[dict[str, Any]], used: int, budget: int) -> str:
-    head = ("This tool call was not run: it breaks a rule the user taught in an earlier session"
-            if len(violations) == 1 else
-            f"This tool call was not run: it breaks {len(violations)} rules the user taught in earlier sessions")
+    head = (
+        "This tool call was not run: it breaks a rule the user taught in an earlier session"
+        if len(violations) == 1
+        else f"This tool call was not run: it breaks {len(violations)} rules the user taught in earlier sessions"
+    )
     body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
-    return (f"{head} (heedful).\n{body}\nContinue the task with the compliant alternative; there is no need to "
-            f"stop or ask the user. (Correction {used} of {budget} this turn.)")
+    return (
+        f"{head} (heedful).\n{body}\nContinue the task with the compliant alternative; there is no need to "
+        f"stop or ask the user. (Correction {used} of {budget} this turn.)"
+    )
 
 
 def feedback(violations: list[dict[str, Any]], used: int, budget: int) -> str:
     body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
-    return (f"The change just made breaks a rule the user taught in an earlier session (heedful). The tool has "
-            f"already run, so fix the result now:\n{body}\n(Correction {used} of {budget} this turn.)")
+    return (
+        f"The change just made breaks a rule the user taught in an earlier session (heedful). The tool has "
+        f"already run, so fix the result now:\n{body}\n(Correction {used} of {budget} this turn.)"
+    )
 
 
 def revise(violations: list[dict[str, Any]], used: int, budget: int) -> str:
     count = "a rule" if len(violations) == 1 else f"{len(violations)} rules"
     body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
-    return (f"Before this reply is final: it breaks {count} the user taught in earlier sessions (heedful).\n{body}\n"
-            f"Do what is needed and give the revised reply (revision {used} of {budget} this turn). "
-            "The user's instructions in this conversation take precedence over learned rules: if they asked for "
-            "this explicitly, or a judgment is wrong, you may appeal once per rule by adding a line "
-            "`heedful-appeal <rule id>: <your evidence>` to the reply; the rule is then checked again.")
+    return (
+        f"Before this reply is final: it breaks {count} the user taught in earlier sessions (heedful).\n{body}\n"
+        f"Do what is needed and give the revised reply (revision {used} of {budget} this turn). "
+        "The user's instructions in this conversation take precedence over learned rules: if they asked for "
+        "this explicitly, or a judgment is wrong, you may appeal once per rule by adding a line "
+        "`heedful-appeal <rule id>: <your evidence>` to the reply; the rule is then checked again."
+    )
 
 
 def reminder(unknown: list[dict[str, Any]]) -> str:
     lines = [f"- “{u['rule_text']}” [{u['rule_id']}]: {u['reason']}" for u in unknown]
-    return ("heedful could not check these rules on this step (not enough evidence); they still apply:\n"
-            + "\n".join(lines))
+    return "heedful could not check these rules on this step (not enough evidence); they still apply:\n" + "\n".join(
+        lines
+    )
 
 
 def appeals_in(text: str) -> tuple[str, list[tuple[str, str]]]:

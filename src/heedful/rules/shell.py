@@ -4,11 +4,15 @@
 `SimpleCommand` per simple command, with environment assignments and wrappers (`sudo`, `env`,
 `nohup`, `time`, ...) removed and the program normalised (`python -m pip` is `pip`, `pip3` is
 `pip`, `/usr/bin/git` is `git`). Commands inside `$(...)`, backticks and `bash -c '...'` are read
-too. This is a reader for checks, not a shell: it errs toward finding commands.
+too. Heredoc bodies are data, not commands (unless a shell reads them): each command keeps the
+bodies it was given, and `written_paths` lists the files a command line writes (redirections,
+`tee`, `sed -i`, `cp`/`mv`/`rm`/`touch`/`mkdir` targets, `git rm/mv`, heredoc patches).
+This is a reader for checks, not a shell: it errs toward finding commands.
 """
 
 from __future__ import annotations
 
+import posixpath
 import re
 import shlex
 from functools import lru_cache
@@ -19,10 +23,12 @@ _SHORT_CLUSTER = re.compile(r"^-[A-Za-z]+$")
 _VERSIONED = re.compile(r"^(python|pip|pypy)[0-9.]*$")
 _KEYWORDS = frozenset({"if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "for"})
 _SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
+_PRIVILEGE = frozenset({"sudo", "doas", "pkexec"})
 # wrapper -> options of that wrapper which take a value
 _WRAPPERS: dict[str, frozenset[str]] = {
     "sudo": frozenset({"-u", "-g", "-h", "-p", "-C", "-D", "-r", "-t", "-U", "--user", "--group"}),
     "doas": frozenset({"-u", "-C"}),
+    "pkexec": frozenset({"--user"}),
     "env": frozenset({"-u", "--unset", "-C", "--chdir", "-S"}),
     "command": frozenset(),
     "builtin": frozenset(),
@@ -54,6 +60,9 @@ class SimpleCommand(NamedTuple):
     raw: str
     sudo: bool = False
     env: tuple[str, ...] = ()
+    wrappers: tuple[str, ...] = ()  # privilege wrappers that ran it: sudo, doas, pkexec
+    writes: tuple[str, ...] = ()  # output redirection targets
+    heredocs: tuple[str, ...] = ()  # bodies of the heredocs it reads
 
     @property
     def text(self) -> str:
@@ -62,16 +71,50 @@ class SimpleCommand(NamedTuple):
 
 def split_segments(line: str) -> list[str]:
     """Split on unquoted `;`, `&&`, `||`, `|`, `&`, newlines and parentheses; pull out `$(...)`."""
-    segments: list[str] = []
+    return [segment for segment, _ in _split(line)]
+
+
+_HEREDOC = re.compile(r"<<(-?)\s*(?:'([^'\n]*)'|\"([^\"\n]*)\"|\\?([^\s;&|<>()'\"]+))")
+
+
+def _heredoc_at(line: str, i: int) -> tuple[int, str, bool] | None:
+    """(end of the `<<WORD` operator, delimiter, strip tabs) when a heredoc starts at i."""
+    if not line.startswith("<<", i) or line.startswith("<<<", i):
+        return None
+    match = _HEREDOC.match(line, i)
+    if not match:
+        return None
+    delimiter = next(g for g in match.groups()[1:] if g is not None)
+    return match.end(), delimiter, match.group(1) == "-"
+
+
+def _heredoc_body(line: str, newline: int, delimiter: str, strip_tabs: bool) -> tuple[str, int]:
+    """(body, index after the closing delimiter line) for a heredoc whose body starts after `newline`."""
+    body: list[str] = []
+    i = newline + 1
+    while i <= len(line):
+        end = line.find("\n", i)
+        end = len(line) if end < 0 else end
+        text = line[i:end]
+        if (text.lstrip("\t") if strip_tabs else text).rstrip() == delimiter:
+            return "\n".join(body), end
+        body.append(text)
+        i = end + 1
+    return "\n".join(body), len(line)
+
+
+def _split(line: str) -> list[tuple[str, tuple[str, ...]]]:
+    segments: list[tuple[str, list[str]]] = []
     nested: list[str] = []
     buf: list[str] = []
+    pending: list[tuple[str, bool, int]] = []
     i, n = 0, len(line)
     quote: str | None = None
 
     def flush() -> None:
         text = "".join(buf).strip()
         if text:
-            segments.append(text)
+            segments.append((text, []))
         buf.clear()
 
     while i < n:
@@ -108,6 +151,14 @@ def split_segments(line: str) -> list[str]:
             buf.append(ch)
             i += 1
             continue
+        heredoc = _heredoc_at(line, i) if ch == "<" else None
+        if heredoc is not None:
+            end, delimiter, strip_tabs = heredoc
+            buf.append(line[i:end])
+            owner = len(segments) + (0 if "".join(buf).strip() else -1)
+            pending.append((delimiter, strip_tabs, max(owner, 0)))
+            i = end
+            continue
         if ch == "#" and (not buf or buf[-1][-1:].isspace()):
             end = line.find("\n", i)
             i = n if end < 0 else end
@@ -122,24 +173,45 @@ def split_segments(line: str) -> list[str]:
                 i += 1
                 continue
             flush()
+            if ch == "\n" and pending:
+                for delimiter, strip_tabs, owner in pending:
+                    body, i = _heredoc_body(line, i, delimiter, strip_tabs)
+                    if owner < len(segments):
+                        segments[owner][1].append(body)
+                pending.clear()
             i += 1
             continue
         buf.append(ch)
         i += 1
     flush()
+    out = [(text, tuple(bodies)) for text, bodies in segments]
     for inner in nested:
-        segments.extend(split_segments(inner))
-    return segments
+        out.extend(_split(inner))
+    return out
 
 
 def _matching_paren(line: str, open_index: int) -> int:
     depth = 0
     quote: str | None = None
-    for j in range(open_index, len(line)):
+    delimiters: list[tuple[str, bool]] = []
+    j = open_index
+    while j < len(line):
         ch = line[j]
         if quote:
             if ch == quote:
                 quote = None
+            j += 1
+            continue
+        heredoc = _heredoc_at(line, j) if ch == "<" else None
+        if heredoc is not None:
+            delimiters.append((heredoc[1], heredoc[2]))
+            j = heredoc[0]
+            continue
+        if ch == "\n" and delimiters:
+            for delimiter, strip_tabs in delimiters:
+                _, j = _heredoc_body(line, j, delimiter, strip_tabs)
+            delimiters.clear()
+            j += 1
             continue
         if ch in "'\"":
             quote = ch
@@ -149,6 +221,7 @@ def _matching_paren(line: str, open_index: int) -> int:
             depth -= 1
             if depth == 0:
                 return j
+        j += 1
     return len(line)
 
 
@@ -172,8 +245,8 @@ def _normalise_program(word: str) -> str:
     return name
 
 
-def _strip_wrappers(argv: list[str]) -> tuple[list[str], bool, list[str]]:
-    sudo = False
+def _strip_wrappers(argv: list[str]) -> tuple[list[str], tuple[str, ...], list[str]]:
+    privileged: list[str] = []
     env: list[str] = []
     i = 0
     while i < len(argv):
@@ -185,7 +258,8 @@ def _strip_wrappers(argv: list[str]) -> tuple[list[str], bool, list[str]]:
             env.append(word)
             i += 1
         elif name in _WRAPPERS:
-            sudo = sudo or name in ("sudo", "doas")
+            if name in _PRIVILEGE:
+                privileged.append(name)
             value_options = _WRAPPERS[name]
             i += 1
             if name == "timeout":  # timeout [options] DURATION cmd
@@ -197,20 +271,65 @@ def _strip_wrappers(argv: list[str]) -> tuple[list[str], bool, list[str]]:
                 i += 2 if argv[i] in value_options else 1
         else:
             break
-    return argv[i:], sudo, env
+    return argv[i:], tuple(privileged), env
 
 
-def _read(segment: str, depth: int) -> list[SimpleCommand]:
-    argv, sudo, env = _strip_wrappers(words(segment))
-    argv = [w for w in argv if not re.match(r"^\d*[<>]", w)]
+_REDIRECT = re.compile(r"^(\d*|&)(>>|>\||>&|>|<<<|<<-?|<>|<&|<)(.*)$")
+
+
+def _redirections(argv: list[str]) -> tuple[list[str], list[str]]:
+    """(words without redirections, files written by `>`/`>>`/`&>`)."""
+    kept: list[str] = []
+    writes: list[str] = []
+    i = 0
+    while i < len(argv):
+        match = _REDIRECT.match(argv[i])
+        if not match:
+            kept.append(argv[i])
+            i += 1
+            continue
+        target = match.group(3)
+        if not target and i + 1 < len(argv):
+            target = argv[i + 1]
+            i += 1
+        operator = match.group(2)
+        if (
+            operator in (">>", ">|", ">", "<>")
+            and target
+            and not target.startswith("&")
+            and not target.startswith("/dev/")
+        ):
+            writes.append(target)
+        i += 1
+    return kept, writes
+
+
+def _shell_script(args: list[str]) -> int | None:
+    """Index of the script of `bash -c SCRIPT` / `bash -lc SCRIPT`."""
+    for index, arg in enumerate(args):
+        if re.fullmatch(r"-[a-z]*c[a-z]*", arg) and not arg.startswith("--"):
+            return index + 1 if index + 1 < len(args) else None
+        if not arg.startswith("-"):
+            return None
+    return None
+
+
+def _read(segment: str, heredocs: tuple[str, ...], depth: int) -> list[SimpleCommand]:
+    argv, privileged, env = _strip_wrappers(words(segment))
+    argv, writes = _redirections(argv)
     if not argv:
         return []
     program = _normalise_program(argv[0])
     args = argv[1:]
-    if program in _SHELLS and "-c" in args and depth < 4:
-        index = args.index("-c")
-        if index + 1 < len(args):
-            return _commands(args[index + 1], depth + 1)
+    if program in _SHELLS and depth < 4:
+        script = _shell_script(args)
+        if script is not None:
+            inner = _commands(args[script], depth + 1)
+            if heredocs and inner:  # `bash -lc apply_patch <<'EOF'` joined from a list: the body is the script's
+                inner[-1] = inner[-1]._replace(heredocs=inner[-1].heredocs + heredocs)
+            return [c._replace(wrappers=privileged + c.wrappers, sudo=c.sudo or bool(privileged)) for c in inner]
+        if heredocs and not [a for a in args if not a.startswith("-")]:
+            return [c for body in heredocs for c in _commands(body, depth + 1)]
     if program == "eval" and args and depth < 4:
         return _commands(" ".join(args), depth + 1)
     if program == "python":
@@ -220,13 +339,24 @@ def _read(segment: str, depth: int) -> list[SimpleCommand]:
         if k + 1 < len(args) and args[k] == "-m":
             program = _normalise_program(args[k + 1])
             args = args[k + 2 :]
-    return [SimpleCommand(program=program, args=tuple(args), raw=segment, sudo=sudo, env=tuple(env))]
+    return [
+        SimpleCommand(
+            program=program,
+            args=tuple(args),
+            raw=segment,
+            sudo=bool(privileged),
+            env=tuple(env),
+            wrappers=privileged,
+            writes=tuple(writes),
+            heredocs=heredocs,
+        )
+    ]
 
 
 def _commands(line: str, depth: int) -> list[SimpleCommand]:
     found: list[SimpleCommand] = []
-    for segment in split_segments(line):
-        found.extend(_read(segment, depth))
+    for segment, heredocs in _split(line):
+        found.extend(_read(segment, heredocs, depth))
     return found
 
 
@@ -278,3 +408,200 @@ def has_flag(command: SimpleCommand, alias: str) -> bool:
         elif arg == alias:
             return True
     return False
+
+
+# -- files a command line writes ---------------------------------------------------------------
+_PATCH_HEADER = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+?)\s*$|^\*\*\* Move to: (.+?)\s*$", re.MULTILINE)
+_DIFF_HEADER = re.compile(r"^\+\+\+ (?:b/)?(\S+)", re.MULTILINE)
+_TOUCHES_ALL = frozenset({"rm", "rmdir", "unlink", "shred", "touch", "mkdir", "mv", "truncate"})
+_VALUE_OPTIONS = {
+    "sed": frozenset({"-e", "--expression", "-f", "--file", "-l", "--line-length"}),
+    "perl": frozenset({"-e", "-E", "-I", "-M"}),
+    "truncate": frozenset({"-s", "--size", "-r", "--reference"}),
+    "cp": frozenset({"-t", "--target-directory", "-S", "--suffix"}),
+    "mv": frozenset({"-t", "--target-directory", "-S", "--suffix"}),
+    "install": frozenset({"-m", "--mode", "-o", "--owner", "-g", "--group", "-t", "--target-directory"}),
+    "mkdir": frozenset({"-m", "--mode"}),
+    "tee": frozenset(),
+}
+
+
+def _operands(command: SimpleCommand) -> tuple[list[str], dict[str, str]]:
+    """(operands, option values) for a file tool, skipping the values of its value options."""
+    value_options = _VALUE_OPTIONS.get(command.program, frozenset())
+    operands: list[str] = []
+    values: dict[str, str] = {}
+    args = list(command.args)
+    i = 0
+    after_double_dash = False
+    while i < len(args):
+        arg = args[i]
+        if after_double_dash or not arg.startswith("-") or arg == "-":
+            operands.append(arg)
+        elif arg == "--":
+            after_double_dash = True
+        elif arg in value_options and i + 1 < len(args):
+            values[arg] = args[i + 1]
+            i += 1
+        elif "=" in arg and arg.split("=", 1)[0] in value_options:
+            values[arg.split("=", 1)[0]] = arg.split("=", 1)[1]
+        i += 1
+    return operands, values
+
+
+def _writes_of(command: SimpleCommand) -> list[str]:
+    program = command.program
+    paths = list(command.writes)
+    operands, values = _operands(command)
+    if program in ("apply_patch", "applypatch"):
+        text = "\n".join([*command.heredocs, *command.args])
+        paths += [a or b for a, b in _PATCH_HEADER.findall(text)]
+    elif program == "patch" or (program == "git" and operands[:1] == ["apply"]):
+        paths += _DIFF_HEADER.findall("\n".join(command.heredocs))
+    elif program == "tee":
+        paths += operands
+    elif program == "sed" and any(
+        a.startswith(("-i", "--in-place")) or (re.fullmatch(r"-[a-zA-Z]+", a) and "i" in a) for a in command.args
+    ):
+        has_script = any(k in values for k in ("-e", "--expression", "-f", "--file"))
+        paths += operands if has_script else operands[1:]
+    elif program in _TOUCHES_ALL or (
+        program == "perl" and any(re.fullmatch(r"-[a-zA-Z]*i\S*", a) for a in command.args)
+    ):
+        paths += operands
+    elif program in ("cp", "install", "ln"):
+        target = values.get("-t") or values.get("--target-directory")
+        if target:
+            paths += [f"{target.rstrip('/')}/{posixpath.basename(o)}" for o in operands] or [target]
+        elif len(operands) > 1 and operands[-1].endswith("/"):
+            paths += [f"{operands[-1].rstrip('/')}/{posixpath.basename(o)}" for o in operands[:-1]]
+        elif len(operands) > 1:
+            paths.append(operands[-1])
+    elif program in ("chmod", "chown"):
+        paths += operands[1:]
+    elif program == "dd":
+        paths += [a[3:] for a in command.args if a.startswith("of=")]
+    elif program == "git" and operands[:1] in (["rm"], ["mv"]):
+        paths += [p for p in operands[1:] if p != "."]
+    return [p for p in paths if p and not p.startswith("/dev/")]
+
+
+def written_paths(line: str) -> list[str]:
+    """Files a shell command line writes, moves or deletes, in order (best effort, never raises)."""
+    if not isinstance(line, str):
+        return []
+    found: list[str] = []
+    for command in simple_commands(line):
+        for path in _writes_of(command):
+            if path not in found:
+                found.append(path)
+    return found
+
+
+# -- git commit and git add --------------------------------------------------------------------
+_COMMIT_VALUE_OPTIONS = frozenset(
+    {
+        "-m",
+        "--message",
+        "-F",
+        "--file",
+        "-C",
+        "--reuse-message",
+        "-c",
+        "--reedit-message",
+        "--author",
+        "--date",
+        "--fixup",
+        "--squash",
+        "-t",
+        "--template",
+        "--trailer",
+        "--cleanup",
+        "-S",
+        "--gpg-sign",
+        "--pathspec-from-file",
+    }
+)
+
+
+class GitCommit(NamedTuple):
+    """What one `git commit` says: its message parts (None: written elsewhere), the paths it names,
+    and whether it stages every tracked change (`-a`)."""
+
+    messages: list[str] | None
+    paths: list[str]
+    all_tracked: bool
+
+
+def heredoc_value(value: str) -> str:
+    """`$(cat <<'EOF' ... EOF)` as the text it produces; anything else unchanged."""
+    stripped = value.strip()
+    if stripped.startswith("$(") and stripped.endswith(")"):
+        inner = simple_commands(stripped[2:-1])
+        if inner and inner[0].heredocs:
+            return "\n".join(inner[0].heredocs)
+    return value
+
+
+def git_commit(command: SimpleCommand) -> GitCommit | None:
+    """The parts of a `git commit` command, or None for any other command."""
+    rest = positionals(command)
+    if command.program != "git" or rest[:1] != ["commit"]:
+        return None
+    args = list(command.args)
+    start = args.index("commit") + 1
+    messages: list[str] = []
+    from_file = False
+    paths: list[str] = []
+    all_tracked = False
+    i = start
+    while i < len(args):
+        arg = args[i]
+        value: str | None = None
+        name = arg
+        if arg == "--":
+            paths += args[i + 1 :]
+            break
+        if arg.startswith("--") and "=" in arg:
+            name, value = arg.split("=", 1)
+        elif re.fullmatch(r"-[a-zA-Z]+", arg) and len(arg) > 2:
+            letters = arg[1:]
+            all_tracked = all_tracked or "a" in letters
+            last = letters[-1]
+            name = f"-{last}" if last in "mFCc" else arg
+            if name == arg:
+                i += 1
+                continue
+        elif re.fullmatch(r"-m.+", arg):
+            name, value = "-m", arg[2:]
+        if name in ("-a", "--all"):
+            all_tracked = True
+        elif name in _COMMIT_VALUE_OPTIONS:
+            if value is None and i + 1 < len(args):
+                value = args[i + 1]
+                i += 1
+            if name in ("-m", "--message") and value is not None:
+                messages.append(heredoc_value(value))
+            elif name in ("-F", "--file"):
+                from_file = True
+                if value == "-" and command.heredocs:
+                    messages.append("\n".join(command.heredocs))
+                    from_file = False
+        elif not arg.startswith("-"):
+            paths.append(arg)
+        i += 1
+    if from_file or (not messages and "--no-edit" not in args):
+        return GitCommit(None if from_file or not messages else messages, paths, all_tracked)
+    return GitCommit(messages, paths, all_tracked)
+
+
+def git_added(command: SimpleCommand) -> tuple[list[str], bool] | None:
+    """(pathspecs, stages everything) of a `git add`/`git stage`, or None for any other command."""
+    rest = positionals(command)
+    if command.program != "git" or rest[:1] not in (["add"], ["stage"]):
+        return None
+    pathspecs = rest[1:]
+    everything = any(a in ("-A", "--all", "-u", "--update") for a in command.args) or any(
+        p in (".", ":/", ":", "*", "-A") for p in pathspecs
+    )
+    return pathspecs, everything

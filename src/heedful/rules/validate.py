@@ -55,56 +55,135 @@ def structural_problems(spec: CheckSpec, cases: list[Case]) -> list[str]:
     return problems
 
 
-def _terms(spec: CheckSpec) -> list[str]:
-    """Words of the spec that the rule's own wording must contain (the check may not invent them)."""
+def _named(text: str, words: list[str]) -> bool:
+    lowered = f" {text.lower()} "
+    return any(re.search(rf"(?<![\w-]){re.escape(w.lower())}(?![\w])", lowered) for w in words if w)
+
+
+def _program_named(text: str, params: dict[str, Any]) -> bool:
+    """The rule names the program, or one of its prose names, or says what replaces it ("we use uv" names pip)."""
+    from heedful.rules import vocabulary as vocab
+
+    program = params.get("program")
+    if not isinstance(program, str) or program == "git":
+        return True
+    if _named(text, list(vocab.aliases_of(program))):
+        return True
+    alternatives = [a.split()[0] for a in params.get("alternatives") or [] if isinstance(a, str) and a.split()]
+    return any(vocab.family_default(a) == program and _named(text, list(vocab.aliases_of(a))) for a in alternatives)
+
+
+def _flag_named(text: str, program: str, group: list[str]) -> bool:
+    from heedful.rules import vocabulary as vocab
+
+    if _named(text, group) or _named(text, [g.lstrip("-") for g in group if g.startswith("--")]):
+        return True
+    clusters = re.findall(r"(?<![\w-])-([a-zA-Z]{2,})\b", text)
+    if any(len(g) == 2 and g[1] in cluster for g in group for cluster in clusters):
+        return True
+    known = vocab.vocabulary().programs.get(program)
+    concepts = [c for c, rule in (known.flags.items() if known else []) if any(set(group) & set(f) for f in rule.flags)]
+    words = [
+        w
+        for w, c in vocab.CONCEPT_WORDS.items()
+        if c in concepts or (c == "no_verify" and "no_verify_push" in concepts)
+    ]
+    return _named(text, words) or any(pattern.search(text) and c in concepts for pattern, c in vocab.CONCEPT_PHRASES)
+
+
+def _unnamed(text: str, spec: CheckSpec) -> list[str]:
+    """Parts of the spec that the rule's own wording does not name (the check may not invent them)."""
     params = spec.params
     if spec.kind == "forbidden_command":
-        words = [params.get("program")] if params.get("program") not in (None, "git") else []
-        words += list(params.get("args") or [])
-        flags = params.get("flags") or []
-        words += [group[0].lstrip("-").split("-")[0] for group in flags if group[0].startswith("--")]
-        return [w for w in words if isinstance(w, str)]
-    if spec.kind in ("forbidden_path",):
-        return [g.strip("*/").split("/")[-1] for g in params.get("globs") or [] if g.strip("*/")]
+        missing = [] if _program_named(text, params) else [str(params.get("program"))]
+        args = params.get("args") or []
+        missing += [
+            str(a) for a in args if isinstance(a, str) and not _named(text, [a]) and a.lower() not in text.lower()
+        ]
+        program = str(params.get("program") or "")
+        missing += [
+            group[0]
+            for group in params.get("flags") or []
+            if isinstance(group, list) and group and not _flag_named(text, program, [str(g) for g in group])
+        ]
+        return missing
+    if spec.kind in ("forbidden_path", "staged_path"):
+        stems = [
+            g.replace("**", "").strip("*/").split("/")[-1] for g in params.get("globs") or [] if isinstance(g, str)
+        ]
+        return [s for s in stems if s and s.lower() not in text.lower()]
     if spec.kind == "reply_json_fields":
-        return list(params.get("fields") or [])
+        return [f for f in params.get("fields") or [] if isinstance(f, str) and f.lower() not in text.lower()]
     if spec.kind == "field_value":
-        return [str(p) for p in params.get("path") or []]
+        return [str(p) for p in params.get("path") or [] if str(p).lower() not in text.lower()]
+    if spec.kind in ("reply_word_limit", "reply_count_limit"):
+        from heedful.rules.compile import NUMBERS
+
+        limit = params.get("limit")
+        named = re.findall(r"\d+", text) + [str(n) for w, n in NUMBERS.items() if _named(text, [w])]
+        return [] if str(limit) in named else [f"the limit {limit}"]
+    if spec.kind == "commit_message":
+        forbid = [f for f in params.get("forbid") or [] if isinstance(f, str)]
+        missing = [
+            f
+            for f in forbid
+            if f.lower() not in text.lower()
+            and not (f == "emoji" and re.search(r"emoji", text, re.I))
+            and not (f == "Co-Authored-By" and re.search(r"co-?author", text, re.I))
+        ]
+        subject = params.get("max_subject")
+        if subject is not None and str(subject) not in text:
+            missing.append(f"a subject limit of {subject}")
+        return missing
+    if spec.kind == "reply_forbidden_text":
+        patterns = [p for p in params.get("patterns") or [] if isinstance(p, str)]
+        return [
+            p
+            for p in patterns
+            if p.lower() not in text.lower()
+            and not (p == "emoji" and re.search(r"emoji|emoticon|smiley", text, re.I))
+            and not (p == "—" and re.search(r"em[- ]?dash", text, re.I))
+            and not (p in ("sorry", "I apologize") and re.search(r"apolog", text, re.I))
+        ]
+    if spec.kind == "required_event":
+        commands = params.get("commands") or []
+        first = commands[0] if commands else []
+        words = first.split() if isinstance(first, str) else [str(w) for w in first]
+        test_words = re.search(r"\btests?\b|\btest suite\b", text, re.I)
+        return [] if test_words or (words and _named(text, words[:1])) else [" ".join(words)]
     return []
 
 
 def _left_out(text: str, spec: CheckSpec) -> list[str]:
     """Words the rule puts after the forbidden program that the check drops (it would forbid more)."""
-    from heedful.rules.compile import command_words
+    from heedful.rules import vocabulary as vocab
 
     params = spec.params
     program = params.get("program")
     if spec.kind != "forbidden_command" or not isinstance(program, str):
         return []
-    kept = {str(w).lower() for w in params.get("subcommand") or []} | {str(w).lower() for w in params.get("args") or []}
-    kept |= {str(flag).lower() for group in params.get("flags") or [] for flag in group}
-    for match in re.finditer(rf"(?<![\w-]){re.escape(program)}(?![\w-])((?:\s+[^\s,.;:!?`]+)*)", text, re.IGNORECASE):
-        named = []
-        for word in command_words(match.group(1), keep_adverbs=True):
-            word = word.strip("`'\"").lower()
-            # A cluster of short flags (-rf) names each of them (-r, -f).
-            named += [f"-{c}" for c in word[1:]] if re.fullmatch(r"-[a-z]{2,}", word) else [word]
-        dropped = [w for w in named if w and w not in kept]
+    sub = params.get("subcommand")
+    kept = {str(w).lower() for w in (sub.split() if isinstance(sub, str) else sub or [])}
+    kept |= {str(w).lower() for w in params.get("args") or []}
+    for mention in vocab.read_commands(text):
+        if mention.program != program or mention.role == "prefer":
+            continue
+        unread = [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]
+        if unread:
+            return unread
+        dropped = [w for w in [*mention.subcommand, *mention.args] if w.lower() not in kept]
         if dropped:
             return dropped
     return []
 
 
 def faithful(text: str, spec: CheckSpec) -> tuple[bool, str]:
-    lowered = text.lower()
-    missing = [t for t in _terms(spec) if t and t.lower() not in lowered]
+    missing = _unnamed(text, spec)
     if missing:
         return False, f"the check names {', '.join(missing)}, which the rule does not say"
     dropped = _left_out(text, spec)
     if dropped:
         return False, f"the check leaves out {' '.join(dropped)}, which the rule names: it would forbid more"
-    if spec.kind == "reply_word_limit" and not re.search(r"\d", text):
-        return False, "the rule states no number of words"
     return True, "the check states the rule's requirement and nothing more"
 
 
@@ -127,14 +206,23 @@ def validate(
 ) -> Outcome:
     if vague:
         return Outcome("inactive", None, "the rule's meaning is unclear; it is neither shown nor checked")
-    if condition or exceptions:
-        return _semantic_or_guidance(
-            model, text, condition, exceptions, [],
-            "programmatic checks are only for rules without conditions or exceptions",
-        )
     if not proposals:
-        return _semantic_or_guidance(model, text, condition, exceptions, [],
-                                     "no programmatic check states this rule")
+        why = (
+            "no programmatic check states this rule with its condition or exception"
+            if condition or exceptions
+            else "no programmatic check states this rule"
+        )
+        return _semantic_or_guidance(model, text, condition, exceptions, [], why)
+    from heedful.rules.compile import qualifiers_decided
+
+    decided = [spec for spec in proposals if qualifiers_decided(text, spec, condition, exceptions)]
+    if not decided:
+        # A condition or exception that no evidence decides ("unless I ask", "for large files") keeps the rule
+        # guidance: a check would fire where the rule does not apply.
+        return _semantic_or_guidance(
+            model, text, condition, exceptions, [], "the check cannot see the rule's condition or exception"
+        )
+    proposals = decided
     rounds: list[dict[str, Any]] = []
     clear = True
     for spec in proposals[:MAX_ROUNDS]:
@@ -154,14 +242,16 @@ def validate(
         if problems:
             record["rejected"] = "; ".join(problems)
             continue
-        review = run_step(model, ReviewStep(), ReviewInput(rule_text=text, spec=spec,
-                                                           cases=[(c.stage, c.evidence) for c in cases]))
+        review = run_step(
+            model, ReviewStep(), ReviewInput(rule_text=text, spec=spec, cases=[(c.stage, c.evidence) for c in cases])
+        )
         clear = clear and review.meaning_clear
         if not review.approved:
             record["rejected"] = f"review: {review.reason}"
             continue
-        disagreements = [i for i, (c, label) in enumerate(zip(cases, review.labels, strict=False))
-                         if c.expected != label]
+        disagreements = [
+            i for i, (c, label) in enumerate(zip(cases, review.labels, strict=False)) if c.expected != label
+        ]
         if len(review.labels) != len(cases) or disagreements:
             record["rejected"] = f"review labels disagree on cases {disagreements or 'count'}"
             continue
@@ -171,15 +261,18 @@ def validate(
             record["rejected"] = f"execution disagrees on cases {failed}"
             continue
         record["admitted"] = True
-        checked = spec.model_copy(update={
-            "cases": cases,
-            "validation": {"admitted": True, "rounds": len(rounds), "cases": len(cases), "review": review.reason},
-        })
+        checked = spec.model_copy(
+            update={
+                "cases": cases,
+                "validation": {"admitted": True, "rounds": len(rounds), "cases": len(cases), "review": review.reason},
+            }
+        )
         return Outcome("checked", checked, f"validated on {len(cases)} cases", rounds)
     if not clear:
         return Outcome("inactive", None, "the reviewer found the meaning unclear", rounds)
-    return _semantic_or_guidance(model, text, condition, exceptions, rounds,
-                                 f"no proposal passed validation in {len(rounds)} round(s)")
+    return _semantic_or_guidance(
+        model, text, condition, exceptions, rounds, f"no proposal passed validation in {len(rounds)} round(s)"
+    )
 
 
 def _semantic_or_guidance(

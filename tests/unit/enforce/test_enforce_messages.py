@@ -6,24 +6,50 @@ from heedful.enforce import messages
 
 
 def violation(**kw: object) -> dict[str, object]:
-    base = {"rule_id": "r-1", "rule_text": "Use uv, not pip.", "reason": "runs the forbidden command `pip`",
-            "quotes": ["pip install x"], "hint": "use uv instead"}
+    base = {
+        "rule_id": "r-1",
+        "rule_text": "Use uv, not pip.",
+        "reason": "runs the forbidden command `pip`",
+        "quotes": ["pip install x"],
+        "hint": "use uv instead",
+    }
     return {**base, **kw}
 
 
 def test_command_hints_rewrite_the_matched_command() -> None:
     assert messages.hint("forbidden_command", {"program": "pip", "alternatives": ["uv"]}, ["pip install x"]) == (
-        "use uv instead, e.g. `uv pip install x`")
-    assert "`pnpm install a`" in messages.hint("forbidden_command", {"program": "npm", "alternatives": ["pnpm"]},
-                                               ["npm install a"])
-    assert "`rg -n foo`" in messages.hint("forbidden_command", {"program": "grep", "alternatives": ["rg"]},
-                                          ["grep -n foo"])
+        "use uv, e.g. `uv pip install x`"
+    )
+    assert "`uv add x`" in messages.hint(
+        "forbidden_command",
+        {"program": "pip", "subcommand": ["install"], "alternatives": ["uv add"]},
+        ["pip install x"],
+    )
+    force = {"program": "git", "subcommand": ["push"], "flags": [["--force", "-f"]]}
+    assert "`git push origin feat`" in messages.hint("forbidden_command", force, ["git push -f origin feat"])
+    assert "`pnpm install a`" in messages.hint(
+        "forbidden_command", {"program": "npm", "alternatives": ["pnpm"]}, ["npm install a"]
+    )
+    assert "`rg -n foo`" in messages.hint(
+        "forbidden_command", {"program": "grep", "alternatives": ["rg"]}, ["grep -n foo"]
+    )
     assert "another way" in messages.hint("forbidden_command", {"program": "git"}, ["git push origin main"])
     push = {"program": "git", "subcommand": ["push"], "args": ["main"]}
     assert "feature branch" in messages.hint("forbidden_command", push, ["git push origin main"])
 
 
+def test_the_instead_line_never_says_instead_twice() -> None:
+    hint = messages.hint("forbidden_command", {"program": "pip", "alternatives": ["uv"]}, ["pip install x"])
+    text = messages.deny([violation(hint=hint)], 1, 3)
+    assert "Instead: use uv, e.g. `uv pip install x`." in text and "instead instead" not in text.lower()
+    assert "instead" not in hint
+
+
 def test_hints_for_every_kind() -> None:
+    assert ".envrc" in messages.hint("staged_path", {"globs": [".envrc"]}, [])
+    assert "Co-Authored-By" in messages.hint("commit_message", {"forbid": ["Co-Authored-By"]}, [])
+    assert "5 bullets" in messages.hint("reply_count_limit", {"unit": "bullets", "limit": 5}, [])
+    assert "emoji" in messages.hint("reply_forbidden_text", {"patterns": ["emoji"]}, [])
     assert ".env" in messages.hint("forbidden_path", {"globs": [".env"]}, [])
     assert "`pytest`" in messages.hint("required_event", {"commands": [["pytest"]]}, [])
     assert "scratch_a.py" in messages.hint("workspace_leftovers", {"globs": ["scratch*"]}, ["scratch_a.py"])

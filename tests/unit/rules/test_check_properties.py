@@ -26,17 +26,47 @@ evidence = st.fixed_dictionaries(
         "action": st.one_of(json_values, st.fixed_dictionaries({"tool": st.text(max_size=8), "command": shellish})),
         "artifact": json_values,
         "delivery": st.one_of(st.text(max_size=80), json_values),
-        "events": st.one_of(json_values, st.lists(st.fixed_dictionaries(
-            {"kind": st.sampled_from(["edit", "create", "command", "delete", "x"])},
-            optional={"path": st.text(max_size=20), "command": shellish}), max_size=5)),
+        "events": st.one_of(
+            json_values,
+            st.lists(
+                st.fixed_dictionaries(
+                    {"kind": st.sampled_from(["edit", "create", "command", "delete", "x"])},
+                    optional={"path": st.text(max_size=20), "command": shellish},
+                ),
+                max_size=5,
+            ),
+        ),
         "workspace": json_values,
         "project": st.one_of(st.text(max_size=20), json_values),
     },
 )
 params = st.dictionaries(
-    st.sampled_from(["program", "subcommand", "flags", "args", "alternatives", "implicit_target", "globs",
-                     "outside_project", "limit", "fields", "target", "path", "op", "value", "commands", "after",
-                     "edit_globs"]),
+    st.sampled_from(
+        [
+            "program",
+            "subcommand",
+            "flags",
+            "args",
+            "alternatives",
+            "implicit_target",
+            "globs",
+            "outside_project",
+            "limit",
+            "fields",
+            "target",
+            "path",
+            "op",
+            "value",
+            "commands",
+            "after",
+            "edit_globs",
+            "forbid",
+            "require",
+            "max_subject",
+            "unit",
+            "patterns",
+        ]
+    ),
     json_values,
     max_size=6,
 )
@@ -68,9 +98,17 @@ def test_valid_params_on_arbitrary_strings(kind: str, line: str, text: str) -> N
         "field_value": {"target": "delivery", "path": ["a"], "op": "equals", "value": "b"},
         "required_event": {"commands": [["pytest"]]},
         "workspace_leftovers": {"globs": ["*.tmp"]},
+        "staged_path": {"globs": [".envrc", "secrets/**"]},
+        "commit_message": {"forbid": ["Co-Authored-By", "emoji"], "require": "^(feat|fix): ", "max_subject": 50},
+        "reply_count_limit": {"unit": "bullets", "limit": 3},
+        "reply_forbidden_text": {"patterns": ["emoji", "As an AI"]},
     }[kind]
-    evidence = {"project": text, "action": {"tool": "Bash", "command": line, "file_path": text},
-                "artifact": {"path": text, "content": line}, "delivery": line,
-                "events": [{"kind": "create", "path": text}, {"kind": "command", "command": line}]}
+    evidence = {
+        "project": text,
+        "action": {"tool": "Bash", "command": line, "file_path": text},
+        "artifact": {"path": text, "content": line},
+        "delivery": line,
+        "events": [{"kind": "create", "path": text}, {"kind": "command", "command": line}],
+    }
     for stage in ("pre_action", "artifact", "delivery"):
         assert run_check(kind, valid, stage, evidence).result in RESULTS

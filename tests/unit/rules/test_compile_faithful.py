@@ -35,8 +35,10 @@ def test_subcommands_and_flags_named_in_the_rule_are_kept(rule: str, forbidden: 
 
 
 def test_a_rule_that_says_more_than_a_command_stays_guidance() -> None:
-    # "globally" is a condition no command check can state; forbidding all `pip install` would overreach.
-    assert compiled("Never run pip install globally.") == ("guidance", None)
+    # Where it runs is a condition no command check can state; forbidding all `pip install` would overreach.
+    assert compiled("Never run pip install inside the container.") == ("guidance", None)
+    # A flag concept the program has no spelling for cannot be stated either.
+    assert compiled("Never run cargo build recursively.") == ("guidance", None)
 
 
 @pytest.mark.parametrize("line", ["pytest -q", "uv run pytest", "poetry run pytest tests", "python -m pytest"])

@@ -10,12 +10,36 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
-from heedful.rules.checks import command, field_value, json_fields, leftovers, path, required_event, word_limit
+from heedful.rules.checks import (
+    command,
+    commit_message,
+    count_limit,
+    field_value,
+    forbidden_text,
+    json_fields,
+    leftovers,
+    path,
+    required_event,
+    staged_path,
+    word_limit,
+)
 from heedful.rules.checks.verdict import Stage, Verdict
 
 KINDS: dict[str, ModuleType] = {
     module.KIND: module
-    for module in (command, path, word_limit, json_fields, field_value, required_event, leftovers)
+    for module in (
+        command,
+        path,
+        staged_path,
+        commit_message,
+        word_limit,
+        count_limit,
+        forbidden_text,
+        json_fields,
+        field_value,
+        required_event,
+        leftovers,
+    )
 }
 
 

@@ -23,10 +23,39 @@ STAGE: Stage = "pre_action"
 EVIDENCE = ["action.command"]
 
 
+# Subcommands that programs accept under other names (`npm i` is `npm install`).
+SUBCOMMAND_ALIASES: dict[tuple[str, str], frozenset[str]] = {
+    ("npm", "install"): frozenset(
+        {"install", "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add"}
+    ),
+    ("npm", "uninstall"): frozenset({"uninstall", "un", "unlink", "remove", "rm", "r"}),
+    ("npm", "run"): frozenset({"run", "run-script", "rum", "urn"}),
+    ("pnpm", "install"): frozenset({"install", "i"}),
+    ("pnpm", "add"): frozenset({"add"}),
+    ("yarn", "add"): frozenset({"add"}),
+    ("bun", "add"): frozenset({"add", "a"}),
+    ("bun", "install"): frozenset({"install", "i"}),
+    ("git", "stage"): frozenset({"stage", "add"}),
+    ("git", "add"): frozenset({"add", "stage"}),
+    ("kubectl", "delete"): frozenset({"delete"}),
+    ("brew", "uninstall"): frozenset({"uninstall", "remove", "rm"}),
+}
+PRIVILEGE = frozenset({"sudo", "doas", "pkexec"})
+
+
 def _text_list(value: Any) -> list[str]:
+    if isinstance(value, str):  # "push" or "system prune" written as one string
+        return value.split()
     if not isinstance(value, list):
         return []
     return [item for item in value if isinstance(item, str) and item]
+
+
+def _same_word(program: str, position: int, wanted: str, actual: str) -> bool:
+    wanted, actual = wanted.lower(), actual.lower()
+    if wanted == actual:
+        return True
+    return position == 0 and actual in SUBCOMMAND_ALIASES.get((program, wanted), frozenset())
 
 
 def _flag_groups(value: Any) -> list[list[str]]:
@@ -53,14 +82,19 @@ def describe(params: dict[str, Any]) -> str:
 def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool]:
     """(matches, target_unknown)."""
     program = params.get("program")
-    if program == "sudo":
-        return command.sudo, False
+    if isinstance(program, str) and program.lower() in PRIVILEGE:
+        wrappers = command.wrappers if command.wrappers or not command.sudo else ("sudo",)
+        named = program.lower() in wrappers or command.program == program.lower()
+        return named or (program.lower() == "sudo" and command.sudo and not command.wrappers), False
     if isinstance(program, str) and program and command.program != program.lower():
         return False, False
     subcommand = _text_list(params.get("subcommand"))
     rest = positionals(command)
     if subcommand:
-        if [word.lower() for word in rest[: len(subcommand)]] != [w.lower() for w in subcommand]:
+        head = rest[: len(subcommand)]
+        if len(head) != len(subcommand) or not all(
+            _same_word(command.program, i, w, a) for i, (w, a) in enumerate(zip(subcommand, head, strict=True))
+        ):
             return False, False
         rest = rest[len(subcommand) :]
     for group in _flag_groups(params.get("flags")):
@@ -111,7 +145,8 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
                 )
             continue
         return Verdict(
-            result="unknown", reason="the command names no target and the current branch is not in the evidence",
+            result="unknown",
+            reason="the command names no target and the current branch is not in the evidence",
             quotes=[clip(quote)],
         )
     return Verdict(result="pass", reason=f"no command matches `{label}`")
@@ -173,7 +208,10 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     program = str(params.get("program") or "")
     needed = [w.lower() for w in _text_list(params.get("subcommand"))]
     for piece in re.split(r"&&|\|\||[;|&]", line):
-        tokens = [t for t in piece.lower().split() if "=" not in t and t not in ("sudo", "env", "-m")]
+        skip = {"sudo", "doas", "pkexec", "env", "-m"} - {program.lower()}
+        tokens = [
+            t if t.startswith("-") else t.lower() for t in piece.split() if "=" not in t and t.lower() not in skip
+        ]
         if program and not tokens:
             continue
         head = tokens[1:] if tokens and tokens[0].startswith("python") else tokens

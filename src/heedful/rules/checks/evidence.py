@@ -12,6 +12,8 @@ import json
 import re
 from typing import Any
 
+from heedful.rules.shell import written_paths
+
 SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "run_terminal_cmd", "local_shell", "terminal", "run"})
 WRITE_TOOLS = frozenset(
     {"edit", "write", "multiedit", "notebookedit", "apply_patch", "str_replace_editor", "create", "write_file"}
@@ -52,6 +54,9 @@ def action_of(evidence: Any) -> dict[str, Any] | None:
     patch = as_text(merged.get("patch")) or (as_text(merged.get("input")) if tool.lower() == "apply_patch" else None)
     if patch:
         paths.extend(match.strip() for match in _PATCH_FILE.findall(patch))
+    if command is not None and (tool.lower() in SHELL_TOOLS or not paths):
+        # Shell writes are writes: redirections, tee, sed -i, cp/mv/rm targets, heredoc patches.
+        paths.extend(path for path in written_paths(command) if path not in paths)
     if paths:
         out["paths"] = paths
     branch = as_text(merged.get("branch")) or as_text(root.get("branch"))

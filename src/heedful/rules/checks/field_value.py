@@ -102,8 +102,11 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     if ok:
         return Verdict(result="pass", reason=f"{dotted} is {found!r}", quotes=[shown] if isinstance(found, str) else [])
     want = "must be" if params["op"] == "equals" else "must not be"
-    return Verdict(result="violated", reason=f"{dotted} is {found!r} but {want} {params['value']!r}",
-                   quotes=[shown] if isinstance(found, str) else [])
+    return Verdict(
+        result="violated",
+        reason=f"{dotted} is {found!r} but {want} {params['value']!r}",
+        quotes=[shown] if isinstance(found, str) else [],
+    )
 
 
 def _nest(path: list[str], value: Any) -> dict[str, Any]:

@@ -91,8 +91,12 @@ def cases(params: dict[str, Any]) -> list[Case]:
     return [
         Case(stage=STAGE, evidence={"events": [create, {"kind": "delete", "path": name}]}, expected="pass"),
         Case(stage=STAGE, evidence={"events": [create], "workspace": [name, "src/app.py"]}, expected="violated"),
-        Case(stage=STAGE, evidence={"events": [create, {"kind": "command", "command": f"rm -f {name}"}]},
-             expected="pass", note="removed by a command"),
+        Case(
+            stage=STAGE,
+            evidence={"events": [create, {"kind": "command", "command": f"rm -f {name}"}]},
+            expected="pass",
+            note="removed by a command",
+        ),
         Case(stage=STAGE, evidence={"events": [{"kind": "edit", "path": "src/app.py"}]}, expected="not_applicable"),
     ]
 

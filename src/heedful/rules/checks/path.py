@@ -122,7 +122,8 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         for pattern in _globs(params):
             if glob_regex(pattern).match(relative):
                 return Verdict(
-                    result="violated", reason=f"writes {relative!r}, which matches the forbidden {pattern!r}",
+                    result="violated",
+                    reason=f"writes {relative!r}, which matches the forbidden {pattern!r}",
                     quotes=[clip(path)],
                 )
     if unknown_reason:
@@ -140,19 +141,51 @@ def cases(params: dict[str, Any]) -> list[Case]:
         example = globs[0].replace("**/", "").replace("**", "deep/file").replace("*", "example").rstrip("/")
         if globs[0].endswith("/"):
             example += "/example.py"
-        found.append(Case(stage=STAGE, evidence={"project": project, "action": {"tool": "Edit", "file_path": example}},
-                          expected="violated"))
-        found.append(Case(stage=STAGE, evidence={"project": project, "action": {"tool": "Write",
-                          "file_path": f"{project}/{example}"}}, expected="violated", note="absolute path"))
+        found.append(
+            Case(
+                stage=STAGE,
+                evidence={"project": project, "action": {"tool": "Edit", "file_path": example}},
+                expected="violated",
+            )
+        )
+        found.append(
+            Case(
+                stage=STAGE,
+                evidence={"project": project, "action": {"tool": "Write", "file_path": f"{project}/{example}"}},
+                expected="violated",
+                note="absolute path",
+            )
+        )
     if params.get("outside_project"):
-        found.append(Case(stage=STAGE, evidence={"project": project, "action": {"tool": "Write",
-                          "file_path": "/etc/hosts"}}, expected="violated"))
-        found.append(Case(stage=STAGE, evidence={"project": project, "action": {"tool": "Edit",
-                          "file_path": "../other/file.py"}}, expected="violated"))
-    found.append(Case(stage=STAGE, evidence={"project": project, "action": {"tool": "Edit",
-                      "file_path": "src/app/main_module.py"}}, expected="pass"))
-    found.append(Case(stage=STAGE, evidence={"project": project, "action": {"tool": "Bash", "command": "ls"}},
-                      expected="not_applicable", note="no file written"))
+        found.append(
+            Case(
+                stage=STAGE,
+                evidence={"project": project, "action": {"tool": "Write", "file_path": "/etc/hosts"}},
+                expected="violated",
+            )
+        )
+        found.append(
+            Case(
+                stage=STAGE,
+                evidence={"project": project, "action": {"tool": "Edit", "file_path": "../other/file.py"}},
+                expected="violated",
+            )
+        )
+    found.append(
+        Case(
+            stage=STAGE,
+            evidence={"project": project, "action": {"tool": "Edit", "file_path": "src/app/main_module.py"}},
+            expected="pass",
+        )
+    )
+    found.append(
+        Case(
+            stage=STAGE,
+            evidence={"project": project, "action": {"tool": "Bash", "command": "ls"}},
+            expected="not_applicable",
+            note="no file written",
+        )
+    )
     return found
 
 

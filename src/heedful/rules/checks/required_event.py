@@ -42,14 +42,26 @@ def describe(params: dict[str, Any]) -> str:
 
 
 # Runners that start another command: `uv run pytest` runs pytest.
-RUNNERS = (["uv", "run"], ["poetry", "run"], ["pipenv", "run"], ["pdm", "run"], ["hatch", "run"], ["rye", "run"],
-           ["uvx"], ["pipx", "run"], ["npx"], ["pnpm", "exec"], ["yarn", "exec"], ["bunx"])
+RUNNERS = (
+    ["uv", "run"],
+    ["poetry", "run"],
+    ["pipenv", "run"],
+    ["pdm", "run"],
+    ["hatch", "run"],
+    ["rye", "run"],
+    ["uvx"],
+    ["pipx", "run"],
+    ["npx"],
+    ["pnpm", "exec"],
+    ["yarn", "exec"],
+    ["bunx"],
+)
 
 
 def _runs(line: str, wanted: list[list[str]]) -> bool:
     for command in simple_commands(line):
         head = [command.program, *[p.lower() for p in positionals(command)]]
-        heads = [head] + [head[len(r):] for r in RUNNERS if head[: len(r)] == r and len(head) > len(r)]
+        heads = [head] + [head[len(r) :] for r in RUNNERS if head[: len(r)] == r and len(head) > len(r)]
         if any(h[: len(w)] == w for h in heads for w in wanted):
             return True
     return False
@@ -95,15 +107,28 @@ def cases(params: dict[str, Any]) -> list[Case]:
 
     wanted = _commands(params) or [["test"]]
     run = " ".join(wanted[0]) + " -q"
-    edit = {"kind": "edit", "path": "src/module.py"}
+    raw_globs = params.get("edit_globs") if isinstance(params, dict) else None
+    globs = [g for g in raw_globs if isinstance(g, str) and g] if isinstance(raw_globs, list) else []
+    example = (
+        globs[0].replace("**/", "").replace("**", "deep/file").replace("*", "module") if globs else "src/module.py"
+    )
+    edit = {"kind": "edit", "path": example}
     return [
         Case(stage=STAGE, evidence={"events": [edit, {"kind": "command", "command": run}]}, expected="pass"),
-        Case(stage=STAGE, evidence={"events": [{"kind": "command", "command": run}, edit]}, expected="violated",
-             note="ran before the last edit"),
-        Case(stage=STAGE, evidence={"events": [edit, {"kind": "command", "command": "git status"}]},
-             expected="violated"),
-        Case(stage=STAGE, evidence={"events": [{"kind": "command", "command": "ls"}]},
-             expected="not_applicable" if params.get("after", "edit") == "edit" else "violated"),
+        Case(
+            stage=STAGE,
+            evidence={"events": [{"kind": "command", "command": run}, edit]},
+            expected="violated",
+            note="ran before the last edit",
+        ),
+        Case(
+            stage=STAGE, evidence={"events": [edit, {"kind": "command", "command": "git status"}]}, expected="violated"
+        ),
+        Case(
+            stage=STAGE,
+            evidence={"events": [{"kind": "command", "command": "ls"}]},
+            expected="not_applicable" if params.get("after", "edit") == "edit" else "violated",
+        ),
     ]
 
 

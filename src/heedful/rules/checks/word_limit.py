@@ -45,8 +45,11 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     if words > limit:
         tokens = re.findall(r"\S+", reply)
         start = reply.find(tokens[limit]) if limit < len(tokens) else 0
-        return Verdict(result="violated", reason=f"the reply has {words} words; the limit is {limit}",
-                       quotes=[clip(reply[max(start, 0):], 120)])
+        return Verdict(
+            result="violated",
+            reason=f"the reply has {words} words; the limit is {limit}",
+            quotes=[clip(reply[max(start, 0) :], 120)],
+        )
     return Verdict(result="pass", reason=f"the reply has {words} words (limit {limit})")
 
 

@@ -1,0 +1,249 @@
+"""Compilation coverage on labelled rules: how many checkable rules compile to the right check.
+
+Takes rows in the corpus shape (persist rows carry `rules`, each with a `check` label: a kind with
+parameters, or "guidance"), compiles every rule with the offline model through `compile_candidate`
+and compares the validated check with the label on its key parameters: program, subcommand and
+flags for commands (subcommand and positional words read as one sequence), globs for paths,
+unit and limit for counts, forbid/require/max_subject for commit messages, commands for required
+events, patterns for forbidden text, fields for JSON replies.
+
+    report = coverage(rows)
+    print(render(report))
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+Verdict = Literal["right", "wrong_params", "wrong_kind", "guidance", "not_guidance", "kept_guidance"]
+
+
+@dataclass
+class KindCoverage:
+    kind: str
+    labelled: int = 0
+    right: int = 0
+    wrong_kind: int = 0
+    wrong_params: int = 0
+    missed: int = 0  # stayed guidance (or inactive)
+
+    @property
+    def rate(self) -> float:
+        return self.right / self.labelled if self.labelled else 0.0
+
+
+@dataclass
+class RuleOutcome:
+    row_id: str
+    text: str
+    condition: str | None
+    expected: str  # a kind or "guidance"
+    expected_params: dict[str, Any]
+    got: str | None  # a kind, or None when the rule stayed guidance
+    got_params: dict[str, Any]
+    verdict: Verdict
+
+
+@dataclass
+class CoverageReport:
+    kinds: dict[str, KindCoverage] = field(default_factory=dict)
+    guidance_labelled: int = 0
+    guidance_checked: int = 0  # labelled guidance that wrongly got a check
+    outcomes: list[RuleOutcome] = field(default_factory=list)
+
+    @property
+    def checkable(self) -> int:
+        return sum(k.labelled for k in self.kinds.values())
+
+    @property
+    def right(self) -> int:
+        return sum(k.right for k in self.kinds.values())
+
+    @property
+    def rate(self) -> float:
+        return self.right / self.checkable if self.checkable else 0.0
+
+
+def _words(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return value.lower().split()
+    if isinstance(value, list):
+        return [w.lower() for item in value if isinstance(item, str) for w in item.split()]
+    return []
+
+
+def _flag_sets(value: Any) -> list[frozenset[str]]:
+    if not isinstance(value, list):
+        return []
+    groups = [frozenset(g if isinstance(g, list) else [g]) for g in value]
+    return [frozenset(str(a) for a in g) for g in groups if g]
+
+
+def _glob(pattern: str) -> str:
+    clean = pattern.strip().replace("\\", "/").removeprefix("./")
+    clean = re.sub(r"(?:/\*\*)+/?$|/$", "", clean)
+    return posixpath.normpath(clean) if clean else clean
+
+
+def _commands(value: Any) -> set[str]:
+    if not isinstance(value, list):
+        return set()
+    out = set()
+    for item in value:
+        words = item.split() if isinstance(item, str) else [str(w) for w in item] if isinstance(item, list) else []
+        words = [w for w in words if not w.startswith("-") and "/" not in w]
+        if words:
+            out.add(" ".join(words).lower())
+    return out
+
+
+def _program(value: Any) -> str:
+    name = str(value or "").lower()
+    return {"pip3": "pip", "python3": "python"}.get(name, name)
+
+
+def same_params(kind: str, label: dict[str, Any], got: dict[str, Any]) -> bool:
+    """Whether a compiled check states the labelled one on its key parameters."""
+    if kind == "forbidden_command":
+        if _program(label.get("program")) != _program(got.get("program")):
+            return False
+        want = _words(label.get("subcommand")) + _words(label.get("args"))
+        have = _words(got.get("subcommand")) + _words(got.get("args"))
+        if want != have and not (want and have and (want[: len(have)] == have or have[: len(want)] == want)):
+            return False
+        want_flags, have_flags = _flag_sets(label.get("flags")), _flag_sets(got.get("flags"))
+        return len(want_flags) == len(have_flags) and all(any(w & h for h in have_flags) for w in want_flags)
+    if kind in ("forbidden_path", "staged_path", "workspace_leftovers"):
+        if bool(label.get("outside_project")) != bool(got.get("outside_project")):
+            return False
+        return {_glob(g) for g in label.get("globs") or []} == {_glob(g) for g in got.get("globs") or []}
+    if kind == "reply_word_limit":
+        return label.get("limit") == got.get("limit")
+    if kind == "reply_count_limit":
+        return label.get("limit") == got.get("limit") and label.get("unit") == got.get("unit")
+    if kind == "commit_message":
+        forbid = {str(f).lower() for f in label.get("forbid") or []}
+        return (
+            forbid == {str(f).lower() for f in got.get("forbid") or []}
+            and bool(label.get("require")) == bool(got.get("require"))
+            and label.get("max_subject") == got.get("max_subject")
+        )
+    if kind == "reply_forbidden_text":
+        return {str(p).lower() for p in label.get("patterns") or []} == {
+            str(p).lower() for p in got.get("patterns") or []
+        }
+    if kind == "required_event":
+        want, have = _commands(label.get("commands")), _commands(got.get("commands"))
+        return bool(want) and want <= have
+    if kind == "reply_json_fields":
+        return {str(f) for f in label.get("fields") or []} == {str(f) for f in got.get("fields") or []}
+    if kind == "field_value":
+        return all(label.get(k) == got.get(k) for k in ("path", "op", "value"))
+    return label == got
+
+
+def coverage(rows: Iterable[dict[str, Any]]) -> CoverageReport:
+    from heedful.llm import OfflineModel
+    from heedful.rules.library import compile_candidate
+    from heedful.rules.models import Candidate
+
+    model = OfflineModel()
+    report = CoverageReport()
+    for row in rows:
+        if row.get("decision") != "persist" or row.get("retraction"):
+            continue
+        for rule in row.get("rules") or []:
+            text = str(rule.get("text") or "").strip()
+            if not text:
+                continue
+            label = rule.get("check")
+            condition = rule.get("condition") or None
+            outcome = compile_candidate(model, Candidate(text=text, condition=condition, evidence=[text]))
+            check = outcome.check if outcome.status == "checked" else None
+            got_kind = check.kind if check is not None else None
+            got_params = dict(check.params) if check is not None else {}
+            if not isinstance(label, dict):
+                report.guidance_labelled += 1
+                verdict: Verdict = "kept_guidance" if got_kind is None else "not_guidance"
+                report.guidance_checked += got_kind is not None
+                expected, expected_params = "guidance", {}
+            else:
+                expected, expected_params = str(label.get("kind")), dict(label.get("params") or {})
+                stats = report.kinds.setdefault(expected, KindCoverage(expected))
+                stats.labelled += 1
+                if got_kind is None:
+                    verdict, stats.missed = "guidance", stats.missed + 1
+                elif got_kind != expected:
+                    verdict, stats.wrong_kind = "wrong_kind", stats.wrong_kind + 1
+                elif not same_params(expected, expected_params, got_params):
+                    verdict, stats.wrong_params = "wrong_params", stats.wrong_params + 1
+                else:
+                    verdict, stats.right = "right", stats.right + 1
+            report.outcomes.append(
+                RuleOutcome(
+                    str(row.get("id", "")), text, condition, expected, expected_params, got_kind, got_params, verdict
+                )
+            )
+    return report
+
+
+def render(report: CoverageReport) -> str:
+    """A plain table: per expected kind, right / wrong kind / wrong params / stayed guidance."""
+    head = (
+        f"{'expected check':<22} {'rules':>6} {'right':>6} {'rate':>7} {'wrong kind':>11} {'wrong params':>13} "
+        f"{'guidance':>9}"
+    )
+    lines = [head, "-" * len(head)]
+    for kind in sorted(report.kinds, key=lambda k: -report.kinds[k].labelled):
+        k = report.kinds[kind]
+        lines.append(
+            f"{kind:<22} {k.labelled:>6} {k.right:>6} {k.rate:>6.1%} {k.wrong_kind:>11} {k.wrong_params:>13} "
+            f"{k.missed:>9}"
+        )
+    lines.append("-" * len(head))
+    wrong_kind = sum(k.wrong_kind for k in report.kinds.values())
+    wrong_params = sum(k.wrong_params for k in report.kinds.values())
+    missed = sum(k.missed for k in report.kinds.values())
+    lines.append(
+        f"{'all checkable':<22} {report.checkable:>6} {report.right:>6} {report.rate:>6.1%} {wrong_kind:>11} "
+        f"{wrong_params:>13} {missed:>9}"
+    )
+    lines.append(f"labelled guidance: {report.guidance_labelled}, wrongly given a check: {report.guidance_checked}")
+    return "\n".join(lines)
+
+
+def load_rows(paths: Iterable[Path]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
+    for path in paths:
+        with Path(path).open(encoding="utf-8") as handle:
+            rows += [json.loads(line) for line in handle if line.strip()]
+    return rows
+
+
+def main(argv: list[str]) -> int:
+    """`python -m heedful.rules.coverage FILE.jsonl ... [--misses]`: the table, and optionally each miss."""
+    files = [Path(a) for a in argv if not a.startswith("--")]
+    if not files:
+        print("usage: python -m heedful.rules.coverage FILE.jsonl ... [--misses]", file=sys.stderr)
+        return 2
+    report = coverage(load_rows(files))
+    print(render(report))
+    if "--misses" in argv:
+        for o in report.outcomes:
+            if o.verdict not in ("right", "kept_guidance"):
+                print(
+                    f"{o.verdict:<13} {o.expected:<20} {o.text!r} cond={o.condition!r}\n"
+                    f"    want {o.expected_params}\n    got  {o.got} {o.got_params}"
+                )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -124,8 +124,14 @@ class Sandbox:
 
     # -- heedful -----------------------------------------------------------------------------------
     def heedful(self, *args: str, cwd: Path | None = None, check: bool = True) -> subprocess.CompletedProcess[str]:
-        done = subprocess.run([sys.executable, "-m", "heedful", *args], cwd=cwd or self.project, env=self.env(),
-                              capture_output=True, text=True, timeout=RUN_TIMEOUT)
+        done = subprocess.run(
+            [sys.executable, "-m", "heedful", *args],
+            cwd=cwd or self.project,
+            env=self.env(),
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT,
+        )
         if check:
             assert done.returncode == 0, f"heedful {' '.join(args)} failed:\n{done.stdout}\n{done.stderr}"
         return done
@@ -165,8 +171,15 @@ class Sandbox:
     # -- the agents ------------------------------------------------------------------------------
     def run(self, argv: list[str], cwd: Path, env: dict[str, str], stdin: str | None = None) -> AgentRun:
         started = time.monotonic()
-        done = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=RUN_TIMEOUT,
-                              input=stdin if stdin is not None else "")
+        done = subprocess.run(
+            argv,
+            cwd=cwd,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT,
+            input=stdin if stdin is not None else "",
+        )
         run = AgentRun(done.returncode, done.stdout, done.stderr, time.monotonic() - started)
         self.runs.append(run)
         return run
@@ -183,15 +196,17 @@ class Sandbox:
             DISABLE_ERROR_REPORTING="1",
         )
 
-    def claude(self, prompt: str, base_url: str, cwd: Path | None = None, args: tuple[str, ...] = (),
-               with_tools: bool = True) -> AgentRun:
+    def claude(
+        self, prompt: str, base_url: str, cwd: Path | None = None, args: tuple[str, ...] = (), with_tools: bool = True
+    ) -> AgentRun:
         argv = [str(BIN / "claude"), "-p", prompt, "--output-format", "json", "--dangerously-skip-permissions", *args]
         return self.run(argv, cwd or self.project, self.claude_env(base_url, with_tools))
 
     def configure_codex(self, base_url: str) -> None:
         codex_home = self.home / ".codex"
         codex_home.mkdir(exist_ok=True)
-        (codex_home / "config.toml").write_text(textwrap.dedent(f"""\
+        (codex_home / "config.toml").write_text(
+            textwrap.dedent(f"""\
             model = "mock-model"
             model_provider = "mock"
 
@@ -202,10 +217,14 @@ class Sandbox:
             env_key = "MOCK_MODEL_KEY"
             request_max_retries = 0
             stream_max_retries = 0
-            """))
 
-    def codex(self, prompt: str, cwd: Path | None = None, resume: bool = False,
-              trust_hooks: bool = True) -> AgentRun:
+            # As after the user trusted the project: Codex reads project-local .codex/ only then.
+            [projects."{self.project}"]
+            trust_level = "trusted"
+            """)
+        )
+
+    def codex(self, prompt: str, cwd: Path | None = None, resume: bool = False, trust_hooks: bool = True) -> AgentRun:
         argv = [str(BIN / "codex"), "exec"]
         if resume:
             argv += ["resume", "--last"]

@@ -167,37 +167,68 @@ class AnthropicMock(ScriptedModel):
         stop = "tool_use" if turn.calls else "end_turn"
         message_id = f"msg_mock{next(self.ids)}"
         if not body.get("stream"):
-            message = {"id": message_id, "type": "message", "role": "assistant", "model": model, "content": blocks,
-                       "stop_reason": stop, "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 5}}
+            message = {
+                "id": message_id,
+                "type": "message",
+                "role": "assistant",
+                "model": model,
+                "content": blocks,
+                "stop_reason": stop,
+                "stop_sequence": None,
+                "usage": {"input_tokens": 10, "output_tokens": 5},
+            }
             return "application/json", json.dumps(message).encode()
         return "text/event-stream", self._stream(message_id, model, blocks, stop)
 
     def _blocks(self, turn: Turn) -> list[dict[str, Any]]:
         blocks: list[dict[str, Any]] = [{"type": "text", "text": turn.text}] if turn.text or not turn.calls else []
         for tool in turn.calls:
-            blocks.append({"type": "tool_use", "id": f"toolu_mock{next(self.ids)}", "name": tool.name,
-                           "input": tool.input})
+            blocks.append(
+                {"type": "tool_use", "id": f"toolu_mock{next(self.ids)}", "name": tool.name, "input": tool.input}
+            )
         return blocks
 
     @staticmethod
     def _stream(message_id: str, model: str, blocks: list[dict[str, Any]], stop: str) -> Iterator[bytes]:
-        yield _sse("message_start", {"type": "message_start", "message": {
-            "id": message_id, "type": "message", "role": "assistant", "model": model, "content": [],
-            "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 1}}})
+        yield _sse(
+            "message_start",
+            {
+                "type": "message_start",
+                "message": {
+                    "id": message_id,
+                    "type": "message",
+                    "role": "assistant",
+                    "model": model,
+                    "content": [],
+                    "stop_reason": None,
+                    "stop_sequence": None,
+                    "usage": {"input_tokens": 10, "output_tokens": 1},
+                },
+            },
+        )
         for index, block in enumerate(blocks):
             if block["type"] == "text":
-                yield _sse("content_block_start", {"type": "content_block_start", "index": index,
-                                                   "content_block": {"type": "text", "text": ""}})
+                yield _sse(
+                    "content_block_start",
+                    {"type": "content_block_start", "index": index, "content_block": {"type": "text", "text": ""}},
+                )
                 delta = {"type": "text_delta", "text": block["text"]}
             else:
                 start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
-                yield _sse("content_block_start", {"type": "content_block_start", "index": index,
-                                                   "content_block": start})
+                yield _sse(
+                    "content_block_start", {"type": "content_block_start", "index": index, "content_block": start}
+                )
                 delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
             yield _sse("content_block_delta", {"type": "content_block_delta", "index": index, "delta": delta})
             yield _sse("content_block_stop", {"type": "content_block_stop", "index": index})
-        yield _sse("message_delta", {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
-                                     "usage": {"output_tokens": 5}})
+        yield _sse(
+            "message_delta",
+            {
+                "type": "message_delta",
+                "delta": {"stop_reason": stop, "stop_sequence": None},
+                "usage": {"output_tokens": 5},
+            },
+        )
         yield _sse("message_stop", {"type": "message_stop"})
 
 
@@ -228,24 +259,60 @@ class ResponsesMock(ScriptedModel):
         if turn.text or not turn.calls:
             item_id = f"msg_mock{next(self.ids)}"
             message = {"type": "message", "id": item_id, "role": "assistant", "status": "in_progress", "content": []}
-            yield _sse("response.output_item.added", {"type": "response.output_item.added", "output_index": 0,
-                                                      "item": message})
-            items.append({**message, "status": "completed",
-                          "content": [{"type": "output_text", "text": turn.text, "annotations": []}]})
-            yield _sse("response.output_text.delta", {"type": "response.output_text.delta", "item_id": item_id,
-                                                      "output_index": 0, "content_index": 0, "delta": turn.text})
+            yield _sse(
+                "response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": message}
+            )
+            items.append(
+                {
+                    **message,
+                    "status": "completed",
+                    "content": [{"type": "output_text", "text": turn.text, "annotations": []}],
+                }
+            )
+            yield _sse(
+                "response.output_text.delta",
+                {
+                    "type": "response.output_text.delta",
+                    "item_id": item_id,
+                    "output_index": 0,
+                    "content_index": 0,
+                    "delta": turn.text,
+                },
+            )
         for tool in turn.calls:
             call_id = f"call_mock{next(self.ids)}"
             if tool.name == "apply_patch" and set(tool.input) == {"input"}:
-                items.append({"type": "custom_tool_call", "id": f"ctc_{call_id}", "call_id": call_id,
-                              "name": tool.name, "input": tool.input["input"], "status": "completed"})
+                items.append(
+                    {
+                        "type": "custom_tool_call",
+                        "id": f"ctc_{call_id}",
+                        "call_id": call_id,
+                        "name": tool.name,
+                        "input": tool.input["input"],
+                        "status": "completed",
+                    }
+                )
             else:
-                items.append({"type": "function_call", "id": f"fc_{call_id}", "call_id": call_id, "name": tool.name,
-                              "arguments": json.dumps(tool.input), "status": "completed"})
+                items.append(
+                    {
+                        "type": "function_call",
+                        "id": f"fc_{call_id}",
+                        "call_id": call_id,
+                        "name": tool.name,
+                        "arguments": json.dumps(tool.input),
+                        "status": "completed",
+                    }
+                )
         for index, item in enumerate(items):
-            yield _sse("response.output_item.done", {"type": "response.output_item.done", "output_index": index,
-                                                     "item": item})
-        usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
-                 "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
+            yield _sse(
+                "response.output_item.done", {"type": "response.output_item.done", "output_index": index, "item": item}
+            )
+        usage = {
+            "input_tokens": 10,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": 5,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": 15,
+        }
         done = {**shell, "status": "completed", "output": items, "usage": usage}
         yield _sse("response.completed", {"type": "response.completed", "response": done})

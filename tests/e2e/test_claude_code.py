@@ -15,13 +15,16 @@ from typing import Any
 
 import pytest
 from agent_sandbox import AgentRun, Sandbox
-from conftest import known_defect, require
 from mock_models import AnthropicMock, Turn, call, say
+
+from conftest import known_defect, require
 
 MCP = "mcp__plugin_heedful_heedful__"
 PLUGIN = Path(__file__).resolve().parents[2] / "plugin"
-LONG = ("Here is a thorough summary of everything I changed in the project today, including the "
-        "parser, the tests, the documentation and the release notes, with every detail spelled out.")
+LONG = (
+    "Here is a thorough summary of everything I changed in the project today, including the "
+    "parser, the tests, the documentation and the release notes, with every detail spelled out."
+)
 SHORT = "Updated parser, tests and docs."
 
 
@@ -123,21 +126,35 @@ def test_the_deny_reason_reaches_the_model(pip_denied: Played) -> None:
 
 def test_the_deny_names_the_rules_alternative(pip_denied: Played) -> None:
     reason = result_text(tool_results(pip_denied.requests[1])[0])
-    known_defect("uv pip install requests" in reason,
-                 "Messages: the deny's 'Instead:' does not name the alternative the rule gives", reason)
+    known_defect(
+        "uv pip install requests" in reason,
+        "Messages: the deny's 'Instead:' does not name the alternative the rule gives",
+        reason,
+    )
 
 
 def test_a_cli_taught_rule_is_not_called_taught_in_a_session(pip_denied: Played) -> None:
     reason = result_text(tool_results(pip_denied.requests[1])[0])
-    known_defect("earlier session" not in reason,
-                 "Messages: 'taught in an earlier session' said of a rule taught with `rules learn`", reason)
+    known_defect(
+        "earlier session" not in reason,
+        "Messages: 'taught in an earlier session' said of a rule taught with `rules learn`",
+        reason,
+    )
 
 
 # -- 2. learning through UserPromptSubmit, enforced in the same session's next turn and a new one ---
 @pytest.fixture(scope="module")
 def learned_in_session(world: Any) -> Played:
-    box, model = world([say("Understood: uv from now on."), bash("pip install httpx"), bash("uv pip install httpx"),
-                        say("Installed httpx with uv."), bash("pip install rich"), say("Not using pip.")])
+    box, model = world(
+        [
+            say("Understood: uv from now on."),
+            bash("pip install httpx"),
+            bash("uv pip install httpx"),
+            say("Installed httpx with uv."),
+            bash("pip install rich"),
+            say("Not using pip."),
+        ]
+    )
     box.heedful("install", "claude-code", "--project", str(box.project))
     first = box.claude("don't use pip in this repo, we use uv", model.url)
     box.wait_for_rule("pip")
@@ -209,8 +226,11 @@ def test_the_budget_lets_the_reply_through_after_three_revisions(over_budget: Pl
 
 def test_revision_requests_do_not_repeat_the_appeal_invitation(over_budget: Played) -> None:
     later = [last_user_text(request) for request in over_budget.requests[2:]]
-    known_defect(not any("heedful-appeal" in text for text in later),
-                 "Appeals: every revision request repeats the appeal invitation", later[-1])
+    known_defect(
+        not any("heedful-appeal" in text for text in later),
+        "Appeals: every revision request repeats the appeal invitation",
+        later[-1],
+    )
 
 
 @pytest.fixture(scope="module")
@@ -224,9 +244,11 @@ def user_override(world: Any) -> Played:
 
 def test_an_explicit_user_request_overrides_the_rule_for_the_turn(user_override: Played) -> None:
     succeeded(user_override.runs[0])
-    known_defect(len(user_override.requests) == 1,
-                 "Appeals: the current prompt's explicit request does not make the rule yield for the turn",
-                 last_user_text(user_override.requests[-1]))
+    known_defect(
+        len(user_override.requests) == 1,
+        "Appeals: the current prompt's explicit request does not make the rule yield for the turn",
+        last_user_text(user_override.requests[-1]),
+    )
     assert user_override.runs[0].json()["result"] == LONG
 
 
@@ -235,8 +257,11 @@ def test_an_explicit_user_request_overrides_the_rule_for_the_turn(user_override:
 def artifact(world: Any) -> Played:
     box, model = world([])
     target = str(box.project / "config.json")
-    model.turns += [call("Write", file_path=target, content='{"debug": true}\n'),
-                    call("Write", file_path=target, content='{"debug": false}\n'), say("Config written.")]
+    model.turns += [
+        call("Write", file_path=target, content='{"debug": true}\n'),
+        call("Write", file_path=target, content='{"debug": false}\n'),
+        say("Config written."),
+    ]
     box.heedful("install", "claude-code", "--project", str(box.project))
     box.learn("`debug` must never be `true` in config.json files")
     return Played(box, model, [box.claude("write the config", model.url)])
@@ -255,8 +280,11 @@ def test_a_written_file_gets_feedback_and_the_fix_passes(artifact: Played) -> No
 
 def test_json_feedback_uses_json_spelling(artifact: Played) -> None:
     feedback = last_user_text(artifact.requests[1])
-    known_defect("True" not in feedback and "False" not in feedback,
-                 "Messages: JSON feedback spells values the Python way (True/False)", feedback)
+    known_defect(
+        "True" not in feedback and "False" not in feedback,
+        "Messages: JSON feedback spells values the Python way (True/False)",
+        feedback,
+    )
 
 
 # -- 5. the plugin, from the local marketplace ------------------------------------------------------
@@ -264,8 +292,14 @@ def test_json_feedback_uses_json_spelling(artifact: Played) -> None:
 def plugin(world: Any) -> Played:
     # The plugin's MCP server is still connecting at the first request: the model finds its tools
     # through ToolSearch (as Claude Code tells it to), calls one, then tries pip.
-    box, model = world([call("ToolSearch", query="+heedful", max_results=10),
-                        call(f"{MCP}list_rules"), bash("pip install requests"), say("Stopped: pip is not allowed.")])
+    box, model = world(
+        [
+            call("ToolSearch", query="+heedful", max_results=10),
+            call(f"{MCP}list_rules"),
+            bash("pip install requests"),
+            say("Stopped: pip is not allowed."),
+        ]
+    )
     env = box.claude_env(model.url)
     claude = str(require("claude"))
     added = box.run([claude, "plugin", "marketplace", "add", str(PLUGIN)], box.project, env)
@@ -293,8 +327,11 @@ def test_the_plugins_mcp_server_offers_its_tools(plugin: Played) -> None:
 
 def test_mcp_results_are_structured_not_json_strings_in_json(plugin: Played) -> None:
     listed = json.loads(result_text(tool_results(plugin.requests[2])[0]))
-    known_defect(not (isinstance(listed, dict) and isinstance(listed.get("result"), str)),
-                 "MCP results are JSON strings inside JSON", json.dumps(listed)[:200])
+    known_defect(
+        not (isinstance(listed, dict) and isinstance(listed.get("result"), str)),
+        "MCP results are JSON strings inside JSON",
+        json.dumps(listed)[:200],
+    )
 
 
 def test_the_plugin_hooks_deny(plugin: Played) -> None:
@@ -312,8 +349,10 @@ def test_the_plugin_says_so_when_heedful_hook_is_missing(world: Any) -> None:
         assert step.returncode == 0, step.stderr
     run = box.claude("hello", model.url, with_tools=False)
     assert succeeded(run)["result"] == "Hello."
-    known_defect("heedful-hook" in json.dumps(model.agent_requests()[0]["messages"]) or "heedful-hook" in run.stdout,
-                 "Plugin: hooks do nothing silently when heedful-hook is not on PATH")
+    known_defect(
+        "heedful-hook" in json.dumps(model.agent_requests()[0]["messages"]) or "heedful-hook" in run.stdout,
+        "Plugin: hooks do nothing silently when heedful-hook is not on PATH",
+    )
 
 
 # -- 6. started in a subdirectory, with user-level hooks -------------------------------------------
@@ -323,8 +362,10 @@ def test_rules_apply_when_started_in_a_subdirectory(world: Any) -> None:
     box.learn("never use pip, we use uv")
     run = box.claude("add requests", model.url, cwd=box.project / "src")
     succeeded(run)
-    known_defect(box.ran("pip") == [],
-                 "starting in a subdirectory loses the project's rules (CLAUDE_PROJECT_DIR is proj/src)",
-                 f"pip ran: {box.ran('pip')}")
+    known_defect(
+        box.ran("pip") == [],
+        "starting in a subdirectory loses the project's rules (CLAUDE_PROJECT_DIR is proj/src)",
+        f"pip ran: {box.ran('pip')}",
+    )
     (denied,) = tool_results(model.agent_requests()[1])
     assert denied["is_error"] is True

@@ -15,9 +15,8 @@ from typing import Any
 
 import pytest
 from agent_sandbox import AgentRun, Sandbox
+from e2e_checks import known_defect, require
 from mock_models import AnthropicMock, Turn, call, say
-
-from conftest import known_defect, require
 
 MCP = "mcp__plugin_heedful_heedful__"
 PLUGIN = Path(__file__).resolve().parents[2] / "plugin"
@@ -133,15 +132,6 @@ def test_the_deny_names_the_rules_alternative(pip_denied: Played) -> None:
     )
 
 
-def test_a_cli_taught_rule_is_not_called_taught_in_a_session(pip_denied: Played) -> None:
-    reason = result_text(tool_results(pip_denied.requests[1])[0])
-    known_defect(
-        "earlier session" not in reason,
-        "Messages: 'taught in an earlier session' said of a rule taught with `rules learn`",
-        reason,
-    )
-
-
 # -- 2. learning through UserPromptSubmit, enforced in the same session's next turn and a new one ---
 @pytest.fixture(scope="module")
 def learned_in_session(world: Any) -> Played:
@@ -176,6 +166,15 @@ def test_the_learned_rule_applies_in_the_next_turn_of_the_same_session(learned_i
     assert "install httpx" not in learned_in_session.box.ran("pip")
     (denied,) = tool_results(learned_in_session.requests[2])
     assert denied["is_error"] is True and "pip install httpx" in result_text(denied)
+
+
+def test_a_rule_taught_in_this_session_is_not_called_earlier(learned_in_session: Played) -> None:
+    reason = result_text(tool_results(learned_in_session.requests[2])[0])
+    known_defect(
+        "earlier session" not in reason,
+        "Messages: 'taught in an earlier session' said of a rule taught earlier in the same session",
+        reason,
+    )
 
 
 def test_the_learned_rule_applies_in_a_new_session(learned_in_session: Played) -> None:
@@ -369,3 +368,18 @@ def test_rules_apply_when_started_in_a_subdirectory(world: Any) -> None:
     )
     (denied,) = tool_results(model.agent_requests()[1])
     assert denied["is_error"] is True
+
+
+# -- a narrower command than the rule names -------------------------------------------------------
+def test_force_with_lease_is_not_forbidden_by_a_no_force_push_rule(world: Any) -> None:
+    box, model = world([bash("git push --force-with-lease origin main"), say("Pushed.")])
+    box.heedful("install", "claude-code", "--project", str(box.project))
+    box.learn("never run git push --force")
+    assert succeeded(box.claude("push the branch", model.url))["result"] == "Pushed."
+    (pushed,) = tool_results(model.agent_requests()[1])
+    known_defect(
+        not pushed.get("is_error"),
+        "Messages: 'never run git push --force' forbids --force-with-lease",
+        result_text(pushed),
+    )
+    assert "up-to-date" in result_text(pushed).lower()

@@ -14,9 +14,8 @@ from typing import Any
 
 import pytest
 from agent_sandbox import AgentRun, Sandbox
+from e2e_checks import known_defect, require
 from mock_models import ResponsesMock, Turn, call, say
-
-from conftest import known_defect, require
 
 LONG = (
     "Here is a thorough summary of everything I changed in the project today, including the "

@@ -24,6 +24,10 @@ fi
 mkdir -p "$prefix"
 # shellcheck disable=SC2086
 npm install --prefix "$prefix" --no-audit --no-fund --loglevel=error $pins
+# The claude package's postinstall puts its native binary in place; run it if npm skipped scripts.
+if ! "$prefix/node_modules/.bin/claude" --version >/dev/null 2>&1; then
+    (cd "$prefix/node_modules/@anthropic-ai/claude-code" && node install.cjs)
+fi
 "$prefix/node_modules/.bin/claude" --version
 "$prefix/node_modules/.bin/codex" --version
 printf '%s' "$pins" > "$stamp"

@@ -78,6 +78,16 @@ class _Heartbeat:
         self._thread.join(timeout=5)
 
 
+def fold_spool(hf: Heedful) -> None:
+    """Store what hooks spooled while another process held the write lock (their learning jobs too)."""
+    from heedful.enforce.spool import fold
+
+    try:
+        fold(hf.settings.home, hf.store.enforce)
+    except Exception:  # a spool that cannot be folded now is folded by the next hook event
+        return
+
+
 def run_one(hf: Heedful, owner: str, lease_seconds: float = DEFAULT_LEASE_SECONDS) -> JobRecord | None:
     """Claim and run one job; None when nothing is claimable."""
     job = hf.store.jobs.claim(owner, lease_seconds, kinds=list(HANDLERS))
@@ -102,6 +112,7 @@ def drain(
 ) -> DrainStats:
     owner = owner_name()
     stats = DrainStats()
+    fold_spool(hf)
     while (job := run_one(hf, owner, lease_seconds)) is not None:
         if job.state == "pending":
             continue  # failed and will be retried: the next claim takes it again
@@ -140,6 +151,7 @@ def serve(
             next_schedule = time.monotonic() + schedule_seconds
         job = run_one(hf, owner, lease_seconds)
         if job is None:
+            fold_spool(hf)
             if max_idle_seconds is not None and time.monotonic() - idle_since > max_idle_seconds:
                 break
             stop.wait(poll_seconds)

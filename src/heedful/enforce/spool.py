@@ -95,7 +95,10 @@ class Spool:
         first = writes[0]
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         name = f"{time.time_ns():020d}-{session_key(first.user, first.session)}-{os.getpid()}-{os.urandom(4).hex()}"
-        body = json.dumps({"writes": [w.to_json() for w in writes]}, ensure_ascii=True)
+        from heedful.store.sqlite.redaction import redact_record  # secrets never reach the spool either
+
+        records = [{**w.to_json(), "data": redact_record(w.data)} for w in writes]
+        body = json.dumps({"writes": records}, ensure_ascii=True)
         temp = self.folder / f"{name}.tmp"
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w", encoding="ascii") as handle:

@@ -9,6 +9,7 @@ rows. `leave_one_source_out` trains without each source in turn and scores it.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -78,7 +79,7 @@ def fit_network(x: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, config:
     rng = np.random.default_rng(config.seed)
     sizes = [x.shape[1], *([config.hidden] if config.hidden else []), classes]
     params = []
-    for a, b in zip(sizes[:-1], sizes[1:], strict=True):
+    for a, b in itertools.pairwise(sizes):
         params += [_init((a, b), rng), np.zeros(b)]
     moments = [np.zeros_like(p) for p in params]
     velocities = [np.zeros_like(p) for p in params]

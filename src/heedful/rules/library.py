@@ -52,16 +52,11 @@ def compile_candidate(model: Model, candidate: Candidate) -> Outcome:
     """Compile and validate: checked (with a validated check), guidance or inactive."""
     if candidate.dangerous:
         return Outcome("needs_user", None, candidate.danger_reason or "would weaken a safeguard")
-    if model.offline:
-        # The vocabulary compiler reads the condition itself: one the evidence decides does not block a check.
-        from heedful.rules.compile import propose
-
-        proposals = propose(candidate.text, candidate.condition, candidate.exceptions)
-    else:
-        proposals = run_step(
-            model, CompileStep(),
-            CompileInput(text=candidate.text, condition=candidate.condition, exceptions=candidate.exceptions),
-        ).proposals
+    # Offline, the vocabulary compiler reads the condition itself: one the evidence decides does not block a check.
+    proposals = run_step(
+        model, CompileStep(),
+        CompileInput(text=candidate.text, condition=candidate.condition, exceptions=candidate.exceptions),
+    ).proposals
     return validate(model, candidate.text, proposals, candidate.condition, candidate.exceptions, candidate.vague)
 
 

@@ -226,7 +226,10 @@ def _matching_paren(line: str, open_index: int) -> int:
 
 
 def words(segment: str) -> list[str]:
-    """shlex words of one segment; falls back to whitespace on unbalanced quotes."""
+    """shlex words of one segment; falls back to whitespace on unbalanced quotes or a huge segment
+    (shlex is quadratic on one long word)."""
+    if len(segment) > 16_384:
+        return [w.strip("'\"") for w in segment.split()]
     try:
         return shlex.split(segment, comments=False, posix=True)
     except ValueError:

@@ -119,9 +119,7 @@ class CompileStep:
     def offline(self, context: CompileInput) -> CompileResponse:
         from heedful.rules.compile import propose
 
-        if context.condition or context.exceptions:
-            return CompileResponse()
-        return CompileResponse(proposals=propose(context.text))
+        return CompileResponse(proposals=propose(context.text, context.condition, context.exceptions))
 
 
 # -- independent review -----------------------------------------------------------------------

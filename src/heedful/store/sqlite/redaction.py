@@ -136,6 +136,16 @@ def _redact_json(node: Any) -> Any:
     return node
 
 
+def redact_record(node: Any, key: str | None = None) -> Any:
+    """A JSON-shaped record with every text redacted except under keys of known-safe columns
+    (for copies of writes kept outside the database, such as the hook's spool)."""
+    if isinstance(node, dict):
+        return {k: node[k] if is_safe_column(k) else redact_record(node[k], k) for k in node}
+    if isinstance(node, list):
+        return [redact_record(item, key) for item in node]
+    return redact_value(node)
+
+
 class RedactingConnection(sqlite3.Connection):
     """A sqlite3 connection whose writes are redacted before they are bound."""
 

@@ -8,7 +8,11 @@ from heedful.bench import corrections, selection
 
 
 def test_corrections_benchmark_reports_every_split(tmp_path: Path) -> None:
-    report = corrections.run(data=tmp_path / "absent", embedder="hashing", timing=True)
+    report = corrections.run(data=tmp_path / "absent", embedder="hashing", timing=True, loso=False)
+    compiled = report["compilation"]
+    assert {"instruction_files", "voices_a", "voices_b"} <= set(compiled["sources"])
+    assert compiled["kinds"]["forbidden_command"]["labelled"] >= 100
+    assert 0 < compiled["held_out"]["right"] <= compiled["held_out"]["checkable"]
     assert set(report["splits"]) == set(corrections.SPLITS) >= {"tune", "heldout"}
     for split in report["splits"].values():
         assert split["messages"] >= 50

@@ -1,15 +1,16 @@
-"""`heedful bench corrections`: admission and extraction accuracy, real-world precision, learning time.
+"""`heedful bench corrections`: admission and compilation on other people's words, and learning time.
 
-1. The labelled set in `heedful/bench/data/corrections_{tune,heldout}.jsonl` (one message a line:
-   text, decision persist|task_local|underspecified|none, scope, rules = atomic rules expected,
-   condition = whether an activation condition is expected). Scored as in the paper's D.1:
-   task-local wrongly persisted, underspecified deferred, persist recall, scope accuracy and the
-   complete structural decision (decision + scope + number of atomic rules + condition).
-   The held-out split is never used to tune the learner.
-2. Real-world precision: every user intent of SWE-Together (`--data`, default
-   ../shared/data/swe_together next to the repository) through admission; how many would become
+1. Admission, leave one source out over the labelled corpus (`bench/corpus/`, plus SWE-Together
+   intents and LoCoMo turns read from the shared data): the model is trained without each source
+   and scored on it (see `heedful.bench.generalization`). Slow (it trains a model per source):
+   `--no-loso` skips it.
+2. Compilation coverage per source and check kind: every labelled atomic rule compiled offline
+   and compared with its expected check (kind and key parameters; `heedful.rules.coverage`).
+3. The previous team's labelled set (`bench/data/corrections_*.jsonl`) through the whole learner:
+   decision, scope, number of atomic rules and condition (the paper's D.1 structural score).
+4. Real-world precision: every SWE-Together intent through admission; how many would become
    durable rules, listed. Skipped cleanly when the data is absent.
-3. The time of one offline learning step (admission to a committed library version).
+5. The time of one offline learning step (admission to a committed library version).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Annotated, Any
 
 import typer
 
+from heedful.embed import Embedder
 from heedful.llm import Model, OfflineModel, run_step
 from heedful.rules.interpret import verify_evidence
 from heedful.rules.steps import AdmitInput, AdmitStep, InterpretInput, InterpretStep
@@ -37,11 +39,11 @@ def load_split(split: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
-def predict(text: str, model: Model | None = None) -> dict[str, Any]:
+def predict(text: str, model: Model | None = None, embedder: Embedder | None = None) -> dict[str, Any]:
     """What the learner (offline, or the given model) makes of one message."""
     model = model or OfflineModel()
     try:
-        admission = run_step(model, AdmitStep(), AdmitInput(text=text))
+        admission = run_step(model, AdmitStep(embedder), AdmitInput(text=text))
         rules = []
         if admission.decision == "persist" and not admission.retraction:
             candidates = run_step(model, InterpretStep(), InterpretInput(text=text)).candidates
@@ -63,14 +65,15 @@ def _rate(numerator: int, denominator: int) -> float | None:
     return None if denominator == 0 else round(100.0 * numerator / denominator, 1)
 
 
-def score(rows: list[dict[str, Any]], model: Model | None = None) -> dict[str, Any]:
+def score(rows: list[dict[str, Any]], model: Model | None = None, embedder: Embedder | None = None
+          ) -> dict[str, Any]:
     decisions = ("persist", "task_local", "underspecified", "none")
     by_gold: dict[str, list[tuple[dict[str, Any], dict[str, Any]]]] = {d: [] for d in decisions}
     errors = []
     structural = 0
     exact = 0
     for row in rows:
-        got = predict(row["text"], model)
+        got = predict(row["text"], model, embedder)
         by_gold[row["decision"]].append((row, got))
         exact += got["decision"] == row["decision"]
         ok = got["decision"] == row["decision"]
@@ -103,7 +106,8 @@ def score(rows: list[dict[str, Any]], model: Model | None = None) -> dict[str, A
     }
 
 
-def swe_together(data: Path, model: Model | None = None, limit: int | None = None) -> dict[str, Any]:
+def swe_together(data: Path, model: Model | None = None, limit: int | None = None,
+                 embedder: Embedder | None = None) -> dict[str, Any]:
     tasks = data / "tasks"
     files = sorted(tasks.glob("*/oracle_intents.json")) if tasks.is_dir() else []
     if not files:
@@ -122,10 +126,10 @@ def swe_together(data: Path, model: Model | None = None, limit: int | None = Non
     decisions: dict[str, int] = {}
     verbatim_durable = 0
     for intent in intents:
-        got = predict(intent["text"], model)
+        got = predict(intent["text"], model, embedder)
         decisions[got["decision"]] = decisions.get(got["decision"], 0) + 1
         excerpt = intent.get("verbatim_excerpt")
-        if isinstance(excerpt, str) and excerpt.strip() and predict(excerpt, model)["decision"] == "persist":
+        if isinstance(excerpt, str) and excerpt.strip() and predict(excerpt, model, embedder)["decision"] == "persist":
             verbatim_durable += 1
         if got["decision"] == "persist":
             durable.append({"task": intent["task"], "kind": intent.get("intent_kind"), "text": intent["text"],
@@ -164,30 +168,99 @@ def time_learning(embedder: str, repeats: int = 3) -> dict[str, Any]:
     }
 
 
+def compilation(sources: list[str] | None = None) -> dict[str, Any]:
+    """Compilation coverage of the labelled rules, per source and pooled per check kind."""
+    from heedful.bench.admission_corpus import corpus_rows
+    from heedful.rules.coverage import coverage
+
+    rows = corpus_rows()
+    by_source: dict[str, list[dict[str, Any]]] = {}
+    for row in rows:
+        if sources is None or row.source in sources:
+            raw = {"id": row.id, "decision": row.decision, "retraction": row.retraction, "rules": list(row.rules)}
+            by_source.setdefault(row.source, []).append(raw)
+    per_source: dict[str, Any] = {}
+    kinds: dict[str, dict[str, int]] = {}
+    for source, source_rows in sorted(by_source.items()):
+        report = coverage(source_rows)
+        per_source[source] = {
+            "checkable": report.checkable, "right": report.right, "rate": round(100 * report.rate, 1),
+            "guidance_labelled": report.guidance_labelled, "guidance_checked": report.guidance_checked,
+            "tuned_on": source in COMPILER_TUNED,
+        }
+        for kind, k in report.kinds.items():
+            pooled = kinds.setdefault(kind, {"labelled": 0, "right": 0, "wrong_kind": 0, "wrong_params": 0,
+                                             "stayed_guidance": 0, "held_out_labelled": 0, "held_out_right": 0})
+            pooled["labelled"] += k.labelled
+            pooled["right"] += k.right
+            pooled["wrong_kind"] += k.wrong_kind
+            pooled["wrong_params"] += k.wrong_params
+            pooled["stayed_guidance"] += k.missed
+            if source not in COMPILER_TUNED:
+                pooled["held_out_labelled"] += k.labelled
+                pooled["held_out_right"] += k.right
+    held = [v for s, v in per_source.items() if s not in COMPILER_TUNED]
+    return {
+        "sources": per_source,
+        "kinds": kinds,
+        "held_out": {"checkable": sum(v["checkable"] for v in held), "right": sum(v["right"] for v in held),
+                     "rate": _rate(sum(v["right"] for v in held), sum(v["checkable"] for v in held))},
+    }
+
+
+# The sources the compiler's vocabulary was developed on: their coverage is a development figure.
+COMPILER_TUNED = ("voices_a",)
+
+
 def run(
     data: Path | None = None,
     embedder: str = "minilm",
     timing: bool = True,
     model: str = "offline",
     limit: int | None = None,
+    loso: bool = True,
 ) -> dict[str, Any]:
     """The whole report; `limit` keeps the first N messages of each split and N SWE-Together intents
     (a slow model can be compared on a sample)."""
+    from heedful.embed import load_embedder
     from heedful.llm.factory import build_model
 
     learner = build_model(model)
-    report: dict[str, Any] = {
-        "model": learner.name,
-        "limit": limit,
-        "splits": {split: score(load_split(split)[:limit], learner) for split in SPLITS},
-    }
-    report["swe_together"] = swe_together(data or DEFAULT_DATA, learner, limit)
+    vectors = load_embedder(embedder)
+    report: dict[str, Any] = {"model": learner.name, "embedder": vectors.name, "limit": limit}
+    if loso and learner.offline:
+        from heedful.bench import generalization
+
+        shared = data.parent if data is not None else None
+        report["admission_left_out"] = generalization.run(shared, embedder)
+    if learner.offline:
+        report["compilation"] = compilation()
+    report["splits"] = {split: score(load_split(split)[:limit], learner, vectors) for split in SPLITS}
+    report["swe_together"] = swe_together(data or DEFAULT_DATA, learner, limit, vectors)
     if timing:
         report["learning_step"] = time_learning(embedder)
     return report
 
 
 def _render(report: dict[str, Any]) -> None:
+    if "admission_left_out" in report:
+        from heedful.bench.generalization import render
+
+        for line in render(report["admission_left_out"]):
+            typer.echo(line)
+    if "compilation" in report:
+        comp = report["compilation"]
+        typer.echo("Compilation coverage (labelled checkable rules compiled to the right kind and parameters):")
+        for source, v in comp["sources"].items():
+            typer.echo(f"  {source:<22} {v['right']:>4}/{v['checkable']:<4} {v['rate']:>5}%  labelled guidance "
+                       f"given a check {v['guidance_checked']}/{v['guidance_labelled']}"
+                       + ("  (compiler developed on it)" if v["tuned_on"] else ""))
+        for kind, k in sorted(comp["kinds"].items(), key=lambda item: -item[1]["labelled"]):
+            typer.echo(f"    {kind:<22} {k['right']:>4}/{k['labelled']:<4} (held-out sources "
+                       f"{k['held_out_right']}/{k['held_out_labelled']}; wrong kind {k['wrong_kind']}, "
+                       f"wrong params {k['wrong_params']}, stayed guidance {k['stayed_guidance']})")
+        held = comp["held_out"]
+        typer.echo(f"  held-out sources: {held['right']}/{held['checkable']} ({held['rate']}%)")
     for split, result in report["splits"].items():
         typer.echo(
             f"{split:>8}: {result['messages']} messages  persist recall {result['persist_recall']}%  "
@@ -211,14 +284,16 @@ def _render(report: dict[str, Any]) -> None:
 def cli(
     data: Annotated[Path | None, typer.Option("--data", help="SWE-Together folder (holds tasks/*/oracle_intents.json)."
                                               )] = None,
-    embedder: Annotated[str, typer.Option("--embedder", help="Embedder for the timing run.")] = "minilm",
+    embedder: Annotated[str, typer.Option("--embedder", help="Embedder of the learner and the timing run.")] = "minilm",
     no_timing: Annotated[bool, typer.Option("--no-timing", help="Skip timing the learning step.")] = False,
+    no_loso: Annotated[bool, typer.Option("--no-loso", help="Skip the leave-one-source-out admission report.")]
+    = False,
     model: Annotated[str, typer.Option("--model", help="offline, local, openai:MODEL or anthropic:MODEL.")] = "offline",
     limit: Annotated[int | None, typer.Option("--limit", help="Only the first N messages of each split.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
-    """Admission accuracy (tune and held-out), SWE-Together precision, and learning-step time."""
-    report = run(data=data, embedder=embedder, timing=not no_timing, model=model, limit=limit)
+    """Admission left out per source, compilation coverage, the team's set, SWE-Together precision, timing."""
+    report = run(data=data, embedder=embedder, timing=not no_timing, model=model, limit=limit, loso=not no_loso)
     if as_json:
         typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
     else:

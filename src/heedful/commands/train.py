@@ -33,7 +33,7 @@ def admission(
     = None,
     seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
     hidden: Annotated[int, typer.Option("--hidden", help="Hidden units (0: logistic regression).")] = 0,
-    epochs: Annotated[int, typer.Option("--epochs", help="Full-batch training steps.")] = 300,
+    epochs: Annotated[int, typer.Option("--epochs", help="Full-batch training steps.")] = 200,
     loso: Annotated[bool, typer.Option("--loso", help="Also report leave-one-source-out figures.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:

@@ -7,8 +7,10 @@ instead of the order of a chain of `if`s. Pure and cheap: regular expressions on
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
+import zlib
 from collections.abc import Callable
 
 from heedful.rules import detect
@@ -90,3 +92,17 @@ def signals(text: str) -> list[float]:
 def fired(text: str) -> list[str]:
     """The names of the binary signals that fired (for reasons)."""
     return [name for name, value in zip(NAMES, signals(text), strict=True) if value == 1.0]
+
+
+NGRAM_BUCKETS = 2048
+_TOKEN = re.compile(r"[a-z0-9']+|[?!]")
+
+
+def ngram_buckets(text: str, buckets: int = NGRAM_BUCKETS) -> list[int]:
+    """Hashed word unigrams, bigrams and the first word: a learned vocabulary of markers
+    ("just this once", "from now on", "no ... ever") that the weights, not a list, decide on."""
+    words = _TOKEN.findall(detect.normalise(text).lower())
+    if not words:
+        return []
+    grams = {*words, *(f"{a} {b}" for a, b in itertools.pairwise(words)), f"^{words[0]}"}
+    return sorted({zlib.crc32(g.encode("utf-8", "replace")) % buckets for g in grams})

@@ -73,9 +73,17 @@ def softmax(z: np.ndarray) -> np.ndarray:
 
 
 def feature_matrix(texts: list[str], vectors: np.ndarray) -> np.ndarray:
-    """`[embedding, signals]` per text (vectors already computed by the embedder)."""
+    """`[embedding, signals, hashed n-grams]` per text (vectors already computed by the embedder)."""
     signal_rows = np.array([admission_features.signals(t) for t in texts], dtype=np.float32)
-    return np.hstack([np.asarray(vectors, dtype=np.float32), signal_rows.reshape(len(texts), -1)])
+    grams = np.zeros((len(texts), admission_features.NGRAM_BUCKETS), dtype=np.float32)
+    for i, text in enumerate(texts):
+        grams[i, admission_features.ngram_buckets(text)] = 1.0
+    return np.hstack([np.asarray(vectors, dtype=np.float32), signal_rows.reshape(len(texts), -1), grams])
+
+
+def feature_names(dim: int) -> tuple[str, ...]:
+    return (*(f"e{i}" for i in range(dim)), *admission_features.NAMES,
+            *(f"g{i}" for i in range(admission_features.NGRAM_BUCKETS)))
 
 
 def decide(probabilities: np.ndarray, persist_threshold: float) -> list[Decision]:
@@ -127,7 +135,8 @@ def shipped() -> AdmissionWeights | None:
     if not WEIGHTS_PATH.is_file():
         return None
     weights = load(WEIGHTS_PATH)
-    if weights.feature_names[-len(admission_features.NAMES):] != admission_features.NAMES:
+    dim = len(weights.feature_names) - len(admission_features.NAMES) - admission_features.NGRAM_BUCKETS
+    if dim <= 0 or weights.feature_names != feature_names(dim):
         return None
     return weights
 

@@ -1,0 +1,109 @@
+"""The learned admission model: shipped weights, features, decisions, and reproducible training."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from heedful.bench.admission_corpus import corpus_rows, team_rows
+from heedful.rules import admission_features, admission_model
+from heedful.rules import admission_train as at
+from heedful.rules.detect import admit as lexicon_admit
+
+
+def test_signals_are_named_and_bounded() -> None:
+    for text in ("From now on never use pip.", "", "thanks!", "x" * 5000, "\udfff odd"):
+        values = admission_features.signals(text)
+        assert len(values) == len(admission_features.NAMES)
+        assert all(0.0 <= v <= 1.5 for v in values)
+
+
+def test_ngram_buckets_are_deterministic_and_in_range() -> None:
+    first = admission_features.ngram_buckets("Never push to main, ever.")
+    assert first == admission_features.ngram_buckets("never   push to MAIN, ever.")
+    assert first and all(0 <= b < admission_features.NGRAM_BUCKETS for b in first)
+    assert admission_features.ngram_buckets("") == []
+
+
+def test_decide_needs_the_threshold_for_persist() -> None:
+    probabilities = np.array([[0.6, 0.3, 0.05, 0.05], [0.9, 0.05, 0.03, 0.02], [0.1, 0.2, 0.6, 0.1]])
+    assert admission_model.decide(probabilities, 0.75) == ["task_local", "persist", "underspecified"]
+    assert admission_model.decide(probabilities, 0.5) == ["persist", "persist", "underspecified"]
+
+
+def test_shipped_weights_are_small_and_match_the_features() -> None:
+    weights = admission_model.shipped()
+    assert weights is not None
+    assert admission_model.WEIGHTS_PATH.stat().st_size < 2 * 1024 * 1024
+    assert weights.embedder == "all-MiniLM-L6-v2-int8"
+    assert weights.feature_names == admission_model.feature_names(384)
+    assert 0.0 < weights.persist_threshold < 1.0 and weights.temperature > 0
+
+
+@pytest.mark.slow
+def test_a_message_of_every_class_with_the_shipped_model() -> None:
+    from heedful.embed import load_embedder
+
+    weights = admission_model.shipped()
+    assert weights is not None
+    embedder = load_embedder("minilm")
+    cases = {
+        "From now on, never use pip in this repo; we use uv.": ("persist", "project"),
+        "Fix the failing test in utils.py please.": ("task_local", None),
+        "ugh, be more careful with that stuff": ("underspecified", None),
+        "thanks, that worked!": ("none", None),
+    }
+    for text, (decision, scope) in cases.items():
+        vector = embedder.embed([text])[0]
+        first = admission_model.admit(text, vector, weights, lexicon_admit(text))
+        again = admission_model.admit(text, vector, weights, lexicon_admit(text))
+        assert first == again
+        assert first.decision == decision, (text, first)
+        if scope is not None:
+            assert first.scope == scope, (text, first)
+        assert first.reasons
+
+
+@pytest.mark.slow
+def test_shipped_weights_reproduce_their_recorded_fit_on_the_team_slice() -> None:
+    """The metrics recorded at training time are what the shipped weights give on the committed slice."""
+    from heedful.embed import load_embedder
+
+    weights = admission_model.shipped()
+    assert weights is not None
+    rows = team_rows()
+    vectors = load_embedder("minilm").embed([r.text for r in rows])
+    summary = at.score(weights, rows, vectors).summary()
+    assert summary == weights.meta["training_fit"]["team"]
+
+
+@pytest.mark.slow
+def test_training_command_is_reproducible(tmp_path: Path) -> None:
+    """Two runs of `heedful train admission` on a fixed slice with the same seed give the same weights."""
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "HEEDFUL_EMBEDDER": "hashing",
+           "HEEDFUL_HOME": str(tmp_path / "home")}
+    outputs = []
+    for run in (1, 2):
+        out = tmp_path / f"w{run}.npz"
+        done = subprocess.run(
+            [sys.executable, "-m", "heedful", "train", "admission", "--sources", "team,voices_b", "--epochs", "40",
+             "--out", str(out), "--json"],
+            capture_output=True, text=True, env=env, timeout=600, check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        report = json.loads(done.stdout)
+        assert report["sources"] == {"team": len(team_rows()),
+                                     "voices_b": sum(r.source == "voices_b" for r in corpus_rows())}
+        outputs.append((admission_model.load(out), report))
+    (a, report_a), (b, report_b) = outputs
+    assert report_a["training_fit"] == report_b["training_fit"]
+    assert a.persist_threshold == b.persist_threshold and a.temperature == b.temperature
+    for left, right in zip(a.layers, b.layers, strict=True):
+        assert np.array_equal(left.weight, right.weight) and np.array_equal(left.bias, right.bias)
+    assert report_a["training_fit"]["team"]["persist_recall"] > 50

@@ -113,7 +113,7 @@ def test_origin_needs_the_marker_and_an_import_op() -> None:
 
 def test_check_matching_against_labels() -> None:
     label = {"kind": "required_event", "params": {"commands": ["make lint"], "after": "edit"}}
-    assert check_matches(label, {"kind": "required_event", "params": {"commands": ["mise exec -- make lint"]}})
+    assert check_matches(label, {"kind": "required_event", "params": {"commands": [["make", "lint"]]}})
     assert not check_matches(label, {"kind": "required_event", "params": {"commands": ["make test"]}})
     push = {
         "kind": "forbidden_command",

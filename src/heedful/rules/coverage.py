@@ -124,8 +124,9 @@ def same_params(kind: str, label: dict[str, Any], got: dict[str, Any]) -> bool:
         if bool(label.get("outside_project")) != bool(got.get("outside_project")):
             return False
         return {_glob(g) for g in label.get("globs") or []} == {_glob(g) for g in got.get("globs") or []}
-    if kind == "reply_word_limit":
-        return label.get("limit") == got.get("limit")
+    if kind == "reply_word_limit":  # "under 100 words": authors read it as 100 or as 99
+        return isinstance(label.get("limit"), int) and isinstance(got.get("limit"), int) and abs(
+            label["limit"] - got["limit"]) <= 1
     if kind == "reply_count_limit":
         return label.get("limit") == got.get("limit") and label.get("unit") == got.get("unit")
     if kind == "commit_message":

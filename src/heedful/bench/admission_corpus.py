@@ -96,7 +96,8 @@ _SWE_DECISION = {"question": "none", "context": "none"}
 
 
 def swe_together_rows(data: Path = SHARED_DATA / "swe_together") -> list[CorpusRow]:
-    """Real user intents, verbatim; empty when the data is absent."""
+    """Real user intents: the user's verbatim excerpt and the dataset's one-line statement of the
+    intent (an imperative written by its extractor); empty when the data is absent."""
     rows: list[CorpusRow] = []
     for path in sorted((data / "tasks").glob("*/oracle_intents.json")):
         try:
@@ -104,15 +105,19 @@ def swe_together_rows(data: Path = SHARED_DATA / "swe_together") -> list[CorpusR
         except (OSError, ValueError):
             continue
         for intent in doc.get("intents", []):
-            text = intent.get("verbatim_excerpt") if isinstance(intent, dict) else None
-            if not isinstance(text, str) or not text.strip():
+            if not isinstance(intent, dict):
                 continue
             kind = str(intent.get("intent_kind"))
-            rows.append(CorpusRow(
-                id=f"swe-{path.parent.name}-{intent.get('intent_id')}", source="swe_together", text=text.strip(),
-                decision=_SWE_DECISION.get(kind, "task_local"),
-                provenance={"task": path.parent.name, "intent_id": intent.get("intent_id"), "kind": kind},
-            ))
+            for field_name, suffix in (("verbatim_excerpt", "v"), ("text", "s")):
+                text = intent.get(field_name)
+                if not isinstance(text, str) or not text.strip():
+                    continue
+                rows.append(CorpusRow(
+                    id=f"swe-{path.parent.name}-{intent.get('intent_id')}-{suffix}", source="swe_together",
+                    text=text.strip(), decision=_SWE_DECISION.get(kind, "task_local"),
+                    provenance={"task": path.parent.name, "intent_id": intent.get("intent_id"), "kind": kind,
+                                "field": field_name},
+                ))
     return rows
 
 

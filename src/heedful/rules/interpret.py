@@ -25,7 +25,7 @@ _JOINER = re.compile(
 )
 _LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|so|also|and|oh and|btw|by the way|hey|look|listen|please|pls|one more thing|note|fyi|"
-    r"important|again|actually|hmm|ugh|no|nope|wait|guys|folks)\b[,:!]?\s+|(?:from now on|going forward|in (?:the )?"
+    r"important|again|actually|hmm|ugh|nope|wait|guys|folks)\b[,:!]?\s+|no[,:!]\s+|(?:from now on|going forward|in (?:the )?"
     r"future|from here on(?: out)?|in general|as a rule|by default|for future reference|for all future \w+|"
     r"in this (?:repo|repository|project|codebase|code base|monorepo)|for this (?:repo|repository|project|codebase)|"
     r"in our (?:repo|project|codebase)|here|next time|for the record|generally|as a general rule|"
@@ -173,6 +173,16 @@ _NARRATIVE = re.compile(
 )
 
 
+# "stop." / "don't do that": an order with no object is no rule (its object is elsewhere or nowhere).
+_BARE_STOP = re.compile(
+    r"^(?:please\s+)?(?:stop|don'?t|do not|never|quit)(?:\s+(?:it|that|this|now|please|ever|again|doing (?:it|that|this)))*"
+    r"[.!]*$",
+    re.I,
+)
+# "No force pushes", "no global yarn installs", "zero emojis": a prohibition without a verb.
+_NOUN_PROHIBITION = re.compile(r"^(?:no|zero|nothing)\s+(?!(?:need|problem|worries|idea|way|thanks)\b)[\w`.-]", re.I)
+
+
 def _candidate(text: str, start: int, end: int) -> Candidate | None:
     clause = text[start:end]
     why = _WHY_KEEP.match(clause.strip())
@@ -185,7 +195,8 @@ def _candidate(text: str, start: int, end: int) -> Candidate | None:
         body = _strip(clause)
         if is_question(body) and not re.match(r"^(?:always|never|don'?t|do not|please|use|stop)\b", body, re.I):
             return None
-    if not body or (not lx.DIRECTIVE.search(body) and not lx.LASTING.search(clause)):
+    if not body or (not lx.DIRECTIVE.search(body) and not lx.LASTING.search(clause)
+                    and not _NOUN_PROHIBITION.match(body)):
         return None
     condition = None
     exceptions: list[str] = []
@@ -200,7 +211,7 @@ def _candidate(text: str, start: int, end: int) -> Candidate | None:
         if trail and not _TIMING.match(trail.group(2)):
             body, condition = trail.group(1).strip().rstrip(","), trail.group(2).strip().rstrip(".!")
     body = _strip(body)
-    if len(body) < 3 or not _LEAD.sub("", body + " ").strip():
+    if len(body) < 3 or not _LEAD.sub("", body + " ").strip() or _BARE_STOP.match(body):
         return None
     dangerous, why_dangerous = is_dangerous(clause)
     negative = bool(re.match(r"^(?:never|don'?t|do not|avoid|stop|no|quit|refrain)\b", body, re.IGNORECASE))

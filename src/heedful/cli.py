@@ -203,6 +203,9 @@ def _usage_line(exc: click_errors.ClickException) -> str:
 
 def main(args: list[str] | None = None) -> None:
     os.umask(0o077)  # the home and everything in it are private to the user
+    # onnxruntime (>= 1.2x) otherwise writes a device id and a telemetry queue under
+    # ~/.cache/Microsoft/DeveloperTools on first load; it reads this only before it is imported.
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
     command = typer.main.get_command(app)
     try:
         code: Any = command.main(args=args, standalone_mode=False)

@@ -47,11 +47,12 @@ class LazyCommand:
     def load(self, name: str) -> Command:
         module, attribute = self.target.split(":")
         obj = getattr(import_module(module), attribute)
-        if not isinstance(obj, typer.Typer):
+        if isinstance(obj, typer.Typer):
+            command: Command = typer.main.get_group(obj)  # a group even with one command, as add_typer makes it
+        else:
             single = typer.Typer(add_completion=False)
             single.command(name)(obj)
-            obj = single
-        command = typer.main.get_command(obj)
+            command = typer.main.get_command(single)
         command.name = name
         return command
 

@@ -39,6 +39,7 @@ class CaseResult:
     median_ms: float
     min_ms: float
     ratio: float  # median over the baseline's median
+    targeted: bool  # held to the target ratio (the others are shown for comparison)
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,11 @@ def measure(runs: int = 15, learn_runs: int = 5) -> StartupReport:
         "python -c 'import typer'": [python, "-c", "import typer"],
         "heedful --help": [python, "-m", "heedful", "--help"],
         "heedful rules list": [python, "-m", "heedful", "rules", "list"],
+        # The floor for any command that takes an option: Typer (>= 0.2x) coerces option values
+        # through pydantic, which `import typer` alone does not load.
+        "heedful version": [python, "-m", "heedful", "version"],
     }
+    targeted = {"heedful --help", "heedful rules list"}
     names = list(cases)
     with tempfile.TemporaryDirectory(prefix="heedful-startup-") as scratch:
         env = _environment(Path(scratch) / "home")
@@ -104,6 +109,7 @@ def measure(runs: int = 15, learn_runs: int = 5) -> StartupReport:
             round(statistics.median(t), 1),
             round(min(t), 1),
             round(statistics.median(t) / base, 2),
+            name in targeted,
         )
         for name, t in times.items()
     ]
@@ -113,7 +119,7 @@ def measure(runs: int = 15, learn_runs: int = 5) -> StartupReport:
         target_ratio=TARGET_RATIO,
         baseline=results[0],
         cases=results[1:],
-        within_target=all(r.ratio <= TARGET_RATIO for r in results[1:]),
+        within_target=all(r.ratio <= TARGET_RATIO for r in results[1:] if r.targeted),
         learn=learn,
     )
 
@@ -143,9 +149,10 @@ def _learn(python: str, scratch: Path, runs: int) -> LearnResult:
 def print_report(report: StartupReport) -> None:
     typer.echo(f"start-up, median of {report.runs} interleaved runs ({report.python})")
     for case in [report.baseline, *report.cases]:
-        typer.echo(f"  {case.name:<26} {case.median_ms:>7.1f} ms  (min {case.min_ms:.1f})  ×{case.ratio:.2f}")
+        note = "" if case.targeted or case is report.baseline else "  (for comparison)"
+        typer.echo(f"  {case.name:<26} {case.median_ms:>7.1f} ms  (min {case.min_ms:.1f})  ×{case.ratio:.2f}{note}")
     verdict = "within" if report.within_target else "NOT within"
-    typer.echo(f"  {verdict} the target of ×{report.target_ratio} of the baseline")
+    typer.echo(f"  {verdict} the target of ×{report.target_ratio} of the baseline for --help and rules list")
     if report.learn:
         learn = report.learn
         typer.echo(

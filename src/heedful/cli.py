@@ -1,33 +1,166 @@
-"""The `heedful` command. Thin: each group lives in heedful.commands and calls the facade."""
+"""The `heedful` command. Thin: each group lives in heedful.commands and calls the facade.
+
+Start-up is kept close to a bare `import typer`: a command's module (and what it imports, such as
+numpy or the benchmarks) loads only when that command runs, and `heedful --help` lists the
+commands from the table below without importing any of them.
+"""
 
 from __future__ import annotations
 
+import inspect
 import os
-from typing import Annotated
+import shutil
+import sys
+import textwrap
+from dataclasses import dataclass
+from importlib import import_module
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
 from heedful import __version__
-from heedful.commands import bench, demo, doctor, hook, install, jobs, log, mcp, memory, rules, train
 
-app = typer.Typer(
-    help="heedful: tell your agent once. Learned rules enforced later; memory that supersedes and forgets.",
-    no_args_is_help=True,
-    pretty_exceptions_enable=False,
+try:  # typer 0.2x carries its own copy of click; its errors and parameters are that copy's types
+    from typer._click import exceptions as click_errors
+    from typer._click.core import Command, Context
+except ImportError:  # pragma: no cover - older typer depends on click itself
+    from click import exceptions as click_errors  # type: ignore[no-redef]
+    from click.core import Command, Context  # type: ignore[no-redef,assignment]
+
+# Raised for `heedful` or `heedful memory` alone, once the help is printed (click < 8.2 exits instead).
+NO_ARGS_IS_HELP: tuple[type[Exception], ...] = tuple(
+    getattr(click_errors, name) for name in ("NoArgsIsHelpError",) if hasattr(click_errors, name)
 )
-app.add_typer(memory.app, name="memory")
-app.add_typer(rules.app, name="rules")
-app.add_typer(jobs.app, name="jobs")
-app.add_typer(bench.app, name="bench")
-app.add_typer(train.app, name="train")
-app.add_typer(hook.app, name="hook")
-app.add_typer(install.install_app, name="install")
-app.add_typer(install.uninstall_app, name="uninstall")
-app.command("log")(log.log)
-app.command("mcp")(mcp.mcp)
-app.command("worker")(jobs.worker)
-app.command("demo")(demo.demo)
-app.command("doctor")(doctor.doctor)
+
+
+SUMMARY = "heedful: tell your agent once. Learned rules enforced later; memory that supersedes and forgets."
+
+
+@dataclass(frozen=True)
+class LazyCommand:
+    """A command loaded on first use: `target` is `module:attribute` (a Typer app or a function)."""
+
+    target: str
+    help: str  # the first paragraph of the command's own help (a test keeps the two equal)
+
+    def load(self, name: str) -> Command:
+        module, attribute = self.target.split(":")
+        obj = getattr(import_module(module), attribute)
+        if isinstance(obj, typer.Typer):
+            command: Command = typer.main.get_group(obj)  # a group even with one command, as add_typer makes it
+        else:
+            single = typer.Typer(add_completion=False)
+            single.command(name)(obj)
+            command = typer.main.get_command(single)
+        command.name = name
+        return command
+
+
+# In the order `heedful --help` lists them: single commands first, then groups (as Typer does).
+COMMANDS: dict[str, LazyCommand] = {
+    "log": LazyCommand(
+        "heedful.commands.log:log",
+        "Show what was denied, sent back for revision or let through, per session, with the rule and the reason.",
+    ),
+    "mcp": LazyCommand(
+        "heedful.commands.mcp:mcp",
+        "Serve memory and rules over MCP: remember, recall, forget, list rules, propose rules, check.",
+    ),
+    "worker": LazyCommand(
+        "heedful.commands.jobs:worker", "Work on queued jobs until stopped (Ctrl-C); run several for more throughput."
+    ),
+    "demo": LazyCommand(
+        "heedful.commands.demo:demo",
+        "Show a correction learned once and enforced later, and a memory that supersedes and forgets.",
+    ),
+    "doctor": LazyCommand(
+        "heedful.commands.doctor:doctor",
+        "Show the configuration and test the store, the embedder and the model connection.",
+    ),
+}
+GROUPS: dict[str, LazyCommand] = {
+    "memory": LazyCommand(
+        "heedful.commands.memory:app", "Each user's memory: an append-only record that supersedes and forgets."
+    ),
+    "rules": LazyCommand("heedful.commands.rules:app", "Learned rules: tell once, checked later."),
+    "jobs": LazyCommand("heedful.commands.jobs:app", "Background jobs (learning, extraction, Dream)."),
+    "bench": LazyCommand(
+        "heedful.commands.bench:app",
+        "Benchmarks: recall (locomo, beam), rule learning (corrections, selection), enforcement, start-up.",
+    ),
+    "train": LazyCommand(
+        "heedful.commands.train:app", "Train the learned parts of the offline learner from the labelled corpus."
+    ),
+    "hook": LazyCommand(
+        "heedful.commands.hook:app",
+        "Handle one agent hook event: reads the platform's payload on stdin, always exits 0.",
+    ),
+    "install": LazyCommand(
+        "heedful.commands.install:install_app", "Add heedful's hooks to an agent's settings (idempotent)."
+    ),
+    "uninstall": LazyCommand(
+        "heedful.commands.install:uninstall_app", "Remove exactly the hooks `heedful install` added."
+    ),
+}
+LAZY = {**COMMANDS, **GROUPS}
+
+
+class LazyGroup(TyperGroup):
+    """The root group: loads a command's module when the command is invoked (or its help asked for)."""
+
+    def list_commands(self, ctx: Context) -> list[str]:
+        eager = [name for name in self.commands if name not in LAZY]
+        return [*COMMANDS, *eager, *GROUPS]
+
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
+        if cmd_name in LAZY and cmd_name not in self.commands:
+            self.commands[cmd_name] = LAZY[cmd_name].load(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def listed_help(self, ctx: Context, name: str) -> str:
+        if name in LAZY:
+            return LAZY[name].help
+        command = self.commands[name]
+        return inspect.cleandoc(command.help or "").split("\n\n")[0].replace("\n", " ")
+
+    def format_help(self, ctx: Context, formatter: Any) -> None:
+        # Typer's renderer imports rich, markdown, pygments and tracebacks (more than typer itself
+        # costs); the root listing is two boxed tables, drawn here.
+        options = [
+            (", ".join(param.opts), getattr(param, "help", None) or "")
+            for param in self.get_params(ctx)
+            if param.param_type_name == "option" and not getattr(param, "hidden", False)
+        ]
+        commands = [(name, self.listed_help(ctx, name)) for name in self.list_commands(ctx)]
+        width = shutil.get_terminal_size().columns
+        summary = [f" {line}" for line in textwrap.wrap(SUMMARY, max(width - 2, 40))]
+        lines = ["", f" Usage: {ctx.command_path} [OPTIONS] COMMAND [ARGS]...", "", *summary, ""]
+        lines += boxed("Options", options, width) + boxed("Commands", commands, width)
+        typer.echo("\n".join(lines))
+
+
+def boxed(title: str, rows: list[tuple[str, str]], width: int) -> list[str]:
+    """A titled box of two columns, the second wrapped to the width (as Typer draws its panels)."""
+    inner = max(width - 4, 40)
+    left = max(len(name) for name, _ in rows) + 2
+    out = [f"╭─ {title} " + "─" * max(inner - len(title) - 1, 0) + "╮"]
+    for name, text in rows:
+        wrapped = textwrap.wrap(text, max(inner - left, 20)) or [""]
+        for n, part in enumerate(wrapped):
+            cell = (name if n == 0 else "").ljust(left) + part
+            out.append(f"│ {cell.ljust(inner)} │")
+    out.append("╰" + "─" * (inner + 2) + "╯")
+    return out
+
+
+app = typer.Typer(help=SUMMARY, cls=LazyGroup, no_args_is_help=True, pretty_exceptions_enable=False)
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(__version__)
+        raise typer.Exit()
 
 
 @app.callback()
@@ -37,6 +170,10 @@ def root(
         typer.Option("--model", help="offline, local, openai:MODEL or anthropic:MODEL, for this command only."),
     ] = None,
     embedder: Annotated[str | None, typer.Option("--embedder", help="minilm or hashing, for this command.")] = None,
+    version_flag: Annotated[
+        bool,
+        typer.Option("--version", help="Print the version and exit.", is_eager=True, callback=_print_version),
+    ] = False,
 ) -> None:
     """Options placed before the command apply to every step it runs: `heedful --model local memory flush`."""
     if model:
@@ -46,11 +183,42 @@ def root(
 
 
 @app.command()
-def version() -> None:
+def version(as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False) -> None:
     """Print the version."""
-    typer.echo(__version__)
+    if as_json:
+        import json
+
+        typer.echo(json.dumps({"version": __version__}))
+    else:
+        typer.echo(__version__)
 
 
-def main() -> None:
+def _usage_line(exc: click_errors.ClickException) -> str:
+    """Click's error as the one `error:` line every heedful error is (boxes are for help, not errors)."""
+    message = " ".join(exc.format_message().split())
+    ctx = getattr(exc, "ctx", None)
+    if isinstance(exc, click_errors.UsageError) and ctx is not None:
+        message += f" (see '{ctx.command_path} --help')"
+    return f"error: {message}"
+
+
+def main(args: list[str] | None = None) -> None:
     os.umask(0o077)  # the home and everything in it are private to the user
-    app()
+    # onnxruntime (>= 1.2x) otherwise writes a device id and a telemetry queue under
+    # ~/.cache/Microsoft/DeveloperTools on first load; it reads this only before it is imported.
+    os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
+    command = typer.main.get_command(app)
+    try:
+        code: Any = command.main(args=args, standalone_mode=False)
+    except NO_ARGS_IS_HELP as exc:
+        text = exc.format_message()  # type: ignore[attr-defined]  # empty when rich printed it already
+        if text.strip():
+            typer.echo(text)
+        sys.exit(2)
+    except click_errors.ClickException as exc:
+        typer.echo(_usage_line(exc), err=True)
+        sys.exit(2)
+    except typer.Abort:
+        typer.echo("error: aborted", err=True)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)

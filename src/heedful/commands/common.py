@@ -38,16 +38,49 @@ def user_errors() -> Iterator[None]:
         fail(str(exc))
 
 
+def check_home(home: Path | None) -> Path:
+    """The home folder to open, refused in one line when it is a file (a mistyped HEEDFUL_HOME)."""
+    from heedful.config import default_home
+
+    where = home.expanduser() if home is not None else default_home()
+    if where.exists() and not where.is_dir():
+        source = "--home" if home is not None else "HEEDFUL_HOME"
+        fail(f"the heedful home {where} is a file, not a folder; point {source} at a folder")
+    return where
+
+
+def damaged_database(exc: Exception, where: Path) -> str | None:
+    """The sentence for a database file SQLite cannot read, or None when `exc` is anything else."""
+    import sqlite3
+
+    # Exactly DatabaseError: its subclasses (OperationalError, IntegrityError, ...) are other failures.
+    if type(exc) is not sqlite3.DatabaseError:
+        return None
+    from heedful.config import DB_FILE
+
+    return (
+        f"cannot read {where / DB_FILE} ({exc}: damaged, or not a heedful database); "
+        "move it aside to start afresh, or point --home or HEEDFUL_HOME at another folder"
+    )
+
+
 @contextmanager
 def opened(home: Path | None, **overrides: str) -> Iterator[Any]:
     from heedful.api import Heedful
 
+    where = check_home(home)
     with user_errors():
-        hf = Heedful.open(home, **overrides)
         try:
-            yield hf
-        finally:
-            hf.close()
+            hf = Heedful.open(where, **overrides)
+            try:
+                yield hf
+            finally:
+                hf.close()
+        except Exception as exc:
+            message = damaged_database(exc, where)
+            if message is None:
+                raise
+            fail(message)
 
 
 def resolve_user(hf: Any, user: str | None) -> str:

@@ -3,23 +3,28 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Annotated, Any
 
 import typer
 from pydantic import BaseModel
 from rich.console import Console
+from rich.markup import escape
 
-from heedful.commands.common import HomeOption, JsonOption, emit, opened
+from heedful.commands.common import HomeOption, JsonOption, check_home, damaged_database, emit, user_errors
+from heedful.errors import HeedfulError, StoreError
 
 
 class _Ping(BaseModel):
     ok: bool
 
 
-def _check(name: str, action: Any) -> dict[str, Any]:
+def _check(name: str, action: Callable[[], str]) -> dict[str, Any]:
     started = time.perf_counter()
     try:
         detail = action()
+    except HeedfulError as exc:  # already one sentence for the user
+        return {"part": name, "ok": False, "detail": str(exc), "ms": None}
     except Exception as exc:  # doctor reports every failure instead of stopping at the first
         return {"part": name, "ok": False, "detail": f"{type(exc).__name__}: {exc}", "ms": None}
     return {"part": name, "ok": True, "detail": detail, "ms": round((time.perf_counter() - started) * 1000, 1)}
@@ -32,24 +37,42 @@ def doctor(
 ) -> None:
     """Show the configuration and test the store, the embedder and the model connection."""
     from heedful import __version__
+    from heedful.api import Heedful
+    from heedful.config import load_settings
+    from heedful.embed import load_embedder
+    from heedful.llm.factory import load_model
     from heedful.llm.protocol import ChatMessage
 
-    with opened(home) as hf:
-        settings = hf.settings
+    where = check_home(home)
+    with user_errors():
+        settings = load_settings(where)
+    # Each part is tested on its own, so that a damaged database does not hide a working model.
+    opened: list[Any] = []
 
-        def model_check() -> str:
-            model = hf.model
-            if model.offline:
-                return "offline: the deterministic learner (no model calls)"
-            answer = model.structured(
-                [ChatMessage(role="user", content='Reply with the JSON object {"ok": true}.')], _Ping
-            )
-            return f"{model.name} answered ok={answer.ok}"
+    def store_check() -> str:
+        try:
+            hf = Heedful.open(where)
+        except Exception as exc:
+            message = damaged_database(exc, where)
+            if message is None:
+                raise
+            raise StoreError(message) from exc
+        opened.append(hf)
+        return f"{settings.db_path} (schema {hf.store.db.schema_version})"
 
-        checks = [
-            _check("store", lambda: f"{settings.db_path} (schema {hf.store.db.schema_version})"),
-            _check("embedder", lambda: f"{hf.embedder.name}, {hf.embedder.embed(['ping']).shape[1]} dimensions"),
-        ]
+    def embedder_check() -> str:
+        embedder = opened[0].embedder if opened else load_embedder(settings.embedder.name, settings.embedder.batch_size)
+        return f"{embedder.name}, {embedder.embed(['ping']).shape[1]} dimensions"
+
+    def model_check() -> str:
+        model = opened[0].model if opened else load_model(settings.model, settings.log_dir)
+        if model.offline:
+            return "offline: the deterministic learner (no model calls)"
+        answer = model.structured([ChatMessage(role="user", content='Reply with the JSON object {"ok": true}.')], _Ping)
+        return f"{model.name} answered ok={answer.ok}"
+
+    try:
+        checks = [_check("store", store_check), _check("embedder", embedder_check)]
         if not skip_model:
             checks.append(_check("model", model_check))
         data = {
@@ -61,20 +84,25 @@ def doctor(
             "model_base_url": settings.model.base_url,
             "model_api_key_env": settings.model.api_key_env,
             "fallback": settings.model.fallback,
-            "jobs": hf.store.jobs.counts(),
+            "jobs": opened[0].store.jobs.counts() if opened else None,
             "checks": checks,
             "ok": all(c["ok"] for c in checks),
         }
+    finally:
+        for hf in opened:
+            hf.close()
 
-        def render(d: dict[str, Any]) -> None:
-            console = Console()
-            console.print(f"heedful {d['version']} · home {d['home']}")
-            console.print(f"embedder {d['embedder']} · model {d['model']}" + (f" at {d['model_base_url']}"
-                                                                             if d["model_base_url"] else ""))
-            for c in d["checks"]:
-                mark = "[green]ok[/green]" if c["ok"] else "[red]FAIL[/red]"
-                console.print(f"  {mark} {c['part']}: {c['detail']}" + (f" ({c['ms']} ms)" if c["ms"] else ""))
+    def render(d: dict[str, Any]) -> None:
+        console = Console()
+        console.print(f"heedful {d['version']} · home {d['home']}")
+        console.print(
+            f"embedder {d['embedder']} · model {d['model']}"
+            + (f" at {d['model_base_url']}" if d["model_base_url"] else "")
+        )
+        for c in d["checks"]:
+            mark = "[green]ok[/green]" if c["ok"] else "[red]FAIL[/red]"
+            console.print(f"  {mark} {c['part']}: {escape(str(c['detail']))}" + (f" ({c['ms']} ms)" if c["ms"] else ""))
 
-        emit(data, as_json, render)
-        if not data["ok"]:
-            raise typer.Exit(1)
+    emit(data, as_json, render)
+    if not data["ok"]:
+        raise typer.Exit(1)

@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, opened, resolve_user
+from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, fail, opened, resolve_user
 
 console = Console()
 LABELS = {
@@ -31,9 +31,11 @@ def _render(data: dict[str, Any]) -> None:
             return
         console.print("[bold]sessions[/bold] (newest first)")
         for s in data["sessions"]:
-            console.print(f"  {escape(s['session_id'])}  {s['platform']}  {escape(str(s['project'] or ''))}  "
-                          f"turns {s['turn_count']}  interventions {s['interventions']}  "
-                          f"unresolved {s['unresolved']}  last {s['updated_at']}")
+            console.print(
+                f"  {escape(s['session_id'])}  {s['platform']}  {escape(str(s['project'] or ''))}  "
+                f"turns {s['turn_count']}  interventions {s['interventions']}  "
+                f"unresolved {s['unresolved']}  last {s['updated_at']}"
+            )
         console.print()
     if not data["entries"]:
         console.print("[dim]nothing was blocked or flagged[/dim]")
@@ -65,11 +67,14 @@ def log(
     with opened(home) as hf:
         who = resolve_user(hf, user)
         repo = hf.store.enforce
+        entries = repo.entries(who, session, limit=limit)
+        if session is not None and not entries and repo.session(who, session) is None:
+            fail(f"no such session {session!r} for user {who!r} (`heedful log` lists the sessions)")
         data = {
             "user": who,
             "session": session,
             "sessions": [] if session else repo.sessions(who),
-            "entries": repo.entries(who, session, limit=limit),
+            "entries": entries,
         }
         emit(data, as_json, _render)
 

@@ -27,12 +27,15 @@ def mcp(
     """
     if no_auth and not http:
         fail("--no-auth only applies to --http")
+    # The SDK stays an extra (it brings about 25 packages: starlette, uvicorn, jsonschema, ...);
+    # the server imports it late, so it is looked for here, before anything starts.
     try:
-        from heedful.integrations.mcp_server import serve
+        import mcp.server  # noqa: F401
     except ModuleNotFoundError as exc:
         if exc.name and exc.name.split(".")[0] == "mcp":
-            fail("the MCP server needs the `mcp` package: pip install 'heedful[mcp]'")
+            fail("the MCP server needs the MCP SDK, an optional extra: pip install 'heedful[mcp]'")
         raise
+    from heedful.integrations.mcp_server import serve
 
     def announce(line: str) -> None:
         print(line, file=sys.stderr, flush=True)  # stdout stays free for the protocol

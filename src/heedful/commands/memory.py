@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, fail, opened, user_errors
@@ -195,14 +196,29 @@ def list_(
 ) -> None:
     """List a user's memories (current ones unless --all)."""
     from heedful.memory.history import fact_json
+    from heedful.store.records import FactKind
     from heedful.timeutil import parse_user_time, to_text
 
+    kinds = get_args(FactKind)  # checked here so that a typo is an error, not an empty list
+    unknown = [k for k in kind or [] if k not in kinds]
+    if unknown:
+        fail(f"unknown --kind {unknown[0]!r}; choose from {', '.join(kinds)}")
     with opened(home) as hf, user_errors():
         moment = to_text(parse_user_time(as_of)) if as_of else None
-        facts = hf.memory.list(resolve_user(hf, user), kinds=kind, include_inactive=all_, as_of=moment, limit=limit)
+        who = resolve_user(hf, user)
+        # A user nobody has added anything for yet has no memories: an empty list, not an error.
+        facts = (
+            hf.memory.list(who, kinds=kind, include_inactive=all_, as_of=moment, limit=limit)
+            if hf.store.memory.user_exists(who)
+            else []
+        )
         data = [fact_json(f, moment) for f in facts]
+        filtered = bool(kind or as_of)
 
         def render(rows: list[dict[str, Any]]) -> None:
+            if not rows:
+                console.print("[dim]nothing matches[/dim]" if filtered else "[dim]nothing yet[/dim]")
+                return
             table = Table("id", "state", "kind", "text", "since")
             for row in rows:
                 table.add_row(row["id"], row["state"], row["kind"], row["text"], str(row["valid_from"])[:19])
@@ -305,9 +321,21 @@ def dream(
         job = hf.store.jobs.get(job_id)
         assert job is not None
         data = {"job_id": job_id, "state": job.state, "result": job.result, "error": job.last_error}
-        emit(data, as_json, lambda d: console.print(f"dream job {d['job_id']}: {d['state']} {d['result'] or ''}"))
+        emit(data, as_json, _render_dream)
         if job.state == "failed":
             raise typer.Exit(1)
+
+
+def _render_dream(d: dict[str, Any]) -> None:
+    result = d["result"] or {}
+    if d["state"] != "done":
+        console.print(f"dream job {d['job_id']}: {d['state']}" + (f" ({escape(d['error'])})" if d["error"] else ""))
+        return
+    profile = "rebuilt" if result.get("profile_rebuilt") else "unchanged"
+    console.print(
+        f"dream job {d['job_id']} done: {result.get('summaries', 0)} session summaries, profile {profile},"
+        f" {result.get('flushed_events', 0)} memory changes from the buffer"
+    )
 
 
 @app.command()
@@ -317,7 +345,7 @@ def context(
     options: Annotated[bool, typer.Option("--options", help="The words before QUESTION are answer options.")] = False,
     option: Annotated[list[str] | None, typer.Option("--option", help="One answer option (repeatable).")] = None,
     harness: Annotated[str | None, typer.Option(help="Harness version (default: the current one).")] = None,
-    as_of: Annotated[str | None, typer.Option("--as-of")] = None,
+    as_of: Annotated[str | None, typer.Option("--as-of", help="Build it from what was valid then (ISO 8601).")] = None,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:

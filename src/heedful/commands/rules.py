@@ -45,9 +45,17 @@ def _read_json(path: Path, what: str) -> Any:
         raise InputError(f"the {what} file {path} is not valid JSON: {exc.msg} (line {exc.lineno})") from exc
 
 
-def _rules_table(rules: list[dict[str, Any]]) -> None:
+def _existing_project(project: Path | None) -> str:
+    """The project a new rule is stored for: it must be a folder that exists (a typo stores nothing)."""
+    resolved = _project(project)
+    if not Path(resolved).is_dir():
+        fail(f"--project {resolved} is not a folder that exists")
+    return resolved
+
+
+def _rules_table(rules: list[dict[str, Any]], empty: str = "nothing yet") -> None:
     if not rules:
-        console.print("[dim]no rules[/dim]")
+        console.print(f"[dim]{empty}[/dim]")
         return
     table = Table("id", "status", "scope", "rule", "check", "v")
     for rule in rules:
@@ -84,11 +92,10 @@ def learn(
     as_json: JsonOption = False,
 ) -> None:
     """Examine one user message and store what should last (synchronous)."""
+    where = _existing_project(project)
     with opened(home) as hf:
         messages = _read_json(context, "context") if context is not None else None
-        result = hf.rules.learn(
-            resolve_user(hf, user), text, project=_project(project), context=messages, source=source
-        )
+        result = hf.rules.learn(resolve_user(hf, user), text, project=where, context=messages, source=source)
         data = result.model_dump()
 
         def render(d: dict[str, Any]) -> None:
@@ -98,15 +105,19 @@ def learn(
                 + f" — {'; '.join(d['reasons'])}"
             )
             for action in d["actions"]:
-                rule = action.get("rule") or {}
-                console.print(
-                    escape(
-                        f"  {action['op']:<10} {action.get('rule_id') or ''} {rule.get('text', '')}"
-                        f" [{rule.get('status', '')}]"
-                    )
-                )
+                console.print(escape(_action_line(action)))
 
         emit(data, as_json, render)
+
+
+def _action_line(action: dict[str, Any]) -> str:
+    """One learning action for people: a split names its parts (each follows as its own action)."""
+    if action["op"] == "split":
+        parts = ", ".join(action.get("children") or []) or "nothing"
+        return f"  {'split':<10} into {parts}" + (f" — {action['reason']}" if action.get("reason") else "")
+    rule = action.get("rule") or {}
+    status = f" [{rule['status']}]" if rule.get("status") else ""
+    return f"  {action['op']:<10} {action.get('rule_id') or ''} {rule.get('text', '')}{status}".rstrip()
 
 
 @app.command("list")
@@ -124,7 +135,7 @@ def list_rules(
         rules = hf.rules.list(
             resolve_user(hf, user), project=None if project is None else _project(project), include_all=include_all
         )
-        emit(rules, as_json, _rules_table)
+        emit(rules, as_json, lambda r: _rules_table(r, "nothing matches" if project else "nothing yet"))
 
 
 @app.command("select")

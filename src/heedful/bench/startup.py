@@ -1,0 +1,177 @@
+"""Start-up: `heedful --help` and `heedful rules list` against a bare `python -c "import typer"`.
+
+Each case is a fresh interpreter (`sys.executable`, so the same environment and the same
+heedful), timed by wall clock from spawn to exit. Runs are interleaved (case order rotates each
+round) so that a noisy neighbour slows every case alike, and medians are reported with each
+case's ratio to the baseline. The target is a ratio of at most 1.5.
+
+`rules learn` is reported apart: one correction, offline, in a fresh home each run; its own work
+is the `elapsed_ms` the command reports (after start-up), next to the whole command's wall time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from heedful.errors import HeedfulError
+
+TARGET_RATIO = 1.5
+LEARN_TARGET_MS = 300.0
+CORRECTION = "Never commit directly to main; open a pull request instead."
+
+
+@dataclass(frozen=True)
+class CaseResult:
+    name: str
+    argv: list[str]
+    median_ms: float
+    min_ms: float
+    ratio: float  # median over the baseline's median
+    targeted: bool  # held to the target ratio (the others are shown for comparison)
+
+
+@dataclass(frozen=True)
+class LearnResult:
+    runs: int
+    median_wall_ms: float
+    median_own_ms: float  # the command's own `elapsed_ms`: the learning after start-up
+    target_ms: float
+    within_target: bool
+
+
+@dataclass(frozen=True)
+class StartupReport:
+    python: str
+    runs: int
+    target_ratio: float
+    baseline: CaseResult
+    cases: list[CaseResult]
+    within_target: bool
+    learn: LearnResult | None
+
+
+def _run(argv: list[str], env: dict[str, str]) -> tuple[float, str]:
+    """Wall time of one fresh process in ms, and its stdout; a failing command is an error, not a time."""
+    started = time.perf_counter()
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, check=False)
+    elapsed = (time.perf_counter() - started) * 1000
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        raise HeedfulError(f"`{' '.join(argv[1:])}` exited with {done.returncode}: {last}")
+    return elapsed, done.stdout
+
+
+def _environment(home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env["HEEDFUL_HOME"] = str(home)
+    env["COLUMNS"] = "100"  # help is laid out the same whatever the terminal
+    return env
+
+
+def measure(runs: int = 15, learn_runs: int = 5) -> StartupReport:
+    python = sys.executable
+    cases = {
+        "python -c 'import typer'": [python, "-c", "import typer"],
+        "heedful --help": [python, "-m", "heedful", "--help"],
+        "heedful rules list": [python, "-m", "heedful", "rules", "list"],
+        # The floor for any command that takes an option: Typer (>= 0.2x) coerces option values
+        # through pydantic, which `import typer` alone does not load.
+        "heedful version": [python, "-m", "heedful", "version"],
+    }
+    targeted = {"heedful --help", "heedful rules list"}
+    names = list(cases)
+    with tempfile.TemporaryDirectory(prefix="heedful-startup-") as scratch:
+        env = _environment(Path(scratch) / "home")
+        for argv in cases.values():  # warm up: byte-code, page cache, and the home's database
+            _run(argv, env)
+        times: dict[str, list[float]] = {name: [] for name in names}
+        for round_ in range(runs):
+            for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
+                times[name].append(_run(cases[name], env)[0])
+        learn = _learn(python, Path(scratch), learn_runs) if learn_runs else None
+    base = statistics.median(times[names[0]])
+    results = [
+        CaseResult(
+            name,
+            cases[name][1:],
+            round(statistics.median(t), 1),
+            round(min(t), 1),
+            round(statistics.median(t) / base, 2),
+            name in targeted,
+        )
+        for name, t in times.items()
+    ]
+    return StartupReport(
+        python=python,
+        runs=runs,
+        target_ratio=TARGET_RATIO,
+        baseline=results[0],
+        cases=results[1:],
+        within_target=all(r.ratio <= TARGET_RATIO for r in results[1:] if r.targeted),
+        learn=learn,
+    )
+
+
+def _learn(python: str, scratch: Path, runs: int) -> LearnResult:
+    """`rules learn` of one correction in a fresh (already created) home each run."""
+    template = scratch / "learn-template"
+    project = scratch / "project"
+    project.mkdir()
+    _run([python, "-m", "heedful", "rules", "list"], _environment(template))  # creates and migrates the home
+    walls: list[float] = []
+    own: list[float] = []
+    for n in range(runs + 1):  # the first run is a warm-up
+        home = scratch / f"learn-{n}"
+        shutil.copytree(template, home)
+        argv = [python, "-m", "heedful", "rules", "learn", "--json", "--project", str(project), CORRECTION]
+        wall, out = _run(argv, _environment(home))
+        if n:
+            walls.append(wall)
+            own.append(float(json.loads(out)["elapsed_ms"]))
+    median_own = round(statistics.median(own), 1)
+    return LearnResult(
+        runs, round(statistics.median(walls), 1), median_own, LEARN_TARGET_MS, median_own <= LEARN_TARGET_MS
+    )
+
+
+def print_report(report: StartupReport) -> None:
+    typer.echo(f"start-up, median of {report.runs} interleaved runs ({report.python})")
+    for case in [report.baseline, *report.cases]:
+        note = "" if case.targeted or case is report.baseline else "  (for comparison)"
+        typer.echo(f"  {case.name:<26} {case.median_ms:>7.1f} ms  (min {case.min_ms:.1f})  ×{case.ratio:.2f}{note}")
+    verdict = "within" if report.within_target else "NOT within"
+    typer.echo(f"  {verdict} the target of ×{report.target_ratio} of the baseline for --help and rules list")
+    if report.learn:
+        learn = report.learn
+        typer.echo(
+            f"rules learn (one correction, offline), median of {learn.runs}: {learn.median_own_ms:.1f} ms of its own"
+            f" work (target {learn.target_ms:.0f} ms), {learn.median_wall_ms:.1f} ms with start-up"
+        )
+
+
+def cli(
+    runs: Annotated[int, typer.Option("--runs", min=3, help="Interleaved rounds (each runs every case).")] = 15,
+    learn_runs: Annotated[int, typer.Option("--learn-runs", min=0, help="Runs of `rules learn` (0: skip it).")] = 5,
+    strict: Annotated[bool, typer.Option("--strict", help="Exit 1 when a case is over the target ratio.")] = False,
+    json_output: Annotated[bool, typer.Option("--json", help="Print the report as JSON.")] = False,
+) -> None:
+    """Start-up of `heedful --help` and `rules list` against `python -c 'import typer'`, and `rules learn`."""
+    report = measure(runs, learn_runs)
+    if json_output:
+        typer.echo(json.dumps(asdict(report), indent=2))
+    else:
+        print_report(report)
+    if strict and not report.within_target:
+        raise typer.Exit(1)

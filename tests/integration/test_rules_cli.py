@@ -15,12 +15,7 @@ Run = Callable[..., subprocess.CompletedProcess[str]]
 
 
 def _entry() -> list[str]:
-    """`python -m heedful rules` once the group is registered; the rules app directly until then."""
-    from heedful.cli import app
-
-    if any(group.name == "rules" for group in app.registered_groups):
-        return [sys.executable, "-m", "heedful", "rules"]
-    return [sys.executable, "-c", "from heedful.commands.rules import app; app()"]
+    return [sys.executable, "-m", "heedful", "rules"]
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ the tokenizer (`data/tokenizer.json`, Apache-2.0) ships with heedful. Nothing is
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,8 @@ class MiniLMEmbedder:
     dim = 384
 
     def __init__(self, batch_size: int = 32, threads: int | None = None) -> None:
+        # onnxruntime keeps a device id and a telemetry queue unless told not to, before it is imported.
+        os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
         import onnxruntime
         from tokenizers import Tokenizer
 

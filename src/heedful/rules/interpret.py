@@ -25,7 +25,8 @@ _JOINER = re.compile(
 )
 _LEAD = re.compile(
     r"^(?:(?:ok(?:ay)?|so|also|and|oh and|btw|by the way|hey|look|listen|please|pls|one more thing|note|fyi|"
-    r"important|again|actually|hmm|ugh|nope|wait|guys|folks)\b[,:!]?\s+|no[,:!]\s+|(?:from now on|going forward|in (?:the )?"
+    r"important|again|actually|hmm|ugh|nope|wait|guys|folks)\b[,:!]?\s+|no[,:!]\s+|"
+    r"(?:from now on|going forward|in (?:the )?"
     r"future|from here on(?: out)?|in general|as a rule|by default|for future reference|for all future \w+|"
     r"in this (?:repo|repository|project|codebase|code base|monorepo)|for this (?:repo|repository|project|codebase)|"
     r"in our (?:repo|project|codebase)|here|next time|for the record|generally|as a general rule|"
@@ -175,8 +176,8 @@ _NARRATIVE = re.compile(
 
 # "stop." / "don't do that": an order with no object is no rule (its object is elsewhere or nowhere).
 _BARE_STOP = re.compile(
-    r"^(?:please\s+)?(?:stop|don'?t|do not|never|quit)(?:\s+(?:it|that|this|now|please|ever|again|doing (?:it|that|this)))*"
-    r"[.!]*$",
+    r"^(?:please\s+)?(?:stop|don'?t|do not|never|quit)"
+    r"(?:\s+(?:it|that|this|now|please|ever|again|doing (?:it|that|this)))*[.!]*$",
     re.I,
 )
 # "No force pushes", "no global yarn installs", "zero emojis": a prohibition without a verb.

@@ -13,12 +13,9 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from heedful.errors import InputError, NotFoundError
 from heedful.ids import new_id
 from heedful.memory.redact import redact
-from heedful.rules import learn as learning
 from heedful.rules.checks import evaluate
 from heedful.rules.facets import detect_languages
 from heedful.rules.library import (
@@ -41,9 +38,10 @@ from heedful.rules.models import (
     Source,
 )
 from heedful.rules.proposals import Proposal, approval_rows, proposal_of, retraction_row
-from heedful.rules.select import select as score_rules
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from heedful.api import Heedful
 
 MAX_TEXT = 20_000
@@ -96,6 +94,8 @@ class RuleService:
             raise InputError(f"the message is longer than {MAX_TEXT} characters")
         if source not in SOURCES:
             raise InputError(f"unknown source {source!r}; one of: {', '.join(SOURCES)}")
+        from heedful.rules import learn as learning  # the learner (numpy, the steps) loads only to learn
+
         messages = learning.parse_context(context)
         project_path = normalise_project(project)
         if source != "user":
@@ -201,6 +201,8 @@ class RuleService:
         rules = [rule_from_row(row) for row in rows]
         query = " ".join(part for part in (task, message or "") if part)
         vectors, query_vector = self._vectors(rows, query)
+        from heedful.rules.select import select as score_rules
+
         chosen = score_rules(rules, vectors, query, query_vector, project_languages=detect_languages(project_path),
                              model=self.hf.model)
         return {
@@ -224,6 +226,8 @@ class RuleService:
     def _vectors(self, rows: list[Any], query: str) -> tuple[np.ndarray | None, np.ndarray | None]:
         if not rows:
             return None, None
+        import numpy as np
+
         embedder = self.hf.embedder
         missing = [i for i, row in enumerate(rows) if row.embedding is None or len(row.embedding) != embedder.dim]
         vectors = np.zeros((len(rows), embedder.dim), dtype=np.float32)

@@ -1,0 +1,237 @@
+"""Training the selection scorer on the selection corpus (numpy + the MiniLM embedder).
+
+One command, fixed seed: `heedful bench selection --train` writes `rules/data/selection_model.json`
+and `rules/data/selection_cues.bin`. Steps:
+
+1. The vocabulary is every whole word of the MiniLM tokenizer plus the words of the training
+   texts; each word is embedded alone by MiniLM.
+2. One logistic classifier per facet reads the mean word vector of a text (rules and tasks share
+   the classifier, with their own bias); projecting each word's vector onto the classifier gives
+   the word's cue, so the shipped table holds one int8 per word and facet, and a text's facet
+   logit at run time is the mean of its words' cues plus the bias.
+3. The pair scorer (logistic over facet agreement, keyword overlap and, on the API path, cosine)
+   is fitted on (task, rule) pairs whose facet readings come from classifiers that did not see
+   that text (5-fold cross-fitting), and its threshold is set for a target recall on those pairs.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from array import array
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from heedful.rules.selection_corpus import Corpus, RuleItem, TaskItem
+from heedful.rules.selection_model import (
+    EVERY,
+    CueTable,
+    Reading,
+    SelectionModel,
+    Weights,
+    overlap,
+    pair_features,
+    stem,
+    tokens,
+)
+
+SEED = 13
+TARGET_RECALL = 0.97
+TOPICAL_FEATURES = ("facet_max", "facet_sum", "keyword", "cosine", "language_match")
+HOOK_FEATURES = ("facet_max", "facet_sum", "keyword", "language_match")
+TOKENIZER = Path(__file__).resolve().parents[1] / "embed" / "data" / "tokenizer.json"
+
+
+@dataclass
+class WordVectors:
+    """Unit MiniLM vectors of single words, rows aligned with the sorted `words`."""
+
+    words: list[str]
+    vectors: np.ndarray
+
+    def index(self) -> dict[str, int]:
+        return {w: i for i, w in enumerate(self.words)}
+
+
+def vocabulary(texts: list[str]) -> list[str]:
+    raw = json.loads(TOKENIZER.read_text(encoding="utf-8"))["model"]["vocab"]
+    words = {w for w in raw if re.fullmatch(r"[a-z][a-z]+", w)}
+    for text in texts:
+        words.update(tokens(text))
+    return sorted(words)
+
+
+def embed_words(embedder: Any, words: list[str]) -> WordVectors:
+    return WordVectors(words, np.asarray(embedder.embed(words), dtype=np.float32))
+
+
+def mean_vectors(texts: list[str], table: WordVectors) -> np.ndarray:
+    """Mean word vector of each text; unknown words count as zeros (as at run time)."""
+    index = table.index()
+    out = np.zeros((len(texts), table.vectors.shape[1]), dtype=np.float32)
+    for i, text in enumerate(texts):
+        words = tokens(text)
+        rows = [index.get(w, index.get(stem(w), -1)) for w in words]
+        known = [r for r in rows if r >= 0]
+        if words and known:
+            out[i] = table.vectors[known].sum(axis=0) / len(words)
+    return out
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 25) -> tuple[np.ndarray, float]:
+    """L2-regularised logistic regression by Newton's method; balanced class weights."""
+    n, d = x.shape
+    pos = max(float(y.sum()), 1.0)
+    neg = max(float(n - y.sum()), 1.0)
+    sample = np.where(y > 0, n / (2 * pos), n / (2 * neg))
+    design = np.hstack([x, np.ones((n, 1))])
+    w = np.zeros(d + 1)
+    reg = np.full(d + 1, l2)
+    reg[-1] = 0.0
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-np.clip(design @ w, -30, 30)))
+        grad = design.T @ (sample * (p - y)) + reg * w
+        hess = (design * (sample * p * (1 - p))[:, None]).T @ design + np.diag(reg + 1e-6)
+        w -= np.linalg.solve(hess, grad)
+    return w[:-1], float(w[-1])
+
+
+@dataclass
+class FacetReader:
+    facets: list[str]
+    directions: np.ndarray  # (facets, dim)
+    rule_bias: np.ndarray
+    task_bias: np.ndarray
+
+    def logits(self, means: np.ndarray, is_task: bool) -> np.ndarray:
+        return means @ self.directions.T + (self.task_bias if is_task else self.rule_bias)
+
+
+def fit_facets(facets: list[str], rule_means: np.ndarray, rules: list[RuleItem], task_means: np.ndarray,
+               tasks: list[TaskItem]) -> FacetReader:
+    dim = rule_means.shape[1]
+    directions = np.zeros((len(facets), dim))
+    rule_bias = np.zeros(len(facets))
+    task_bias = np.zeros(len(facets))
+    for k, facet in enumerate(facets):
+        if facet == EVERY:
+            y = np.array([EVERY in r.governs for r in rules], dtype=float)
+            w, b = fit_logistic(rule_means, y)
+            directions[k], rule_bias[k], task_bias[k] = w, b, -30.0
+            continue
+        x = np.vstack([rule_means, task_means])
+        is_task = np.r_[np.zeros(len(rules)), np.ones(len(tasks))][:, None]
+        y = np.r_[[facet in r.governs for r in rules], [facet in t.involves for t in tasks]].astype(float)
+        w, b = fit_logistic(np.hstack([x, is_task]), y)
+        directions[k], rule_bias[k], task_bias[k] = w[:-1], b, b + w[-1]
+    return FacetReader(facets, directions, rule_bias, task_bias)
+
+
+def cross_fitted_logits(facets: list[str], rule_means: np.ndarray, rules: list[RuleItem], task_means: np.ndarray,
+                        tasks: list[TaskItem], folds: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """Facet logits of every training text from readers that did not see it."""
+    rng = np.random.default_rng(SEED)
+    rule_fold = rng.integers(0, folds, len(rules))
+    task_fold = rng.integers(0, folds, len(tasks))
+    rule_out = np.zeros((len(rules), len(facets)))
+    task_out = np.zeros((len(tasks), len(facets)))
+    for f in range(folds):
+        r_in, t_in = rule_fold != f, task_fold != f
+        reader = fit_facets(facets, rule_means[r_in], [r for r, m in zip(rules, r_in, strict=True) if m],
+                            task_means[t_in], [t for t, m in zip(tasks, t_in, strict=True) if m])
+        rule_out[~r_in] = reader.logits(rule_means[~r_in], is_task=False)
+        task_out[~t_in] = reader.logits(task_means[~t_in], is_task=True)
+    return rule_out, task_out
+
+
+def _readings(logits: np.ndarray, texts: list[str], is_task: bool, langs: list[frozenset[str]]) -> list[Reading]:
+    probs = 1 / (1 + np.exp(-np.clip(logits, -30, 30)))
+    out = []
+    for row, text, lang in zip(probs, texts, langs, strict=True):
+        facets = tuple(float(p) for p in row)
+        if is_task:
+            facets = (0.0, *facets[1:])
+        out.append(Reading(facets, lang, frozenset(stem(w) for w in tokens(text))))
+    return out
+
+
+def fit_pair_scorer(names: tuple[str, ...], rows: list[dict[str, float]], labels: list[bool],
+                    every_threshold: float) -> Weights:
+    x = np.array([[row[n] for n in names] for row in rows], dtype=float)
+    y = np.array(labels, dtype=float)
+    w, b = fit_logistic(x, y, l2=0.1, steps=40)
+    scores = 1 / (1 + np.exp(-np.clip(x @ w + b, -30, 30)))
+    positive = np.sort(scores[y > 0])
+    threshold = float(positive[int((1 - TARGET_RECALL) * len(positive))]) if len(positive) else 0.5
+    return Weights(names, tuple(float(v) for v in w), b, threshold, every_threshold)
+
+
+def train(corpus: Corpus, table: WordVectors, rules: list[RuleItem], tasks: list[TaskItem],
+          rule_vectors: dict[str, np.ndarray] | None = None,
+          task_vectors: dict[str, np.ndarray] | None = None) -> SelectionModel:
+    """A model trained on `rules` x `tasks` only (the leave-one-source-out folds pass subsets)."""
+    facets = [EVERY, *corpus.activities]
+    rule_means = mean_vectors([r.matching_text for r in rules], table)
+    task_means = mean_vectors([t.text for t in tasks], table)
+    reader = fit_facets(facets, rule_means, rules, task_means, tasks)
+    rule_logits, task_logits = cross_fitted_logits(facets, rule_means, rules, task_means, tasks)
+    rule_read = _readings(rule_logits, [r.matching_text for r in rules], False, [r.named for r in rules])
+    task_read = _readings(task_logits, [t.text for t in tasks], True, [t.available for t in tasks])
+    every_probs = np.array([r.facets[0] for r in rule_read])
+    every_gold = np.array([EVERY in r.governs for r in rules])
+    every_threshold = _every_threshold(every_probs, every_gold)
+    rows: list[dict[str, float]] = []
+    labels: list[bool] = []
+    for task, t_read in zip(tasks, task_read, strict=True):
+        for rule, r_read in zip(rules, rule_read, strict=True):
+            if r_read.languages and t_read.languages and not r_read.languages & t_read.languages:
+                continue  # the language gate decides these pairs
+            if r_read.facets[0] >= every_threshold:
+                continue  # so do rules read as governing every answer
+            cosine = 0.0
+            if rule_vectors is not None and task_vectors is not None:
+                cosine = float(rule_vectors[rule.id] @ task_vectors[task.id])
+            rows.append(pair_features(r_read, t_read, overlap(r_read.words, t_read.words), cosine))
+            labels.append(corpus.relevant(task, rule))
+    weights = fit_pair_scorer(TOPICAL_FEATURES, rows, labels, every_threshold)
+    hook_weights = fit_pair_scorer(HOOK_FEATURES, rows, labels, every_threshold)
+    return SelectionModel(facets, [float(b) for b in reader.rule_bias], [float(b) for b in reader.task_bias],
+                          cue_table(reader, table), weights, hook_weights)
+
+
+def _every_threshold(probs: np.ndarray, gold: np.ndarray) -> float:
+    """The lowest threshold that keeps false 'every' readings at most a tenth of the true ones."""
+    best = 0.5
+    for threshold in np.linspace(0.95, 0.2, 16):
+        chosen = probs >= threshold
+        if (chosen & ~gold).sum() <= max(1, 0.1 * (chosen & gold).sum()):
+            best = float(threshold)
+    return best
+
+
+def cue_table(reader: FacetReader, table: WordVectors, keep: float = 0.02) -> CueTable:
+    """Each word's projection on each facet direction, int8 with a per-facet scale."""
+    cues = table.vectors @ reader.directions.T  # (words, facets)
+    scales = np.maximum(np.abs(cues).max(axis=0), 1e-6) / 127.0
+    quantised = np.clip(np.round(cues / scales), -127, 127).astype(np.int8)
+    strong = np.abs(cues).max(axis=1) >= keep * np.abs(cues).max()
+    words = [w for w, s in zip(table.words, strong, strict=True) if s]
+    flat = array("b")
+    flat.frombytes(quantised[strong].tobytes())
+    return CueTable(words, flat, [float(s) for s in scales])
+
+
+def save(model: SelectionModel, directory: Path, summary: dict[str, Any]) -> None:
+    def weights(w: Weights) -> dict[str, Any]:
+        return {"names": list(w.names), "values": [round(v, 5) for v in w.values], "bias": round(w.bias, 5),
+                "threshold": round(w.threshold, 5), "every_threshold": round(w.every_threshold, 5)}
+
+    directory.mkdir(parents=True, exist_ok=True)
+    body = {"facets": model.facet_names, "rule_bias": [round(b, 5) for b in model.rule_bias],
+            "task_bias": [round(b, 5) for b in model.task_bias], "weights": weights(model.weights),
+            "hook_weights": weights(model.hook_weights), "trained_on": summary}
+    (directory / "selection_model.json").write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
+    (directory / "selection_cues.bin").write_bytes(model.cues.to_bytes())

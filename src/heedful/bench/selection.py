@@ -102,13 +102,15 @@ def evaluate_fold(corpus: Corpus, embeddings: Embeddings, kind: str, source: str
     return out
 
 
-def run(sizes: tuple[int, ...] = (50, 200, 500), orders: int = 2, swe_dir: Path | None = None) -> dict[str, Any]:
+def run(sizes: tuple[int, ...] = (50, 200, 500), orders: int = 2, swe_dir: Path | None = None,
+        embedder: str = "minilm", folds: tuple[str, ...] | None = None) -> dict[str, Any]:
+    """The leave-one-source-out report; `folds` limits it to some of "tasks:SOURCE" / "rules:SOURCE"."""
     from heedful.embed import load_embedder
 
     corpus = load_corpus(swe_dir)
-    embeddings = Embeddings(corpus, load_embedder("minilm"))
+    embeddings = Embeddings(corpus, load_embedder(embedder))
     report: dict[str, Any] = {
-        "orders": orders,
+        "embedder": embedder, "orders": orders,
         "rules": {s: sum(r.source == s for r in corpus.rules) for s in corpus.rule_sources()},
         "tasks": {s: sum(t.source == s for t in corpus.tasks) for s in corpus.task_sources()},
         "skipped": corpus.skipped, "left_out": {},
@@ -117,6 +119,8 @@ def run(sizes: tuple[int, ...] = (50, 200, 500), orders: int = 2, swe_dir: Path 
         for source in sources:
             if kind == "rules" and source == "generated":
                 continue  # template distractors: their labels hold by construction
+            if folds is not None and f"{kind}:{source}" not in folds:
+                continue
             report["left_out"][f"{kind}:{source}"] = evaluate_fold(corpus, embeddings, kind, source, sizes, orders)
     return report
 

@@ -16,6 +16,7 @@ and `rules/data/selection_cues.bin`. Steps:
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from array import array
@@ -40,6 +41,7 @@ from heedful.rules.selection_model import (
 
 SEED = 13
 TARGET_RECALL = 0.97
+DIMENSIONS = 64
 TOPICAL_FEATURES = ("facet_max", "facet_sum", "keyword", "cosine", "language_match")
 HOOK_FEATURES = ("facet_max", "facet_sum", "keyword", "language_match")
 TOKENIZER = Path(__file__).resolve().parents[1] / "embed" / "data" / "tokenizer.json"
@@ -64,8 +66,23 @@ def vocabulary(texts: list[str]) -> list[str]:
     return sorted(words)
 
 
-def embed_words(embedder: Any, words: list[str]) -> WordVectors:
-    return WordVectors(words, np.asarray(embedder.embed(words), dtype=np.float32))
+def embed_words(embedder: Any, words: list[str], cache: Path | None = None) -> WordVectors:
+    """Single-word MiniLM vectors, centred (the direction all words share carries no facet); cached
+    on disk by vocabulary, since embedding twenty thousand words takes a minute or more."""
+    name = str(getattr(embedder, "name", type(embedder).__name__))
+    key = hashlib.sha256("\n".join([name, *words]).encode("utf-8")).hexdigest()[:16]
+    path = (cache or Path.home() / ".cache" / "heedful") / f"selection-words-{key}.npy"
+    if path.exists():
+        vectors = np.load(path)
+    else:
+        vectors = np.asarray(embedder.embed(words), dtype=np.float32)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.save(path, vectors)
+    centred = vectors - vectors.mean(axis=0)
+    # the leading principal directions of the vocabulary: enough for a few dozen facets, and a
+    # classifier of this width fits a few hundred labelled texts without memorising them
+    _, _, basis = np.linalg.svd(centred[:: max(1, len(words) // 8000)], full_matrices=False)
+    return WordVectors(words, (centred @ basis[:DIMENSIONS].T).astype(np.float32))
 
 
 def mean_vectors(texts: list[str], table: WordVectors) -> np.ndarray:
@@ -81,12 +98,13 @@ def mean_vectors(texts: list[str], table: WordVectors) -> np.ndarray:
     return out
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 25) -> tuple[np.ndarray, float]:
-    """L2-regularised logistic regression by Newton's method; balanced class weights."""
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 25,
+                 balanced: bool = False) -> tuple[np.ndarray, float]:
+    """L2-regularised logistic regression by Newton's method (optionally with balanced class weights)."""
     n, d = x.shape
     pos = max(float(y.sum()), 1.0)
     neg = max(float(n - y.sum()), 1.0)
-    sample = np.where(y > 0, n / (2 * pos), n / (2 * neg))
+    sample = np.where(y > 0, n / (2 * pos), n / (2 * neg)) if balanced else np.ones(n)
     design = np.hstack([x, np.ones((n, 1))])
     w = np.zeros(d + 1)
     reg = np.full(d + 1, l2)

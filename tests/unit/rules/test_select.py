@@ -51,13 +51,22 @@ def test_rules_for_other_languages_are_set_aside() -> None:
     assert picked(rules, "Write Kotlin unit tests for the parser", project_languages={"python"}) == {"kt"}
 
 
-def test_embedding_route_and_batches() -> None:
-    rules = [rule(f"r{i}", f"Obscure rule number {i}.") for i in range(BATCH_SIZE * 2 + 1)]
+def test_batches_and_every_answer_rules_first() -> None:
+    rules = [rule(f"r{i}", f"Obscure rule number {i}.") for i in range(BATCH_SIZE * 2)]
+    rules.append(rule("short", "Keep answers under 100 words."))
+    rules.append(rule("rm", "Ask before deleting any file."))
     vectors = np.zeros((len(rules), 4), dtype=np.float32)
-    vectors[5] = [1, 0, 0, 0]
-    chosen = select(rules, vectors, "unrelated words", np.array([1, 0, 0, 0], dtype=np.float32))
+    chosen = select(rules, vectors, "remove the stale uploads folder", np.array([1, 0, 0, 0], dtype=np.float32))
     assert chosen.batches == 3
-    assert [s.rule.id for s in chosen.rules] == ["r5"]
+    assert [s.rule.id for s in chosen.rules] == ["short", "rm"]
+    assert chosen.rules[0].kind == "every" and chosen.rules[1].kind == "topical"
+
+
+def test_implied_activities_select_without_shared_words() -> None:
+    rules = [rule("sh", "Shell scripts start with set -euo pipefail."), rule("ask", "Ask before deleting any file."),
+             rule("nb", "Clear notebook outputs before committing."), rule("pnpm", "Use pnpm, not npm.")]
+    assert {"ask"} <= picked(rules, "start the staging database over from a clean slate", {"python"})
+    assert "pnpm" not in picked(rules, "write a script that backs up the photos every night", {"python"})
 
 
 def test_project_languages_from_marker_files(tmp_path) -> None:  # type: ignore[no-untyped-def]

@@ -27,8 +27,9 @@ import numpy as np
 import typer
 
 from heedful.rules.models import Rule
-from heedful.rules.selection_corpus import Corpus, RuleItem, TaskItem, load_corpus
+from heedful.rules.selection_corpus import Corpus, RuleItem, load_corpus
 
+NAMES = ("service", "hook", "hook_uncapped")  # the hook shows at most MAX_RULES topical rules per turn
 MODEL_DIR = Path(__file__).resolve().parents[1] / "rules" / "data"
 
 
@@ -38,8 +39,9 @@ class Embeddings:
     def __init__(self, corpus: Corpus, embedder: Any) -> None:
         from heedful.rules.selection_train import embed_words, vocabulary
 
-        train_texts = [r.matching_text for r in corpus.rules] + [t.text for t in corpus.tasks
-                                                                 if t.source != "swe_together"]
+        train_texts = [r.matching_text for r in corpus.rules] + [
+            t.text for t in corpus.tasks if t.source != "swe_together"
+        ]
         self.words = embed_words(embedder, vocabulary(train_texts))
         rule_vectors = embedder.embed([r.matching_text for r in corpus.rules])
         task_vectors = embedder.embed([t.text for t in corpus.tasks])
@@ -56,8 +58,9 @@ def _libraries(pool: list[RuleItem], first: list[RuleItem], size: int, order: in
     return chosen
 
 
-def evaluate_fold(corpus: Corpus, embeddings: Embeddings, kind: str, source: str, sizes: tuple[int, ...],
-                  orders: int) -> dict[str, Any]:
+def evaluate_fold(
+    corpus: Corpus, embeddings: Embeddings, kind: str, source: str, sizes: tuple[int, ...], orders: int
+) -> dict[str, Any]:
     from heedful.enforce import select as hook_select
     from heedful.rules import select as service_select
     from heedful.rules.selection_train import train
@@ -68,55 +71,81 @@ def evaluate_fold(corpus: Corpus, embeddings: Embeddings, kind: str, source: str
     eval_tasks = [t for t in corpus.tasks if t.source == source] if kind == "tasks" else corpus.tasks
     counted = {r.id for r in corpus.rules if kind == "tasks" or r.source == source}
     first = [r for r in corpus.rules if r.source == source] if kind == "rules" else []
-    out: dict[str, Any] = {"train_rules": len(train_rules), "train_tasks": len(train_tasks),
-                           "eval_tasks": len(eval_tasks)}
+    out: dict[str, Any] = {
+        "train_rules": len(train_rules),
+        "train_tasks": len(train_tasks),
+        "eval_tasks": len(eval_tasks),
+    }
     for size in sizes:
-        tally = {name: [0, 0, 0] for name in ("service", "hook")}  # hits, selected, gold
+        tally = {name: [0, 0, 0] for name in NAMES}  # hits, selected, gold
         timings: list[float] = []
         for order in range(orders):
             library = _libraries(corpus.rules, first, size, order)
-            rules = [Rule(id=r.id, user_id="bench", text=r.text, condition=r.condition, scope="global",
-                          status="guidance") for r in library]
-            dicts = [{"id": r.id, "text": r.text, "condition": r.condition, "exceptions": [], "status": "guidance"}
-                     for r in library]
+            rules = [
+                Rule(id=r.id, user_id="bench", text=r.text, condition=r.condition, scope="global", status="guidance")
+                for r in library
+            ]
+            dicts = [
+                {"id": r.id, "text": r.text, "condition": r.condition, "exceptions": [], "status": "guidance"}
+                for r in library
+            ]
             matrix = np.vstack([embeddings.rules[r.id] for r in library])
             for task in eval_tasks:
                 gold = {r.id for r in library if r.id in counted and corpus.relevant(task, r)}
                 languages = set(task.languages) or None
-                chosen = service_select.select(rules, matrix, task.text, embeddings.tasks[task.id],
-                                               project_languages=languages, scorer=model)
+                chosen = service_select.select(
+                    rules, matrix, task.text, embeddings.tasks[task.id], project_languages=languages, scorer=model
+                )
                 started = time.perf_counter()
                 hook = hook_select.select(dicts, task.text, languages, scorer=model)
                 timings.append((time.perf_counter() - started) * 1000)
-                for name, picked in (("service", {s.rule.id for s in chosen.rules}), ("hook", {r["id"] for r in hook})):
+                uncapped = hook_select.select(dicts, task.text, languages, scorer=model, max_rules=None)
+                for name, picked in (
+                    ("service", {s.rule.id for s in chosen.rules}),
+                    ("hook", {r["id"] for r in hook}),
+                    ("hook_uncapped", {r["id"] for r in uncapped}),
+                ):
                     picked &= counted
                     tally[name][0] += len(picked & gold)
                     tally[name][1] += len(picked)
                     tally[name][2] += len(gold)
-        out[str(size)] = {name: {"recall": round(100 * h / max(g, 1), 1), "precision": round(100 * h / max(s, 1), 1),
-                                 "selected_per_task": round(s / max(len(eval_tasks) * orders, 1), 1),
-                                 "relevant_per_task": round(g / max(len(eval_tasks) * orders, 1), 1)}
-                          for name, (h, s, g) in tally.items()}
+        out[str(size)] = {
+            name: {
+                "recall": round(100 * h / max(g, 1), 1),
+                "precision": round(100 * h / max(s, 1), 1),
+                "selected_per_task": round(s / max(len(eval_tasks) * orders, 1), 1),
+                "relevant_per_task": round(g / max(len(eval_tasks) * orders, 1), 1),
+            }
+            for name, (h, s, g) in tally.items()
+        }
         out[str(size)]["library"] = min(size, len(corpus.rules))
         out[str(size)]["hook_select_ms_median"] = round(statistics.median(timings), 2) if timings else 0.0
     return out
 
 
-def run(sizes: tuple[int, ...] = (50, 200, 500), orders: int = 2, swe_dir: Path | None = None,
-        embedder: str = "minilm", folds: tuple[str, ...] | None = None) -> dict[str, Any]:
+def run(
+    sizes: tuple[int, ...] = (50, 200, 500),
+    orders: int = 2,
+    swe_dir: Path | None = None,
+    embedder: str = "minilm",
+    folds: tuple[str, ...] | None = None,
+) -> dict[str, Any]:
     """The leave-one-source-out report; `folds` limits it to some of "tasks:SOURCE" / "rules:SOURCE"."""
     from heedful.embed import load_embedder
 
     corpus = load_corpus(swe_dir)
     embeddings = Embeddings(corpus, load_embedder(embedder))
     report: dict[str, Any] = {
-        "embedder": embedder, "orders": orders,
+        "embedder": embedder,
+        "orders": orders,
         "rules": {s: sum(r.source == s for r in corpus.rules) for s in corpus.rule_sources()},
         "tasks": {s: sum(t.source == s for t in corpus.tasks) for s in corpus.task_sources()},
-        "skipped": corpus.skipped, "left_out": {},
+        "skipped": corpus.skipped,
+        "left_out": {},
     }
     for kind, sources in (("tasks", corpus.task_sources()), ("rules", corpus.rule_sources())):
         for source in sources:
+            typer.echo(f"leaving out {kind}:{source}", err=True)
             if kind == "rules" and source == "generated":
                 continue  # template distractors: their labels hold by construction
             if folds is not None and f"{kind}:{source}" not in folds:
@@ -133,27 +162,37 @@ def train_shipped(swe_dir: Path | None = None) -> dict[str, Any]:
     corpus = load_corpus(swe_dir)
     embeddings = Embeddings(corpus, load_embedder("minilm"))
     model = train(corpus, embeddings.words, corpus.rules, corpus.tasks, embeddings.rules, embeddings.tasks)
-    summary = {"seed": SEED, "rules": len(corpus.rules), "tasks": len(corpus.tasks),
-               "task_sources": corpus.task_sources(), "rule_sources": corpus.rule_sources(),
-               "words": len(model.cues.words)}
+    summary = {
+        "seed": SEED,
+        "rules": len(corpus.rules),
+        "tasks": len(corpus.tasks),
+        "task_sources": corpus.task_sources(),
+        "rule_sources": corpus.rule_sources(),
+        "words": len(model.cues.words),
+    }
     save(model, MODEL_DIR, summary)
     return summary
 
 
 def _render(report: dict[str, Any]) -> None:
-    typer.echo(f"selection, leave one source out ({report['orders']} orders); rules {report['rules']}, "
-               f"tasks {report['tasks']}")
+    typer.echo(
+        f"selection, leave one source out ({report['orders']} orders); rules {report['rules']}, tasks {report['tasks']}"
+    )
     for source, why in report["skipped"].items():
         typer.echo(f"  skipped {source}: {why}")
     for fold, result in report["left_out"].items():
-        typer.echo(f"  left out {fold} (train {result['train_rules']} rules x {result['train_tasks']} tasks, "
-                   f"eval {result['eval_tasks']} tasks)")
+        typer.echo(
+            f"  left out {fold} (train {result['train_rules']} rules x {result['train_tasks']} tasks, "
+            f"eval {result['eval_tasks']} tasks)"
+        )
         for size in (k for k in result if k.isdigit()):
             row = result[size]
-            parts = [f"{name} R {row[name]['recall']:5.1f}% P {row[name]['precision']:5.1f}%" for name in
-                     ("service", "hook")]
-            typer.echo(f"    {size:>4} rules: " + " | ".join(parts) +
-                       f"  ({row['hook']['relevant_per_task']} relevant/task, hook {row['hook_select_ms_median']} ms)")
+            parts = [f"{name} R {row[name]['recall']:5.1f}% P {row[name]['precision']:5.1f}%" for name in NAMES]
+            typer.echo(
+                f"    {size:>4} rules: "
+                + " | ".join(parts)
+                + f"  ({row['hook']['relevant_per_task']} relevant/task, hook {row['hook_select_ms_median']} ms)"
+            )
 
 
 def cli(

@@ -22,8 +22,17 @@ PRECEDENCE = (
     "The user's current instructions and any required output format take precedence over these rules; "
     "the rules are the user's standing preferences, not facts about this task."
 )
-_EXCEPTION_LEADS = ("unless ", "except for ", "except when ", "except in ", "except if ", "except ",
-                    "but not for ", "but not in ", "but not when ")
+_EXCEPTION_LEADS = (
+    "unless ",
+    "except for ",
+    "except when ",
+    "except in ",
+    "except if ",
+    "except ",
+    "but not for ",
+    "but not in ",
+    "but not when ",
+)
 
 
 def stems(text: str) -> set[str]:
@@ -35,7 +44,7 @@ def _exception_met(rule: dict[str, Any], request_words: set[str]) -> str | None:
         text = str(exception)
         for lead in _EXCEPTION_LEADS:
             if text.lower().startswith(lead):
-                text = text[len(lead):]
+                text = text[len(lead) :]
                 break
         words = stems(text)
         if words and words <= request_words:
@@ -43,10 +52,15 @@ def _exception_met(rule: dict[str, Any], request_words: set[str]) -> str | None:
     return None
 
 
-def select(rules: list[dict[str, Any]], request: str, available: set[str] | None = None,
-           scorer: SelectionModel | None = None) -> list[dict[str, Any]]:
-    """The rules that apply to `request`, each with `why`: checked and every-answer rules first, then
-    at most MAX_RULES topical rules by score."""
+def select(
+    rules: list[dict[str, Any]],
+    request: str,
+    available: set[str] | None = None,
+    scorer: SelectionModel | None = None,
+    max_rules: int | None = MAX_RULES,
+) -> list[dict[str, Any]]:
+    """The rules that apply to `request`, each with `why`: every-answer rules first (at most
+    MAX_EVERY), then at most `max_rules` topical rules by score, checked ones first."""
     scorer = scorer or load_model()
     task = scorer.read_task(request, available)
     words = stems(request)
@@ -65,7 +79,7 @@ def select(rules: list[dict[str, Any]], request: str, available: set[str] | None
         else:
             topical.append((decision.score + (1.0 if rule.get("status") == "checked" else 0.0), chosen))
     topical.sort(key=lambda pair: -pair[0])
-    return every[:MAX_EVERY] + [rule for _, rule in topical[:MAX_RULES]]
+    return every[:MAX_EVERY] + [rule for _, rule in topical[:max_rules]]
 
 
 def _line(rule: dict[str, Any]) -> str:
@@ -76,8 +90,9 @@ def _line(rule: dict[str, Any]) -> str:
         parts.append(f"(except: {'; '.join(map(str, rule['exceptions']))})")
     scope = "this project" if rule.get("scope") == "project" else "all projects"
     check = rule.get("check") or {}
-    checked = f"checked {str(check.get('stage', '')).replace('_', '-')}" if rule.get("status") == "checked" else (
-        "guidance")
+    checked = (
+        f"checked {str(check.get('stage', '')).replace('_', '-')}" if rule.get("status") == "checked" else ("guidance")
+    )
     parts.append(f"[{rule.get('id')}; {scope}; {checked}]")
     return " ".join(parts)
 
@@ -93,8 +108,10 @@ def turn_context(selected: list[dict[str, Any]], library_version: int, armed: in
             break
         lines.append(line)
     if armed:
-        lines.append(f"{armed} checked rule(s) are enforced before tool calls, after file writes and before the "
-                     "final reply; a blocked step says which rule applies and what to do instead.")
+        lines.append(
+            f"{armed} checked rule(s) are enforced before tool calls, after file writes and before the "
+            "final reply; a blocked step says which rule applies and what to do instead."
+        )
     return "\n".join(lines)
 
 

@@ -90,12 +90,25 @@ def select(
             if vectors is not None and query_vector is not None and index < len(vectors):
                 cosine = float(np.dot(vectors[index], query_vector))
             reading = scorer.read_rule(rule.text, rule.condition)
-            cards.append(SelectCard(id=rule.id, text=rule.text, condition=rule.condition, exceptions=rule.exceptions,
-                                    cosine=cosine or 0.0, keyword=overlap(reading.words, task.words)))
+            cards.append(
+                SelectCard(
+                    id=rule.id,
+                    text=rule.text,
+                    condition=rule.condition,
+                    exceptions=rule.exceptions,
+                    cosine=cosine or 0.0,
+                    keyword=overlap(reading.words, task.words),
+                )
+            )
         verdicts: dict[str, tuple[bool, str, str, float]] = {}
         if model is not None and not isinstance(model, OfflineModel):
-            step_input = SelectInput(query=query, project_languages=languages_hint, cards=cards,
-                                     cosine_threshold=cosine_threshold, keyword_threshold=keyword_threshold)
+            step_input = SelectInput(
+                query=query,
+                project_languages=languages_hint,
+                cards=cards,
+                cosine_threshold=cosine_threshold,
+                keyword_threshold=keyword_threshold,
+            )
             try:
                 answer = run_step(model, SelectStep(), step_input)
                 verdicts = {d.id: (d.applies, d.why, "model", 1.0 if d.applies else 0.0) for d in answer.decisions}
@@ -104,8 +117,9 @@ def select(
         for rule, card in zip(batch, cards, strict=True):
             cosine = card.cosine if vectors is not None and query_vector is not None else None
             if rule.id not in verdicts:
-                verdicts[rule.id] = _judge(scorer, query, task, rule.text, rule.condition, rule.exceptions,
-                                           cosine, card.keyword)
+                verdicts[rule.id] = _judge(
+                    scorer, query, task, rule.text, rule.condition, rule.exceptions, cosine, card.keyword
+                )
             applies, why, kind, score = verdicts[rule.id]
             item = Scored(rule, score, card.cosine, card.keyword, applies, why, kind)
             (out.rules if applies else out.rejected).append(item)
@@ -114,8 +128,14 @@ def select(
 
 
 def _judge(
-    scorer: SelectionModel, query: str, task: object, text: str, condition: str | None, exceptions: Sequence[str],
-    cosine: float | None, keyword: float,
+    scorer: SelectionModel,
+    query: str,
+    task: object,
+    text: str,
+    condition: str | None,
+    exceptions: Sequence[str],
+    cosine: float | None,
+    keyword: float,
 ) -> tuple[bool, str, str, float]:
     met = exception_met(exceptions, query)
     if met is not None:
@@ -125,8 +145,14 @@ def _judge(
 
 
 def judge_card(
-    query: str, text: str, condition: str | None, exceptions: list[str], cosine: float, keyword: float,
-    project_languages: set[str] | None, cosine_threshold: float = COSINE_THRESHOLD,
+    query: str,
+    text: str,
+    condition: str | None,
+    exceptions: list[str],
+    cosine: float,
+    keyword: float,
+    project_languages: set[str] | None,
+    cosine_threshold: float = COSINE_THRESHOLD,
     keyword_threshold: float = KEYWORD_THRESHOLD,
 ) -> tuple[bool, str]:
     """(applies, why) for one rule card: the offline selector (the thresholds are a model's hints only)."""

@@ -99,9 +99,18 @@ def _strings(value: object) -> list[str]:
 
 
 def load_corpus(swe_dir: Path | None = None, generated: bool = True) -> Corpus:
-    rules = [RuleItem(str(row["id"]), str(row["source"]), str(row["text"]), _strings(row.get("governs")),
-                      _strings(row.get("languages")), row.get("condition") or None)  # type: ignore[arg-type]
-             for name in RULE_FILES for row in _rows(CORPUS_DIR / name)]
+    rules = [
+        RuleItem(
+            str(row["id"]),
+            str(row["source"]),
+            str(row["text"]),
+            _strings(row.get("governs")),
+            _strings(row.get("languages")),
+            row.get("condition") or None,
+        )  # type: ignore[arg-type]
+        for name in RULE_FILES
+        for row in _rows(CORPUS_DIR / name)
+    ]
     if generated:
         rules += generated_rules()
     legacy = {str(row["id"]): str(row["task"]) for row in _rows(LEGACY_TASKS)}
@@ -113,9 +122,17 @@ def load_corpus(swe_dir: Path | None = None, generated: bool = True) -> Corpus:
             if text is None:
                 corpus.skipped[str(row["source"])] = f"dataset not found at {swe}"
                 continue
-            corpus.tasks.append(TaskItem(str(row["id"]), str(row["source"]), text, _strings(row.get("involves")),
-                                         _strings(row.get("languages")), _strings(row.get("applies")),
-                                         _strings(row.get("not_applies"))))
+            corpus.tasks.append(
+                TaskItem(
+                    str(row["id"]),
+                    str(row["source"]),
+                    text,
+                    _strings(row.get("involves")),
+                    _strings(row.get("languages")),
+                    _strings(row.get("applies")),
+                    _strings(row.get("not_applies")),
+                )
+            )
     return corpus
 
 
@@ -138,8 +155,24 @@ def _task_text(row: dict[str, object], legacy: dict[str, str], swe: Path) -> str
 
 
 # Distractor rules generated from templates: other languages and tools, and life outside software.
-_LANGUAGES = ["Kotlin", "Swift", "Haskell", "Elixir", "Scala", "Clojure", "Erlang", "OCaml", "Perl", "Zig", "Dart",
-              "Lua", "Julia", "MATLAB", "Fortran", "COBOL"]
+_LANGUAGES = [
+    "Kotlin",
+    "Swift",
+    "Haskell",
+    "Elixir",
+    "Scala",
+    "Clojure",
+    "Erlang",
+    "OCaml",
+    "Perl",
+    "Zig",
+    "Dart",
+    "Lua",
+    "Julia",
+    "MATLAB",
+    "Fortran",
+    "COBOL",
+]
 _LANGUAGE_TEMPLATES = [
     ("When writing {x}, prefer immutable values.", ["code"]),
     ("In {x} code, keep modules under 300 lines.", ["code", "refactor"]),
@@ -149,23 +182,43 @@ _LANGUAGE_TEMPLATES = [
     ("Commit the {x} dependency lockfile.", ["git", "deps"]),
     ("Compile {x} with all warnings enabled.", ["code"]),
 ]
-_TOOLS = ["Terraform modules", "Ansible playbooks", "Kubernetes manifests", "Helm charts", "Unity scenes",
-          "Arduino sketches", "Jenkins pipelines", "Nginx configs", "Airflow DAGs", "dbt models"]
+_TOOLS = [
+    "Terraform modules",
+    "Ansible playbooks",
+    "Kubernetes manifests",
+    "Helm charts",
+    "Unity scenes",
+    "Arduino sketches",
+    "Jenkins pipelines",
+    "Nginx configs",
+    "Airflow DAGs",
+    "dbt models",
+]
 _TOOL_TEMPLATES = [
     ("When editing {x}, validate them before applying.", ["infra"]),
     ("Keep {x} in their own directory.", ["infra"]),
     ("Review {x} changes with a second person.", ["review"]),
 ]
 _LIFE = [
-    "When I ask for a poem, make it rhyme.", "Plan trips with at least one rest day.",
-    "Write birthday messages in a warm, informal tone.", "Convert recipe quantities to grams.",
-    "Suggest vegetarian options first for restaurant picks.", "Keep workout plans under 45 minutes.",
-    "Use Celsius for weather.", "When drafting emails to my landlord, be formal.",
-    "Recommend books with a short spoiler-free summary.", "For travel budgets, show prices in euros.",
-    "Summarise podcasts in three bullet points.", "When planning meals, avoid peanuts.",
-    "Write cover letters on one page.", "Use 24-hour time for schedules.", "Translate French menus literally.",
-    "When suggesting gifts, keep them under fifty dollars.", "Describe paintings by colour first.",
-    "Give chess advice in algebraic notation.", "When I ask for jokes, keep them clean.",
+    "When I ask for a poem, make it rhyme.",
+    "Plan trips with at least one rest day.",
+    "Write birthday messages in a warm, informal tone.",
+    "Convert recipe quantities to grams.",
+    "Suggest vegetarian options first for restaurant picks.",
+    "Keep workout plans under 45 minutes.",
+    "Use Celsius for weather.",
+    "When drafting emails to my landlord, be formal.",
+    "Recommend books with a short spoiler-free summary.",
+    "For travel budgets, show prices in euros.",
+    "Summarise podcasts in three bullet points.",
+    "When planning meals, avoid peanuts.",
+    "Write cover letters on one page.",
+    "Use 24-hour time for schedules.",
+    "Translate French menus literally.",
+    "When suggesting gifts, keep them under fifty dollars.",
+    "Describe paintings by colour first.",
+    "Give chess advice in algebraic notation.",
+    "When I ask for jokes, keep them clean.",
     "Format song lyrics with a blank line between verses.",
 ]
 

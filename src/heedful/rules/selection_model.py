@@ -29,12 +29,11 @@ import json
 import math
 import re
 from array import array
-from bisect import bisect_left
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from heedful.rules.facets import languages
+from heedful.rules.facets import answer_form, facets, languages
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 MODEL_FILE = "selection_model.json"
@@ -71,6 +70,7 @@ class Reading:
     facets: tuple[float, ...]  # probability of each activity facet (rules: the first is EVERY)
     languages: frozenset[str]
     words: frozenset[str]  # stems, for keyword overlap
+    lexicon: frozenset[str] = frozenset()  # activities named in the hand-written facet lexicon
 
 
 @dataclass(frozen=True)
@@ -100,6 +100,7 @@ class CueTable:
         self.cues = cues
         self.scales = scales
         self.width = len(scales)
+        self._index: dict[str, int] | None = None
 
     @classmethod
     def from_bytes(cls, blob: bytes) -> CueTable:
@@ -118,30 +119,33 @@ class CueTable:
 
     def row(self, word: str) -> int:
         """Row index of `word` (or its stem), -1 when unknown."""
-        for candidate in (word, stem(word)):
-            i = bisect_left(self.words, candidate)
-            if i < len(self.words) and self.words[i] == candidate:
-                return i
-        return -1
+        if self._index is None:
+            self._index = dict(zip(self.words, range(len(self.words)), strict=True))
+        found = self._index.get(word)
+        if found is None:
+            found = self._index.get(stem(word), -1)
+        return found
 
-    def mean(self, words: list[str]) -> list[float]:
-        """Mean cue vector over `words`; unknown words count as zeros."""
-        total = [0.0] * self.width
-        if not words:
-            return total
+    def pool(self, words: list[str]) -> tuple[list[float], list[float]]:
+        """Mean cue over `words` (unknown words count as zeros) and the strongest positive cue, per facet."""
+        width = self.width
+        total = [0] * width
+        peak = [0] * width
         for word in words:
             i = self.row(word)
-            if i < 0:
-                continue
-            base = i * self.width
-            for k in range(self.width):
-                total[k] += self.cues[base + k]
-        n = len(words)
-        return [total[k] * self.scales[k] / n for k in range(self.width)]
+            if i >= 0:
+                row = self.cues[i * width : (i + 1) * width]
+                total = list(map(int.__add__, total, row))
+                peak = list(map(max, peak, row))
+        n = max(len(words), 1)
+        return (
+            [t * scale / n for t, scale in zip(total, self.scales, strict=True)],
+            [p * scale for p, scale in zip(peak, self.scales, strict=True)],
+        )
 
 
 def _sigmoid(x: float) -> float:
-    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+    return 1.0 / (1.0 + math.exp(-x)) if x > -500.0 else 0.0
 
 
 def pair_features(rule: Reading, task: Reading, keyword: float, cosine: float) -> dict[str, float]:
@@ -154,41 +158,73 @@ def pair_features(rule: Reading, task: Reading, keyword: float, cosine: float) -
         "cosine": cosine,
         "every": rule.facets[0],
         "language_match": 1.0 if rule.languages and rule.languages & task.languages else 0.0,
+        "lexicon": 1.0 if rule.lexicon & task.lexicon else 0.0,
     }
 
 
 class SelectionModel:
     """Facet readers (per-facet biases over the cue table) and the pair scorer."""
 
-    def __init__(self, facet_names: list[str], rule_bias: list[float], task_bias: list[float], cues: CueTable,
-                 weights: Weights, hook_weights: Weights) -> None:
+    def __init__(
+        self,
+        facet_names: list[str],
+        rule_bias: list[float],
+        task_bias: list[float],
+        cues: CueTable,
+        weights: Weights,
+        hook_weights: Weights,
+        mean_weight: list[float] | None = None,
+        peak_weight: list[float] | None = None,
+        answer_form_weight: float = 0.0,
+    ) -> None:
         self.facet_names = facet_names  # facet_names[0] is EVERY
+        self.mean_weight = mean_weight or [1.0] * len(facet_names)
+        self.peak_weight = peak_weight or [0.0] * len(facet_names)
+        self.answer_form_weight = answer_form_weight  # added to the every-answer logit of a rule
         self.rule_bias = rule_bias
         self.task_bias = task_bias
         self.cues = cues
         self.weights = weights
         self.hook_weights = hook_weights
+        self._rules: dict[str, Reading] = {}  # readings by text: a library repeats words, a bench repeats rules
 
     def _read(self, text: str, bias: list[float]) -> Reading:
+        is_rule = bias is self.rule_bias
         words = tokens(text)
-        mean = self.cues.mean(words)
-        probs = tuple(_sigmoid(m + b) for m, b in zip(mean, bias, strict=True))
-        return Reading(probs, languages(text), frozenset(stem(w) for w in words))
+        mean, peak = self.cues.pool(words)
+        logits = [
+            a * m + c * p + b
+            for a, m, c, p, b in zip(self.mean_weight, mean, self.peak_weight, peak, bias, strict=True)
+        ]
+        if is_rule and answer_form(text):
+            logits[0] += self.answer_form_weight
+        probs = tuple(_sigmoid(z) for z in logits)
+        return Reading(probs, languages(text), frozenset(stem(w) for w in words), facets(text, task=not is_rule))
 
     def read_rule(self, text: str, condition: str | None = None) -> Reading:
-        return self._read(" ".join(p for p in (text, condition or "") if p), self.rule_bias)
+        matching = " ".join(p for p in (text, condition or "") if p)
+        found = self._rules.get(matching)
+        if found is None:
+            found = self._rules[matching] = self._read(matching, self.rule_bias)
+        return found
 
     def read_task(self, text: str, project_languages: set[str] | frozenset[str] | None = None) -> Reading:
         reading = self._read(text, self.task_bias)
         task_only = reading.facets[1:]
         available = reading.languages | frozenset(project_languages or ())
-        return Reading((0.0, *task_only), available, reading.words)
+        return Reading((0.0, *task_only), available, reading.words, reading.lexicon)
 
-    def decide(self, rule: Reading, task: Reading, keyword: float | None = None, cosine: float | None = None) -> Decision:
+    def decide(
+        self, rule: Reading, task: Reading, keyword: float | None = None, cosine: float | None = None
+    ) -> Decision:
         """Whether `rule` applies to `task`; without `cosine` the hook's weights are used."""
         if rule.languages and task.languages and not rule.languages & task.languages:
-            return Decision(False, "language", 0.0, f"names {', '.join(sorted(rule.languages))}, which this task "
-                                                    "and project do not use")
+            return Decision(
+                False,
+                "language",
+                0.0,
+                f"names {', '.join(sorted(rule.languages))}, which this task and project do not use",
+            )
         if rule.facets[0] >= self.weights.every_threshold:
             return Decision(True, "every", rule.facets[0], "governs every answer")
         if keyword is None:
@@ -202,8 +238,11 @@ class SelectionModel:
         return Decision(False, "unrelated", score, f"not related (score {score:.2f})")
 
     def _why(self, rule: Reading, task: Reading, keyword: float, cosine: float | None) -> str:
-        shared = [(r * t, name) for r, t, name in zip(rule.facets[1:], task.facets[1:], self.facet_names[1:],
-                                                       strict=True) if r * t >= 0.25]
+        shared = [
+            (r * t, name)
+            for r, t, name in zip(rule.facets[1:], task.facets[1:], self.facet_names[1:], strict=True)
+            if r * t >= 0.25
+        ]
         if shared:
             return "governs " + ", ".join(name for _, name in sorted(shared, reverse=True)[:3])
         if cosine is not None and cosine >= 0.45:
@@ -219,16 +258,29 @@ def overlap(rule_words: frozenset[str], task_words: frozenset[str]) -> float:
 def _weights(raw: dict[str, object]) -> Weights:
     names = tuple(str(n) for n in raw["names"])  # type: ignore[attr-defined]
     values = tuple(float(v) for v in raw["values"])  # type: ignore[attr-defined]
-    return Weights(names, values, float(raw["bias"]), float(raw["threshold"]),  # type: ignore[arg-type]
-                   float(raw["every_threshold"]))  # type: ignore[arg-type]
+    return Weights(
+        names,
+        values,
+        float(raw["bias"]),
+        float(raw["threshold"]),  # type: ignore[arg-type]
+        float(raw["every_threshold"]),
+    )  # type: ignore[arg-type]
 
 
 def model_from_files(model_path: Path, cues_path: Path) -> SelectionModel:
     raw = json.loads(model_path.read_text(encoding="utf-8"))
     cues = CueTable.from_bytes(cues_path.read_bytes())
-    return SelectionModel(list(raw["facets"]), [float(b) for b in raw["rule_bias"]],
-                          [float(b) for b in raw["task_bias"]], cues, _weights(raw["weights"]),
-                          _weights(raw["hook_weights"]))
+    return SelectionModel(
+        list(raw["facets"]),
+        [float(b) for b in raw["rule_bias"]],
+        [float(b) for b in raw["task_bias"]],
+        cues,
+        _weights(raw["weights"]),
+        _weights(raw["hook_weights"]),
+        [float(w) for w in raw["mean_weight"]],
+        [float(w) for w in raw["peak_weight"]],
+        float(raw["answer_form_weight"]),
+    )
 
 
 @lru_cache(maxsize=1)

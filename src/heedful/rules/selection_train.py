@@ -16,7 +16,6 @@ and `rules/data/selection_cues.bin`. Steps:
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from array import array
@@ -26,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from heedful.rules.facets import answer_form
+from heedful.rules.facets import facets as lexicon
 from heedful.rules.selection_corpus import Corpus, RuleItem, TaskItem
 from heedful.rules.selection_model import (
     EVERY,
@@ -40,10 +41,11 @@ from heedful.rules.selection_model import (
 )
 
 SEED = 13
-TARGET_RECALL = 0.97
+BETA = 2.0  # recall weighs four times precision: a missed rule costs more than an extra line
 DIMENSIONS = 64
-TOPICAL_FEATURES = ("facet_max", "facet_sum", "keyword", "cosine", "language_match")
-HOOK_FEATURES = ("facet_max", "facet_sum", "keyword", "language_match")
+FACET_L2 = 0.01
+TOPICAL_FEATURES = ("facet_max", "facet_sum", "keyword", "cosine", "language_match", "lexicon")
+HOOK_FEATURES = ("facet_max", "facet_sum", "keyword", "language_match", "lexicon")
 TOKENIZER = Path(__file__).resolve().parents[1] / "embed" / "data" / "tokenizer.json"
 
 
@@ -67,17 +69,21 @@ def vocabulary(texts: list[str]) -> list[str]:
 
 
 def embed_words(embedder: Any, words: list[str], cache: Path | None = None) -> WordVectors:
-    """Single-word MiniLM vectors, centred (the direction all words share carries no facet); cached
-    on disk by vocabulary, since embedding twenty thousand words takes a minute or more."""
-    name = str(getattr(embedder, "name", type(embedder).__name__))
-    key = hashlib.sha256("\n".join([name, *words]).encode("utf-8")).hexdigest()[:16]
-    path = (cache or Path.home() / ".cache" / "heedful") / f"selection-words-{key}.npy"
+    """Single-word MiniLM vectors, centred (the direction all words share carries no facet) and
+    reduced to their leading principal directions. Vectors are cached on disk per embedder, since
+    embedding twenty thousand words takes a minute or more; only new words are embedded."""
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", str(getattr(embedder, "name", type(embedder).__name__)))
+    path = (cache or Path.home() / ".cache" / "heedful") / f"selection-words-{name}.npz"
+    known: dict[str, np.ndarray] = {}
     if path.exists():
-        vectors = np.load(path)
-    else:
-        vectors = np.asarray(embedder.embed(words), dtype=np.float32)
+        stored = np.load(path)
+        known = dict(zip(stored["words"].tolist(), stored["vectors"], strict=True))
+    missing = [w for w in words if w not in known]
+    if missing:
+        known.update(zip(missing, np.asarray(embedder.embed(missing), dtype=np.float32), strict=True))
         path.parent.mkdir(parents=True, exist_ok=True)
-        np.save(path, vectors)
+        np.savez(path, words=np.array(list(known)), vectors=np.vstack(list(known.values())))
+    vectors = np.vstack([known[w] for w in words])
     centred = vectors - vectors.mean(axis=0)
     # the leading principal directions of the vocabulary: enough for a few dozen facets, and a
     # classifier of this width fits a few hundred labelled texts without memorising them
@@ -85,21 +91,49 @@ def embed_words(embedder: Any, words: list[str], cache: Path | None = None) -> W
     return WordVectors(words, (centred @ basis[:DIMENSIONS].T).astype(np.float32))
 
 
-def mean_vectors(texts: list[str], table: WordVectors) -> np.ndarray:
-    """Mean word vector of each text; unknown words count as zeros (as at run time)."""
+@dataclass
+class Pool:
+    """Texts as the run-time reader sees them: the mean word vector (unknown words count as zeros)
+    and the table rows of the known words (for the strongest cue per facet)."""
+
+    means: np.ndarray
+    rows: list[np.ndarray]
+    answer_form: np.ndarray  # 1 where the text speaks about the form of answers
+
+    def subset(self, mask: np.ndarray) -> Pool:
+        return Pool(self.means[mask], [r for r, m in zip(self.rows, mask, strict=True) if m], self.answer_form[mask])
+
+    @staticmethod
+    def concat(a: Pool, b: Pool) -> Pool:
+        return Pool(np.vstack([a.means, b.means]), a.rows + b.rows, np.r_[a.answer_form, b.answer_form])
+
+
+def pool(texts: list[str], table: WordVectors) -> Pool:
     index = table.index()
-    out = np.zeros((len(texts), table.vectors.shape[1]), dtype=np.float32)
+    means = np.zeros((len(texts), table.vectors.shape[1]), dtype=np.float32)
+    rows = []
     for i, text in enumerate(texts):
         words = tokens(text)
-        rows = [index.get(w, index.get(stem(w), -1)) for w in words]
-        known = [r for r in rows if r >= 0]
-        if words and known:
-            out[i] = table.vectors[known].sum(axis=0) / len(words)
+        known = np.array([r for r in (index.get(w, index.get(stem(w), -1)) for w in words) if r >= 0], dtype=int)
+        rows.append(known)
+        if words and len(known):
+            means[i] = table.vectors[known].sum(axis=0) / len(words)
+    return Pool(means, rows, np.array([answer_form(t) for t in texts], dtype=float))
+
+
+def peaks(texts: Pool, table: WordVectors, directions: np.ndarray) -> np.ndarray:
+    """The strongest cue of each facet among a text's known words (0 when it has none)."""
+    out = np.zeros((len(texts.rows), len(directions)))
+    for i, rows in enumerate(texts.rows):
+        if len(rows):
+            cues = table.vectors[rows] @ directions.T
+            out[i] = np.maximum(cues.max(axis=0), 0.0)
     return out
 
 
-def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 25,
-                 balanced: bool = False) -> tuple[np.ndarray, float]:
+def fit_logistic(
+    x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 25, balanced: bool = False
+) -> tuple[np.ndarray, float]:
     """L2-regularised logistic regression by Newton's method (optionally with balanced class weights)."""
     n, d = x.shape
     pos = max(float(y.sum()), 1.0)
@@ -119,37 +153,76 @@ def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 1.0, steps: int = 25,
 
 @dataclass
 class FacetReader:
+    """logit = mean_weight * mean cue + peak_weight * strongest cue + bias (rule or task)."""
+
     facets: list[str]
     directions: np.ndarray  # (facets, dim)
+    mean_weight: np.ndarray
+    peak_weight: np.ndarray
     rule_bias: np.ndarray
     task_bias: np.ndarray
+    answer_form_weight: float
 
-    def logits(self, means: np.ndarray, is_task: bool) -> np.ndarray:
-        return means @ self.directions.T + (self.task_bias if is_task else self.rule_bias)
+    def logits(self, texts: Pool, table: WordVectors, is_task: bool) -> np.ndarray:
+        mean = texts.means @ self.directions.T
+        peak = peaks(texts, table, self.directions)
+        bias = self.task_bias if is_task else self.rule_bias
+        out = self.mean_weight * mean + self.peak_weight * peak + bias
+        if not is_task:
+            out[:, 0] += self.answer_form_weight * texts.answer_form
+        return out
 
 
-def fit_facets(facets: list[str], rule_means: np.ndarray, rules: list[RuleItem], task_means: np.ndarray,
-               tasks: list[TaskItem]) -> FacetReader:
-    dim = rule_means.shape[1]
-    directions = np.zeros((len(facets), dim))
-    rule_bias = np.zeros(len(facets))
-    task_bias = np.zeros(len(facets))
+def fit_facets(
+    facets: list[str],
+    table: WordVectors,
+    rule_texts: Pool,
+    rules: list[RuleItem],
+    task_texts: Pool,
+    tasks: list[TaskItem],
+) -> FacetReader:
+    """Directions from the mean word vectors, then each facet's mix of mean and strongest cue."""
+    k_count = len(facets)
+    directions = np.zeros((k_count, rule_texts.means.shape[1]))
+    every = np.array([EVERY in r.governs for r in rules], dtype=float)
+    both = Pool.concat(rule_texts, task_texts)
+    is_task = np.r_[np.zeros(len(rules)), np.ones(len(tasks))][:, None]
+    labels = {
+        f: np.r_[[f in r.governs for r in rules], [f in t.involves for t in tasks]].astype(float)
+        for f in facets
+        if f != EVERY
+    }
     for k, facet in enumerate(facets):
         if facet == EVERY:
-            y = np.array([EVERY in r.governs for r in rules], dtype=float)
-            w, b = fit_logistic(rule_means, y)
-            directions[k], rule_bias[k], task_bias[k] = w, b, -30.0
+            directions[k], _ = fit_logistic(rule_texts.means, every, l2=FACET_L2)
+        else:
+            w, _ = fit_logistic(np.hstack([both.means, is_task]), labels[facet], l2=FACET_L2)
+            directions[k] = w[:-1]
+    mean = both.means @ directions.T
+    peak = peaks(both, table, directions)
+    mean_weight, peak_weight = np.zeros(k_count), np.zeros(k_count)
+    rule_bias, task_bias = np.zeros(k_count), np.full(k_count, -30.0)
+    answer_weight = 0.0
+    for k, facet in enumerate(facets):
+        if facet == EVERY:
+            n = len(rules)
+            w, b = fit_logistic(np.c_[mean[:n, k], peak[:n, k], rule_texts.answer_form], every, l2=1e-3)
+            mean_weight[k], peak_weight[k], rule_bias[k], answer_weight = w[0], w[1], b, float(w[2])
             continue
-        x = np.vstack([rule_means, task_means])
-        is_task = np.r_[np.zeros(len(rules)), np.ones(len(tasks))][:, None]
-        y = np.r_[[facet in r.governs for r in rules], [facet in t.involves for t in tasks]].astype(float)
-        w, b = fit_logistic(np.hstack([x, is_task]), y)
-        directions[k], rule_bias[k], task_bias[k] = w[:-1], b, b + w[-1]
-    return FacetReader(facets, directions, rule_bias, task_bias)
+        w, b = fit_logistic(np.c_[mean[:, k], peak[:, k], is_task], labels[facet], l2=1e-3)
+        mean_weight[k], peak_weight[k], rule_bias[k], task_bias[k] = w[0], w[1], b, b + w[2]
+    return FacetReader(facets, directions, mean_weight, peak_weight, rule_bias, task_bias, answer_weight)
 
 
-def cross_fitted_logits(facets: list[str], rule_means: np.ndarray, rules: list[RuleItem], task_means: np.ndarray,
-                        tasks: list[TaskItem], folds: int = 5) -> tuple[np.ndarray, np.ndarray]:
+def cross_fitted_logits(
+    facets: list[str],
+    table: WordVectors,
+    rule_texts: Pool,
+    rules: list[RuleItem],
+    task_texts: Pool,
+    tasks: list[TaskItem],
+    folds: int = 5,
+) -> tuple[np.ndarray, np.ndarray]:
     """Facet logits of every training text from readers that did not see it."""
     rng = np.random.default_rng(SEED)
     rule_fold = rng.integers(0, folds, len(rules))
@@ -158,10 +231,16 @@ def cross_fitted_logits(facets: list[str], rule_means: np.ndarray, rules: list[R
     task_out = np.zeros((len(tasks), len(facets)))
     for f in range(folds):
         r_in, t_in = rule_fold != f, task_fold != f
-        reader = fit_facets(facets, rule_means[r_in], [r for r, m in zip(rules, r_in, strict=True) if m],
-                            task_means[t_in], [t for t, m in zip(tasks, t_in, strict=True) if m])
-        rule_out[~r_in] = reader.logits(rule_means[~r_in], is_task=False)
-        task_out[~t_in] = reader.logits(task_means[~t_in], is_task=True)
+        reader = fit_facets(
+            facets,
+            table,
+            rule_texts.subset(r_in),
+            [r for r, m in zip(rules, r_in, strict=True) if m],
+            task_texts.subset(t_in),
+            [t for t, m in zip(tasks, t_in, strict=True) if m],
+        )
+        rule_out[~r_in] = reader.logits(rule_texts.subset(~r_in), table, is_task=False)
+        task_out[~t_in] = reader.logits(task_texts.subset(~t_in), table, is_task=True)
     return rule_out, task_out
 
 
@@ -172,30 +251,44 @@ def _readings(logits: np.ndarray, texts: list[str], is_task: bool, langs: list[f
         facets = tuple(float(p) for p in row)
         if is_task:
             facets = (0.0, *facets[1:])
-        out.append(Reading(facets, lang, frozenset(stem(w) for w in tokens(text))))
+        out.append(Reading(facets, lang, frozenset(stem(w) for w in tokens(text)), lexicon(text, task=is_task)))
     return out
 
 
-def fit_pair_scorer(names: tuple[str, ...], rows: list[dict[str, float]], labels: list[bool],
-                    every_threshold: float) -> Weights:
+def fit_pair_scorer(
+    names: tuple[str, ...], rows: list[dict[str, float]], labels: list[bool], every_threshold: float
+) -> Weights:
     x = np.array([[row[n] for n in names] for row in rows], dtype=float)
     y = np.array(labels, dtype=float)
     w, b = fit_logistic(x, y, l2=0.1, steps=40)
     scores = 1 / (1 + np.exp(-np.clip(x @ w + b, -30, 30)))
-    positive = np.sort(scores[y > 0])
-    threshold = float(positive[int((1 - TARGET_RECALL) * len(positive))]) if len(positive) else 0.5
-    return Weights(names, tuple(float(v) for v in w), b, threshold, every_threshold)
+    return Weights(names, tuple(float(v) for v in w), b, best_threshold(scores, y), every_threshold)
 
 
-def train(corpus: Corpus, table: WordVectors, rules: list[RuleItem], tasks: list[TaskItem],
-          rule_vectors: dict[str, np.ndarray] | None = None,
-          task_vectors: dict[str, np.ndarray] | None = None) -> SelectionModel:
+def best_threshold(scores: np.ndarray, y: np.ndarray, beta: float = BETA) -> float:
+    """The score threshold with the best F-beta on the training pairs (beta > 1 favours recall)."""
+    order = np.argsort(-scores)
+    hits = np.cumsum(y[order])
+    precision = hits / np.arange(1, len(y) + 1)
+    recall = hits / max(float(y.sum()), 1.0)
+    f = (1 + beta**2) * precision * recall / np.maximum(beta**2 * precision + recall, 1e-9)
+    return float(scores[order][int(np.argmax(f))]) if len(y) else 0.5
+
+
+def train(
+    corpus: Corpus,
+    table: WordVectors,
+    rules: list[RuleItem],
+    tasks: list[TaskItem],
+    rule_vectors: dict[str, np.ndarray] | None = None,
+    task_vectors: dict[str, np.ndarray] | None = None,
+) -> SelectionModel:
     """A model trained on `rules` x `tasks` only (the leave-one-source-out folds pass subsets)."""
     facets = [EVERY, *corpus.activities]
-    rule_means = mean_vectors([r.matching_text for r in rules], table)
-    task_means = mean_vectors([t.text for t in tasks], table)
-    reader = fit_facets(facets, rule_means, rules, task_means, tasks)
-    rule_logits, task_logits = cross_fitted_logits(facets, rule_means, rules, task_means, tasks)
+    rule_texts = pool([r.matching_text for r in rules], table)
+    task_texts = pool([t.text for t in tasks], table)
+    reader = fit_facets(facets, table, rule_texts, rules, task_texts, tasks)
+    rule_logits, task_logits = cross_fitted_logits(facets, table, rule_texts, rules, task_texts, tasks)
     rule_read = _readings(rule_logits, [r.matching_text for r in rules], False, [r.named for r in rules])
     task_read = _readings(task_logits, [t.text for t in tasks], True, [t.available for t in tasks])
     every_probs = np.array([r.facets[0] for r in rule_read])
@@ -216,8 +309,17 @@ def train(corpus: Corpus, table: WordVectors, rules: list[RuleItem], tasks: list
             labels.append(corpus.relevant(task, rule))
     weights = fit_pair_scorer(TOPICAL_FEATURES, rows, labels, every_threshold)
     hook_weights = fit_pair_scorer(HOOK_FEATURES, rows, labels, every_threshold)
-    return SelectionModel(facets, [float(b) for b in reader.rule_bias], [float(b) for b in reader.task_bias],
-                          cue_table(reader, table), weights, hook_weights)
+    return SelectionModel(
+        facets,
+        [float(b) for b in reader.rule_bias],
+        [float(b) for b in reader.task_bias],
+        cue_table(reader, table),
+        weights,
+        hook_weights,
+        [float(w) for w in reader.mean_weight],
+        [float(w) for w in reader.peak_weight],
+        reader.answer_form_weight,
+    )
 
 
 def _every_threshold(probs: np.ndarray, gold: np.ndarray) -> float:
@@ -244,12 +346,25 @@ def cue_table(reader: FacetReader, table: WordVectors, keep: float = 0.02) -> Cu
 
 def save(model: SelectionModel, directory: Path, summary: dict[str, Any]) -> None:
     def weights(w: Weights) -> dict[str, Any]:
-        return {"names": list(w.names), "values": [round(v, 5) for v in w.values], "bias": round(w.bias, 5),
-                "threshold": round(w.threshold, 5), "every_threshold": round(w.every_threshold, 5)}
+        return {
+            "names": list(w.names),
+            "values": [round(v, 5) for v in w.values],
+            "bias": round(w.bias, 5),
+            "threshold": round(w.threshold, 5),
+            "every_threshold": round(w.every_threshold, 5),
+        }
 
     directory.mkdir(parents=True, exist_ok=True)
-    body = {"facets": model.facet_names, "rule_bias": [round(b, 5) for b in model.rule_bias],
-            "task_bias": [round(b, 5) for b in model.task_bias], "weights": weights(model.weights),
-            "hook_weights": weights(model.hook_weights), "trained_on": summary}
+    body = {
+        "facets": model.facet_names,
+        "rule_bias": [round(b, 5) for b in model.rule_bias],
+        "mean_weight": [round(w, 5) for w in model.mean_weight],
+        "peak_weight": [round(w, 5) for w in model.peak_weight],
+        "answer_form_weight": round(model.answer_form_weight, 5),
+        "task_bias": [round(b, 5) for b in model.task_bias],
+        "weights": weights(model.weights),
+        "hook_weights": weights(model.hook_weights),
+        "trained_on": summary,
+    }
     (directory / "selection_model.json").write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
     (directory / "selection_cues.bin").write_bytes(model.cues.to_bytes())

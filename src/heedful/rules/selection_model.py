@@ -238,16 +238,17 @@ class SelectionModel:
         return Decision(False, "unrelated", score, f"not related (score {score:.2f})")
 
     def _why(self, rule: Reading, task: Reading, keyword: float, cosine: float | None) -> str:
-        shared = [
-            (r * t, name)
-            for r, t, name in zip(rule.facets[1:], task.facets[1:], self.facet_names[1:], strict=True)
-            if r * t >= 0.25
-        ]
+        pairs = zip(rule.facets[1:], task.facets[1:], self.facet_names[1:], strict=True)
+        shared = sorted(((r * t, name) for r, t, name in pairs if r * t >= 0.1), reverse=True)
         if shared:
-            return "governs " + ", ".join(name for _, name in sorted(shared, reverse=True)[:3])
+            return "governs " + ", ".join(name for _, name in shared[:3])
+        if rule.lexicon & task.lexicon:
+            return "governs " + ", ".join(sorted(rule.lexicon & task.lexicon))
+        if keyword > 0:
+            return f"shares key words (overlap {keyword:.2f})"
         if cosine is not None and cosine >= 0.45:
             return f"close in meaning (cosine {cosine:.2f})"
-        return f"shares key words (overlap {keyword:.2f})"
+        return "may apply (weak activity match; recall is preferred)"
 
 
 def overlap(rule_words: frozenset[str], task_words: frozenset[str]) -> float:

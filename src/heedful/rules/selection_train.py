@@ -11,7 +11,8 @@ and `rules/data/selection_cues.bin`. Steps:
    logit at run time is the mean of its words' cues plus the bias.
 3. The pair scorer (logistic over facet agreement, keyword overlap and, on the API path, cosine)
    is fitted on (task, rule) pairs whose facet readings come from classifiers that did not see
-   that text (5-fold cross-fitting), and its threshold is set for a target recall on those pairs.
+   that text (5-fold cross-fitting), and its threshold is the best F2 (recall weighs four times
+   precision) on those pairs. A rule read as governing every answer skips the pair scorer.
 """
 
 from __future__ import annotations

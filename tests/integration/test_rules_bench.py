@@ -35,10 +35,12 @@ def test_swe_together_reader_on_a_small_copy(tmp_path: Path) -> None:
     assert report["durable_rules"][0]["text"] == "From now on, never push to main."
 
 
-def test_selection_benchmark_grows_the_library() -> None:
-    report = selection.run(embedder="hashing", sizes=(50, 120), orders=1)
-    for split in ("tune", "heldout"):
-        assert set(report[split]) == {"50", "120"}
-        for row in report[split].values():
-            assert 0 <= row["recall"] <= 100 and 0 <= row["precision"] <= 100
-    assert report["heldout"]["120"]["library"] == 120
+def test_selection_benchmark_leaves_one_source_out() -> None:
+    report = selection.run(embedder="hashing", sizes=(50, 120), orders=1, folds=("tasks:core", "rules:core"))
+    assert set(report["left_out"]) == {"tasks:core", "rules:core"}
+    for fold in report["left_out"].values():
+        assert fold["120"]["library"] == 120
+        for size in ("50", "120"):
+            for name in ("service", "hook"):
+                row = fold[size][name]
+                assert 0 <= row["recall"] <= 100 and 0 <= row["precision"] <= 100 and row["relevant_per_task"] > 0

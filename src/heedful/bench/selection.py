@@ -1,13 +1,17 @@
-"""`heedful bench selection`: recall and precision of rule selection as the library grows.
+"""`heedful bench selection`: leave-one-source-out recall and precision of rule selection.
 
-Core rules (`data/selection_rules.jsonl`) and tasks labelled with the core rules that apply
-(`data/selection_tasks.jsonl`, a tune and a held-out split) are mixed with generated distractor
-rules: rules for other languages and tools, rules from outside software work, and rules scoped
-to other projects. At each library size (default 50 / 200 / 500) and for several shuffled rule
-orders, every task is run through the same selector the service uses; recall and precision are
-micro-averaged over tasks. Distractors are not applicable to any task by construction, so a
-selected distractor counts as a false positive, as does a selected core rule the task's label
-does not list.
+The corpus (`bench/selection/`, loaded by `heedful.rules.selection_corpus`) holds rule libraries
+and tasks from several sources. For each source in turn, a scorer is trained on the other sources
+(the same procedure as `--train`, seed fixed) and evaluated on the left-out one:
+
+- a task source left out: its tasks are run against libraries of 50, 200 and 500 rules drawn from
+  every rule source; every selected rule counts;
+- a rule source left out: every task is run against libraries that hold that source's rules (up to
+  the size) filled with rules of the other sources; only the left-out source's rules count.
+
+Both selectors are measured: the service's (`heedful.rules.select`, with MiniLM cosine) and the
+hook's (`heedful.enforce.select`, no embedder). Recall and precision are micro-averaged over
+tasks and shuffled library orders. `--train` fits the shipped model on the whole corpus instead.
 """
 
 from __future__ import annotations
@@ -19,169 +23,189 @@ import time
 from pathlib import Path
 from typing import Annotated, Any
 
+import numpy as np
 import typer
 
 from heedful.rules.models import Rule
-from heedful.rules.select import COSINE_THRESHOLD, KEYWORD_THRESHOLD, select
+from heedful.rules.selection_corpus import Corpus, RuleItem, load_corpus
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
-PROJECT = "/bench/project"
-PROJECT_LANGUAGES = {"python", "typescript"}  # the benchmark project: a Python service with a TypeScript frontend
-
-_LANGUAGES = [
-    "Kotlin", "Swift", "Haskell", "Elixir", "Scala", "Clojure", "Erlang", "OCaml", "Perl", "Zig", "Nim", "Dart",
-    "Lua", "R", "Julia", "MATLAB", "Fortran", "COBOL", "Groovy", "PowerShell", "Solidity", "F#", "Crystal",
-    "Racket", "Ada", "Pascal", "VHDL", "Verilog", "Prolog", "Objective-C", "Elm", "Gleam",
-]
-_LANGUAGE_TEMPLATES = [
-    "When writing {x}, prefer immutable values.",
-    "In {x} code, keep modules under 300 lines.",
-    "Format {x} files with the standard {x} formatter.",
-    "Put {x} tests next to the code they test.",
-    "Avoid global mutable state in {x} programs.",
-    "Document every exported {x} function with an example.",
-    "Commit the {x} dependency lockfile.",
-    "Name {x} constants in upper case.",
-    "Compile {x} with all warnings enabled.",
-]
-_TOOLS = [
-    "Terraform modules", "Ansible playbooks", "Kubernetes manifests", "Helm charts", "Unity scenes",
-    "Blender scripts", "LaTeX papers", "Excel macros", "Arduino sketches", "Android Gradle builds",
-    "iOS storyboards", "Jenkins pipelines", "Nginx configs", "Bazel BUILD files", "Protobuf schemas",
-    "Grafana dashboards", "Airflow DAGs", "dbt models", "Vim configs", "Emacs packages",
-]
-_TOOL_TEMPLATES = [
-    "When editing {x}, validate them before applying.",
-    "Keep {x} in their own directory.",
-    "Add a short header comment to {x}.",
-    "Review {x} changes with a second person.",
-    "Never duplicate values across {x}; reference shared variables.",
-]
-_LIFE = [
-    "When I ask for a poem, make it rhyme.", "Plan trips with at least one rest day.",
-    "Write birthday messages in a warm, informal tone.", "Convert recipe quantities to grams.",
-    "Suggest vegetarian options first for restaurant picks.", "Keep workout plans under 45 minutes.",
-    "Use Celsius for weather.", "When drafting emails to my landlord, be formal.",
-    "Recommend books with a short spoiler-free summary.", "For travel budgets, show prices in euros.",
-    "Summarise podcasts in three bullet points.", "When planning meals, avoid peanuts.",
-    "Write cover letters on one page.", "Use 24-hour time for schedules.", "Translate French menus literally.",
-    "When suggesting gifts, keep them under fifty dollars.", "Describe paintings by colour first.",
-    "Give chess advice in algebraic notation.", "When I ask for jokes, keep them clean.",
-    "Format song lyrics with a blank line between verses.",
-]
+NAMES = ("service", "hook", "hook_uncapped")  # the hook shows at most MAX_RULES topical rules per turn
+MODEL_DIR = Path(__file__).resolve().parents[1] / "rules" / "data"
 
 
-def load(name: str) -> list[dict[str, Any]]:
-    text = (DATA_DIR / name).read_text(encoding="utf-8")
-    return [json.loads(line) for line in text.splitlines() if line.strip()]
+class Embeddings:
+    """MiniLM vectors of the corpus's rules and tasks, and of single words (computed once per run)."""
+
+    def __init__(self, corpus: Corpus, embedder: Any) -> None:
+        from heedful.rules.selection_train import embed_words, vocabulary
+
+        train_texts = [r.matching_text for r in corpus.rules] + [
+            t.text for t in corpus.tasks if t.source != "swe_together"
+        ]
+        self.words = embed_words(embedder, vocabulary(train_texts))
+        rule_vectors = embedder.embed([r.matching_text for r in corpus.rules])
+        task_vectors = embedder.embed([t.text for t in corpus.tasks])
+        self.rules = {r.id: np.asarray(v) for r, v in zip(corpus.rules, rule_vectors, strict=True)}
+        self.tasks = {t.id: np.asarray(v) for t, v in zip(corpus.tasks, task_vectors, strict=True)}
 
 
-def distractors(seed: int = 7) -> list[Rule]:
-    """Rules that apply to none of the tasks: other languages and tools, life, other projects."""
-    texts = [t.format(x=lang) for lang in _LANGUAGES for t in _LANGUAGE_TEMPLATES]
-    texts += [t.format(x=tool) for tool in _TOOLS for t in _TOOL_TEMPLATES]
-    texts += _LIFE
-    rules = [Rule(id=f"d{i:04d}", user_id="bench", text=text, scope="global", status="guidance")
-             for i, text in enumerate(texts)]
-    core = load("selection_rules.jsonl")
-    for i, row in enumerate(core):  # the same rules, but for other projects: scope must exclude them
-        rules.append(Rule(id=f"p{i:04d}", user_id="bench", text=row["text"], scope="project",
-                          project=f"/elsewhere/project-{i % 5}", status="guidance"))
-    random.Random(seed).shuffle(rules)
-    return rules
+def _libraries(pool: list[RuleItem], first: list[RuleItem], size: int, order: int) -> list[RuleItem]:
+    rng = random.Random(1000 + order)
+    rest = [r for r in pool if r not in first]
+    rng.shuffle(rest)
+    chosen = list(first[:size]) + rest[: max(0, size - len(first))]
+    rng.shuffle(chosen)
+    return chosen
 
 
-def core_rules() -> list[Rule]:
-    return [Rule(id=row["id"], user_id="bench", text=row["text"], scope="global", status="guidance")
-            for row in load("selection_rules.jsonl")]
-
-
-def _in_scope(rule: Rule) -> bool:
-    return rule.scope == "global" or rule.project == PROJECT
-
-
-def evaluate(
-    embedder: Any, sizes: tuple[int, ...], orders: int, split: str, cosine: float, keyword: float
+def evaluate_fold(
+    corpus: Corpus, embeddings: Embeddings, kind: str, source: str, sizes: tuple[int, ...], orders: int
 ) -> dict[str, Any]:
-    tasks = [t for t in load("selection_tasks.jsonl") if split == "all" or t["split"] == split]
-    core = core_rules()
-    pool = distractors()
-    all_rules = core + pool
-    texts = [" ".join([r.text, r.condition or ""]) for r in all_rules]
-    vectors = embedder.embed(texts) if embedder is not None else None
-    index = {rule.id: i for i, rule in enumerate(all_rules)}
-    queries = [" ".join(p for p in (t["task"], t.get("message") or "") if p) for t in tasks]
-    query_vectors = embedder.embed(queries) if embedder is not None else None
-    out: dict[str, Any] = {}
+    from heedful.enforce import select as hook_select
+    from heedful.rules import select as service_select
+    from heedful.rules.selection_train import train
+
+    train_rules = [r for r in corpus.rules if not (kind == "rules" and r.source == source)]
+    train_tasks = [t for t in corpus.tasks if not (kind == "tasks" and t.source == source)]
+    model = train(corpus, embeddings.words, train_rules, train_tasks, embeddings.rules, embeddings.tasks)
+    eval_tasks = [t for t in corpus.tasks if t.source == source] if kind == "tasks" else corpus.tasks
+    counted = {r.id for r in corpus.rules if kind == "tasks" or r.source == source}
+    first = [r for r in corpus.rules if r.source == source] if kind == "rules" else []
+    out: dict[str, Any] = {
+        "train_rules": len(train_rules),
+        "train_tasks": len(train_tasks),
+        "eval_tasks": len(eval_tasks),
+    }
     for size in sizes:
-        hits = selected_total = gold_total = 0
-        per_order = []
-        elapsed: list[float] = []
+        tally = {name: [0, 0, 0] for name in NAMES}  # hits, selected, gold
+        timings: list[float] = []
         for order in range(orders):
-            library = core + pool[: max(0, size - len(core))]
-            random.Random(1000 + order).shuffle(library)
-            visible = [r for r in library if _in_scope(r)]
-            matrix = None if vectors is None else vectors[[index[r.id] for r in visible]]
-            order_hits = order_selected = order_gold = 0
-            for t_index, task in enumerate(tasks):
+            library = _libraries(corpus.rules, first, size, order)
+            rules = [
+                Rule(id=r.id, user_id="bench", text=r.text, condition=r.condition, scope="global", status="guidance")
+                for r in library
+            ]
+            dicts = [
+                {"id": r.id, "text": r.text, "condition": r.condition, "exceptions": [], "status": "guidance"}
+                for r in library
+            ]
+            matrix = np.vstack([embeddings.rules[r.id] for r in library])
+            for task in eval_tasks:
+                gold = {r.id for r in library if r.id in counted and corpus.relevant(task, r)}
+                languages = set(task.languages) or None
+                chosen = service_select.select(
+                    rules, matrix, task.text, embeddings.tasks[task.id], project_languages=languages, scorer=model
+                )
                 started = time.perf_counter()
-                query_vector = None if query_vectors is None else query_vectors[t_index]
-                chosen = select(visible, matrix, queries[t_index], query_vector, cosine, keyword,
-                                project_languages=PROJECT_LANGUAGES)
-                elapsed.append((time.perf_counter() - started) * 1000)
-                picked = {s.rule.id for s in chosen.rules}
-                gold = set(task["relevant"])
-                order_hits += len(picked & gold)
-                order_selected += len(picked)
-                order_gold += len(gold)
-            hits += order_hits
-            selected_total += order_selected
-            gold_total += order_gold
-            per_order.append(round(100 * order_hits / max(order_gold, 1), 1))
+                hook = hook_select.select(dicts, task.text, languages, scorer=model)
+                timings.append((time.perf_counter() - started) * 1000)
+                uncapped = hook_select.select(dicts, task.text, languages, scorer=model, max_rules=None)
+                for name, picked in (
+                    ("service", {s.rule.id for s in chosen.rules}),
+                    ("hook", {r["id"] for r in hook}),
+                    ("hook_uncapped", {r["id"] for r in uncapped}),
+                ):
+                    picked &= counted
+                    tally[name][0] += len(picked & gold)
+                    tally[name][1] += len(picked)
+                    tally[name][2] += len(gold)
         out[str(size)] = {
-            "library": min(size, len(core) + len(pool)),
-            "recall": round(100 * hits / max(gold_total, 1), 1),
-            "precision": round(100 * hits / max(selected_total, 1), 1),
-            "selected_per_task": round(selected_total / max(len(tasks) * orders, 1), 2),
-            "recall_per_order": per_order,
-            "select_ms_median": round(statistics.median(elapsed), 2) if elapsed else 0.0,
+            name: {
+                "recall": round(100 * h / max(g, 1), 1),
+                "precision": round(100 * h / max(s, 1), 1),
+                "selected_per_task": round(s / max(len(eval_tasks) * orders, 1), 1),
+                "relevant_per_task": round(g / max(len(eval_tasks) * orders, 1), 1),
+            }
+            for name, (h, s, g) in tally.items()
         }
+        out[str(size)]["library"] = min(size, len(corpus.rules))
+        out[str(size)]["hook_select_ms_median"] = round(statistics.median(timings), 2) if timings else 0.0
     return out
 
 
 def run(
-    embedder: str = "minilm", sizes: tuple[int, ...] = (50, 200, 500), orders: int = 3,
-    cosine: float = COSINE_THRESHOLD, keyword: float = KEYWORD_THRESHOLD,
+    sizes: tuple[int, ...] = (50, 200, 500),
+    orders: int = 2,
+    swe_dir: Path | None = None,
+    embedder: str = "minilm",
+    folds: tuple[str, ...] | None = None,
 ) -> dict[str, Any]:
+    """The leave-one-source-out report; `folds` limits it to some of "tasks:SOURCE" / "rules:SOURCE"."""
     from heedful.embed import load_embedder
 
-    model = None if embedder == "none" else load_embedder(embedder)
+    corpus = load_corpus(swe_dir)
+    embeddings = Embeddings(corpus, load_embedder(embedder))
     report: dict[str, Any] = {
-        "embedder": embedder, "orders": orders, "thresholds": {"cosine": cosine, "keyword": keyword},
-        "tasks": {s: sum(t["split"] == s for t in load("selection_tasks.jsonl")) for s in ("tune", "heldout")},
-        "core_rules": len(core_rules()),
+        "embedder": embedder,
+        "orders": orders,
+        "rules": {s: sum(r.source == s for r in corpus.rules) for s in corpus.rule_sources()},
+        "tasks": {s: sum(t.source == s for t in corpus.tasks) for s in corpus.task_sources()},
+        "skipped": corpus.skipped,
+        "left_out": {},
     }
-    for split in ("tune", "heldout"):
-        report[split] = evaluate(model, sizes, orders, split, cosine, keyword)
+    for kind, sources in (("tasks", corpus.task_sources()), ("rules", corpus.rule_sources())):
+        for source in sources:
+            typer.echo(f"leaving out {kind}:{source}", err=True)
+            if kind == "rules" and source == "generated":
+                continue  # template distractors: their labels hold by construction
+            if folds is not None and f"{kind}:{source}" not in folds:
+                continue
+            report["left_out"][f"{kind}:{source}"] = evaluate_fold(corpus, embeddings, kind, source, sizes, orders)
     return report
 
 
+def train_shipped(swe_dir: Path | None = None) -> dict[str, Any]:
+    """Fit the shipped model on the whole corpus and write it under `rules/data/`."""
+    from heedful.embed import load_embedder
+    from heedful.rules.selection_train import SEED, save, train
+
+    corpus = load_corpus(swe_dir)
+    embeddings = Embeddings(corpus, load_embedder("minilm"))
+    model = train(corpus, embeddings.words, corpus.rules, corpus.tasks, embeddings.rules, embeddings.tasks)
+    summary = {
+        "seed": SEED,
+        "rules": len(corpus.rules),
+        "tasks": len(corpus.tasks),
+        "task_sources": corpus.task_sources(),
+        "rule_sources": corpus.rule_sources(),
+        "words": len(model.cues.words),
+    }
+    save(model, MODEL_DIR, summary)
+    return summary
+
+
 def _render(report: dict[str, Any]) -> None:
-    typer.echo(f"selection ({report['embedder']} embedder, {report['orders']} orders, thresholds "
-               f"{report['thresholds']})")
-    for split in ("tune", "heldout"):
-        for size, row in report[split].items():
-            typer.echo(f"  {split:>7} {size:>4} rules: recall {row['recall']}%  precision {row['precision']}%  "
-                       f"({row['selected_per_task']} selected per task, {row['select_ms_median']} ms)")
+    typer.echo(
+        f"selection, leave one source out ({report['orders']} orders); rules {report['rules']}, tasks {report['tasks']}"
+    )
+    for source, why in report["skipped"].items():
+        typer.echo(f"  skipped {source}: {why}")
+    for fold, result in report["left_out"].items():
+        typer.echo(
+            f"  left out {fold} (train {result['train_rules']} rules x {result['train_tasks']} tasks, "
+            f"eval {result['eval_tasks']} tasks)"
+        )
+        for size in (k for k in result if k.isdigit()):
+            row = result[size]
+            parts = [f"{name} R {row[name]['recall']:5.1f}% P {row[name]['precision']:5.1f}%" for name in NAMES]
+            typer.echo(
+                f"    {size:>4} rules: "
+                + " | ".join(parts)
+                + f"  ({row['hook']['relevant_per_task']} relevant/task, hook {row['hook_select_ms_median']} ms)"
+            )
 
 
 def cli(
-    embedder: Annotated[str, typer.Option("--embedder", help="minilm, hashing, or none (keywords only).")] = "minilm",
     sizes: Annotated[str, typer.Option("--sizes", help="Comma-separated library sizes.")] = "50,200,500",
-    orders: Annotated[int, typer.Option("--orders", help="Shuffled rule orders per size.")] = 3,
+    orders: Annotated[int, typer.Option("--orders", help="Shuffled library draws per size.")] = 2,
+    train_model: Annotated[bool, typer.Option("--train", help="Train the shipped model on the whole corpus.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
-    """Selection recall and precision at growing library sizes (tune and held-out tasks)."""
+    """Selection recall and precision per left-out source, for the service's and the hook's selector."""
+    if train_model:
+        summary = train_shipped()
+        typer.echo(json.dumps(summary, indent=2) if as_json else f"trained: {summary}")
+        return
     try:
         parsed = tuple(int(s) for s in sizes.split(",") if s.strip())
     except ValueError:
@@ -190,11 +214,11 @@ def cli(
     if not parsed or min(parsed) <= 0 or orders <= 0:
         typer.echo("error: sizes and orders must be positive", err=True)
         raise typer.Exit(2)
-    report = run(embedder=embedder, sizes=parsed, orders=orders)
+    report = run(sizes=parsed, orders=orders)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:
         _render(report)
 
 
-__all__ = ["cli", "run"]
+__all__ = ["cli", "run", "train_shipped"]

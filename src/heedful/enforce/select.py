@@ -1,87 +1,85 @@
-"""Which rules to show the agent for a turn, without a model or an embedder (pure).
+"""Which rules to show the agent for a turn, without a model or an embedder (pure, stdlib only).
 
-The hook-side selector reads applicability from words, like the offline selector in
-`heedful.rules.select` minus the embedding: a rule is set aside when a stated exception is met,
-when its condition has nothing to do with the request, or when it names a language the task and
-project do not use; it is shown when it governs every reply, governs an activity the request
-involves (facets), or shares enough key words with the request. Checked rules stay armed at every
-stage whatever the selection: a check that does not apply answers not_applicable.
+The hook-side selector uses the learned scorer of `heedful.rules.selection_model` without the
+embedding cosine: a rule is set aside when a stated exception is met or when it names a language
+the task and project do not use; a rule that governs every answer (length, language, format,
+tone) is always shown and does not count against the topical budget; any other rule is shown when
+the scorer, reading the activities it governs and the request involves from per-word cues, and
+the words they share, says it applies. Checked rules stay armed at every stage whatever the
+selection: a check that does not apply answers not_applicable.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from heedful.rules.facets import always_applies, facets, languages
+from heedful.rules.selection_model import SelectionModel, load_model, stem, tokens
 
-KEYWORD_THRESHOLD = 0.34
-MAX_RULES = 20
+MAX_RULES = 20  # topical rules shown per turn
+MAX_EVERY = 12  # rules about every answer, shown besides
 MAX_CHARS = 8000
 PRECEDENCE = (
     "The user's current instructions and any required output format take precedence over these rules; "
     "the rules are the user's standing preferences, not facts about this task."
 )
-_WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*")
-_SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
-_STOP = frozenset(
-    "a an the and or but if then so to of in on at by for with from as is are was were be been it its this that"
-    " these those there here i me my we our you your please always never dont don't do does did not no stop use"
-    " using make sure should must can could would will just also any all every each some when whenever instead"
-    " than into about".split()
+_EXCEPTION_LEADS = (
+    "unless ",
+    "except for ",
+    "except when ",
+    "except in ",
+    "except if ",
+    "except ",
+    "but not for ",
+    "but not in ",
+    "but not when ",
 )
-_LEADING_CONDITION = re.compile(r"^((?:when(?:ever)?|if|for|in) [^,]{3,80}),", re.IGNORECASE)
-_EXCEPTION_LEAD = re.compile(r"^(?:unless|except(?: for| when| in| if)?|but not (?:for|in|when))\s+", re.IGNORECASE)
 
 
 def stems(text: str) -> set[str]:
-    words = {w.strip(".-+") for w in _WORD.findall(text.lower().replace("'", ""))}
-    return {(_SUFFIX.sub("", w) if len(w) > 4 else w) for w in words if w and w not in _STOP and len(w) > 1}
+    return {stem(w) for w in tokens(text)}
 
 
-def _condition(rule: dict[str, Any]) -> str | None:
-    if rule.get("condition"):
-        return str(rule["condition"])
-    match = _LEADING_CONDITION.match(str(rule.get("text", "")))
-    return match.group(1) if match else None
-
-
-def judge(rule: dict[str, Any], request: str, request_words: set[str], available: set[str] | None) -> str:
-    """'+why' when the rule applies to the request, '-why' when it does not."""
+def _exception_met(rule: dict[str, Any], request_words: set[str]) -> str | None:
     for exception in rule.get("exceptions") or []:
-        words = stems(_EXCEPTION_LEAD.sub("", str(exception)))
+        text = str(exception)
+        for lead in _EXCEPTION_LEADS:
+            if text.lower().startswith(lead):
+                text = text[len(lead) :]
+                break
+        words = stems(text)
         if words and words <= request_words:
-            return f"-exception applies: {exception}"
-    text = " ".join([str(rule.get("text", "")), str(rule.get("condition") or "")])
-    named = languages(text)
-    if named and available is not None and not named & available:
-        return f"-names {', '.join(sorted(named))}, which this task and project do not use"
-    request_facets = facets(request, task=True)
-    condition = _condition(rule)
-    if condition and not (stems(condition) & request_words or facets(condition) & request_facets):
-        return f"-its condition ({condition}) does not hold"
-    if always_applies(str(rule.get("text", ""))):
-        return "+governs every reply"
-    shared = facets(text) & request_facets
-    if shared:
-        return f"+governs {', '.join(sorted(shared))}"
-    words = stems(text)
-    overlap = len(words & request_words) / len(words) if words else 0.0
-    if overlap >= KEYWORD_THRESHOLD:
-        return f"+shares key words ({overlap:.2f})"
-    return "-not related"
+            return text
+    return None
 
 
-def select(rules: list[dict[str, Any]], request: str, available: set[str] | None = None) -> list[dict[str, Any]]:
-    """The rules that apply to `request`, each with `why`; checked rules first, at most MAX_RULES."""
+def select(
+    rules: list[dict[str, Any]],
+    request: str,
+    available: set[str] | None = None,
+    scorer: SelectionModel | None = None,
+    max_rules: int | None = MAX_RULES,
+) -> list[dict[str, Any]]:
+    """The rules that apply to `request`, each with `why`: every-answer rules first (at most
+    MAX_EVERY), then at most `max_rules` topical rules by score, checked ones first."""
+    scorer = scorer or load_model()
+    task = scorer.read_task(request, available)
     words = stems(request)
-    chosen = []
+    every: list[dict[str, Any]] = []
+    topical: list[tuple[float, dict[str, Any]]] = []
     for rule in rules:
-        verdict = judge(rule, request, words, available)
-        if verdict.startswith("+"):
-            chosen.append({**rule, "why": verdict[1:]})
-    chosen.sort(key=lambda r: 0 if r.get("status") == "checked" else 1)
-    return chosen[:MAX_RULES]
+        if _exception_met(rule, words) is not None:
+            continue
+        reading = scorer.read_rule(str(rule.get("text", "")), rule.get("condition"))
+        decision = scorer.decide(reading, task)
+        if not decision.applies:
+            continue
+        chosen = {**rule, "why": decision.why}
+        if decision.kind == "every":
+            every.append(chosen)
+        else:
+            topical.append((decision.score + (1.0 if rule.get("status") == "checked" else 0.0), chosen))
+    topical.sort(key=lambda pair: -pair[0])
+    return every[:MAX_EVERY] + [rule for _, rule in topical[:max_rules]]
 
 
 def _line(rule: dict[str, Any]) -> str:
@@ -92,8 +90,9 @@ def _line(rule: dict[str, Any]) -> str:
         parts.append(f"(except: {'; '.join(map(str, rule['exceptions']))})")
     scope = "this project" if rule.get("scope") == "project" else "all projects"
     check = rule.get("check") or {}
-    checked = f"checked {str(check.get('stage', '')).replace('_', '-')}" if rule.get("status") == "checked" else (
-        "guidance")
+    checked = (
+        f"checked {str(check.get('stage', '')).replace('_', '-')}" if rule.get("status") == "checked" else ("guidance")
+    )
     parts.append(f"[{rule.get('id')}; {scope}; {checked}]")
     return " ".join(parts)
 
@@ -109,8 +108,10 @@ def turn_context(selected: list[dict[str, Any]], library_version: int, armed: in
             break
         lines.append(line)
     if armed:
-        lines.append(f"{armed} checked rule(s) are enforced before tool calls, after file writes and before the "
-                     "final reply; a blocked step says which rule applies and what to do instead.")
+        lines.append(
+            f"{armed} checked rule(s) are enforced before tool calls, after file writes and before the "
+            "final reply; a blocked step says which rule applies and what to do instead."
+        )
     return "\n".join(lines)
 
 

@@ -18,14 +18,14 @@ FACETS: dict[str, re.Pattern[str]] = {
     name: re.compile(pattern, _I)
     for name, pattern in {
         "deps": r"\binstall(?:ing|s)?\b(?!\s+(?:guide|instructions|docs|documentation|steps|page))|dependenc|"
-                r"\bpackages?\b|librar(?:y|ies)|requirements|\bpip\b|\buv\b|\bnpm\b|\bpnpm\b|"
-                r"\byarn\b|\bpoetry\b|lockfile|\bpin\b",
+        r"\bpackages?\b|librar(?:y|ies)|requirements|\bpip\b|\buv\b|\bnpm\b|\bpnpm\b|"
+        r"\byarn\b|\bpoetry\b|lockfile|\bpin\b",
         "git": r"\bcommit|\bpush|pull request|\bprs?\b|\bbranch|\bmerg|\brebas|\bgit\b",
         "search": r"\bsearch|\bgrep\b|\brg\b|\bfind (?:every|all|where|the places|uses|usages)|\buses of\b|look for|"
-                  r"occurrences|where .{0,30}(?:is |are )?(?:used|called|defined)",
+        r"occurrences|where .{0,30}(?:is |are )?(?:used|called|defined)",
         "db": r"databas|\btables?\b|\bcolumns?\b|migration|\bsql\b|quer(?:y|ies)|schema",
         "frontend": r"react|component|\btsx\b|\bjsx\b|\bcss\b|tailwind|\bstyles?\b|\bui\b|frontend|"
-                    r"hover|avatar|button|typescript|javascript",
+        r"hover|avatar|button|typescript|javascript",
         "tests": r"\btests?\b|pytest|unittest|regression",
         "bugfix": r"\bfix|\bbugs?\b|crash|broken|regression",
         "docs": r"\bdocs?\b|readme|\bguide\b|documentation|changelog|spelling",
@@ -33,7 +33,7 @@ FACETS: dict[str, re.Pattern[str]] = {
         "secrets": r"secret|\btokens?\b|password|credential|api key|environment variables?|\benv\b",
         "logging": r"\blog(?:s|ging)?\b|\bprint|debug",
         "delete": r"\bdelet|\bremov(?:e|ing) (?:the |any |all )?(?:\w+ )?(?:files?|scripts?|folders?|director)|"
-                  r"\bunused\b|clean(?: |-)?up",
+        r"\bunused\b|clean(?: |-)?up",
         "refactor": r"refactor|renam|restructur|\bsplit\b|\blong\b|\blines?\b",
         "api": r"endpoint|\bapi\b|\bhandlers?\b|\bservices?\b|webhook|payload",
         "cli": r"\bcommands?\b|\bcli\b|\bflags?\b|command-line options?",
@@ -50,36 +50,99 @@ _RULE_CODE = re.compile(
 )
 # Rules about every reply apply to every task.
 ALWAYS = re.compile(r"\brepl(?:y|ies)\b|\banswers?\b|\bresponses?\b|\bat the end of each task\b", _I)
+# The form of any answer: length, language, tone, format (a prior for the learned every-answer reader).
+ANSWER_FORM = re.compile(
+    r"\brepl(?:y|ies)\b|\banswers?\b|\bresponses?\b|\btone\b|\bemojis?\b|\bapologi[sz]e|\bpreamble\b|"
+    r"\b(?:in|using) (?:plain )?(?:english|german|spanish|french|british english|american english|simple words?)\b|"
+    r"\b(?:under|at most|max(?:imum)?|no more than) \d+ (?:words|lines|sentences|paragraphs)\b|"
+    r"\bbullet points?\b|\bsentences\b|\bessays?\b|\bhope this helps\b|\bgreat question\b",
+    _I,
+)
 # What makes a task a code change: code nouns, or a change verb with a facet beyond chores.
-_CODE_NOUNS = re.compile(r"\bfunctions?\b|\bhelpers?\b|\bmodules?\b|\bclass(?:es)?\b|\bendpoints?\b|implement|"
-                         r"refactor|\bcode\b|\bscripts?\b|\bmethods?\b|\bbug\b", _I)
-_CODE_TASK = re.compile(r"^\s*(?:please\s+)?(?:add|write|fix|implement|refactor|convert|create|rename|update|store|"
-                        r"read|format|change|make|build)\b", _I)
+_CODE_NOUNS = re.compile(
+    r"\bfunctions?\b|\bhelpers?\b|\bmodules?\b|\bclass(?:es)?\b|\bendpoints?\b|implement|"
+    r"refactor|\bcode\b|\bscripts?\b|\bmethods?\b|\bbug\b",
+    _I,
+)
+_CODE_TASK = re.compile(
+    r"^\s*(?:please\s+)?(?:add|write|fix|implement|refactor|convert|create|rename|update|store|"
+    r"read|format|change|make|build)\b",
+    _I,
+)
 _NOT_CODE = frozenset({"docs", "git", "search", "deps", "docker", "delete"})
 
 LANGUAGES: dict[str, re.Pattern[str]] = {
-    "python": re.compile(r"\bpython\b|\.py\b|pytest|\bpip\b|\buv\b|django|flask|fastapi|pandas|numpy|notebook|"
-                         r"\bruff\b|mypy|pydantic|dataclass|f-strings?|snake_case|docstrings?", _I),
-    "typescript": re.compile(r"typescript|javascript|\bts\b|\btsx\b|\bjsx\b|react|\bnode\b|\bnpm\b|\bpnpm\b|"
-                             r"\byarn\b|\bvue\b|angular|svelte|tailwind", _I),
+    "python": re.compile(
+        r"\bpython\b|\.py\b|pytest|\bpip\b|\buv\b|django|flask|fastapi|pandas|numpy|notebook|"
+        r"\bruff\b|mypy|pydantic|dataclass|f-strings?|snake_case|docstrings?|\bpep ?8\b",
+        _I,
+    ),
+    "typescript": re.compile(
+        r"typescript|javascript|\bts\b|\btsx\b|\bjsx\b|react|\bnode\b|\bnpm\b|\bpnpm\b|"
+        r"\byarn\b|\bvue\b|angular|svelte|tailwind|\bjest\b|vitest|\bbun\b|\bzod\b|\bdeno\b|eslint|next\.js",
+        _I,
+    ),
     **{
         name.lower(): re.compile(pattern, _I)
         for name, pattern in {
-            "kotlin": r"\bkotlin\b", "swift": r"\bswift\b", "haskell": r"\bhaskell\b", "elixir": r"\belixir\b",
-            "scala": r"\bscala\b", "clojure": r"\bclojure\b", "erlang": r"\berlang\b", "ocaml": r"\bocaml\b",
-            "perl": r"\bperl\b", "zig": r"\bzig\b", "nim": r"\bnim\b", "dart": r"\bdart\b|\bflutter\b",
-            "lua": r"\blua\b", "julia": r"\bjulia\b", "matlab": r"\bmatlab\b", "fortran": r"\bfortran\b",
-            "cobol": r"\bcobol\b", "groovy": r"\bgroovy\b", "powershell": r"\bpowershell\b",
-            "solidity": r"\bsolidity\b", "fsharp": r"\bf#", "crystal": r"\bcrystal\b", "racket": r"\bracket\b",
-            "ada": r"\bada\b", "pascal": r"\bpascal\b", "vhdl": r"\bvhdl\b", "verilog": r"\bverilog\b",
-            "prolog": r"\bprolog\b", "objc": r"objective-c", "elm": r"\belm\b", "gleam": r"\bgleam\b",
-            "rust": r"\brust\b|\bcargo\b", "go": r"\bgolang\b|\bgo (?:code|modules?|files?)\b", "java": r"\bjava\b",
-            "csharp": r"\bc#|\.net\b", "cpp": r"c\+\+", "ruby": r"\bruby\b|\brails\b", "php": r"\bphp\b",
-            "terraform": r"terraform", "ansible": r"ansible", "kubernetes": r"kubernetes|\bk8s\b", "helm": r"\bhelm\b",
-            "unity": r"\bunity\b", "blender": r"\bblender\b", "latex": r"\blatex\b", "excel": r"\bexcel\b",
-            "arduino": r"arduino", "android": r"\bandroid\b", "ios": r"\bios\b|storyboard", "jenkins": r"jenkins",
-            "nginx": r"nginx", "bazel": r"\bbazel\b", "protobuf": r"protobuf", "grafana": r"grafana",
-            "airflow": r"airflow", "dbt": r"\bdbt\b", "vim": r"\bvim\b", "emacs": r"\bemacs\b",
+            "kotlin": r"\bkotlin\b",
+            "swift": r"\bswift\b",
+            "haskell": r"\bhaskell\b",
+            "elixir": r"\belixir\b",
+            "scala": r"\bscala\b",
+            "clojure": r"\bclojure\b",
+            "erlang": r"\berlang\b",
+            "ocaml": r"\bocaml\b",
+            "perl": r"\bperl\b",
+            "zig": r"\bzig\b",
+            "nim": r"\bnim\b",
+            "dart": r"\bdart\b|\bflutter\b",
+            "lua": r"\blua\b",
+            "julia": r"\bjulia\b",
+            "matlab": r"\bmatlab\b",
+            "fortran": r"\bfortran\b",
+            "cobol": r"\bcobol\b",
+            "groovy": r"\bgroovy\b",
+            "powershell": r"\bpowershell\b",
+            "solidity": r"\bsolidity\b",
+            "fsharp": r"\bf#",
+            "crystal": r"\bcrystal\b",
+            "racket": r"\bracket\b",
+            "ada": r"\bada\b",
+            "pascal": r"\bpascal\b",
+            "vhdl": r"\bvhdl\b",
+            "verilog": r"\bverilog\b",
+            "prolog": r"\bprolog\b",
+            "objc": r"objective-c",
+            "elm": r"\belm\b",
+            "gleam": r"\bgleam\b",
+            "rust": r"\brust\b|\bcargo\b|clippy|rustfmt|\bcrates?\b",
+            "go": r"\bgolang\b|\bgo (?:code|modules?|files?|errors?|tests?)\b|gofmt|goroutines?",
+            "java": r"\bjava\b",
+            "csharp": r"\bc#|\.net\b",
+            "cpp": r"c\+\+",
+            "php": r"\bphp\b",
+            "ruby": r"\bruby\b|\brails\b|rspec|rubocop|sorbet",
+            "terraform": r"terraform",
+            "ansible": r"ansible",
+            "kubernetes": r"kubernetes|\bk8s\b",
+            "helm": r"\bhelm\b",
+            "unity": r"\bunity\b",
+            "blender": r"\bblender\b",
+            "latex": r"\blatex\b",
+            "excel": r"\bexcel\b",
+            "arduino": r"arduino",
+            "android": r"\bandroid\b",
+            "ios": r"\bios\b|storyboard",
+            "jenkins": r"jenkins",
+            "nginx": r"nginx",
+            "bazel": r"\bbazel\b",
+            "protobuf": r"protobuf",
+            "grafana": r"grafana",
+            "airflow": r"airflow",
+            "dbt": r"\bdbt\b",
+            "vim": r"\bvim\b",
+            "emacs": r"\bemacs\b",
             "docker": r"docker",
         }.items()
     },
@@ -88,9 +151,16 @@ LANGUAGES: dict[str, re.Pattern[str]] = {
 _MARKERS = {
     "python": ("pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile"),
     "typescript": ("package.json", "tsconfig.json"),
-    "rust": ("Cargo.toml",), "go": ("go.mod",), "java": ("pom.xml", "build.gradle"), "ruby": ("Gemfile",),
-    "php": ("composer.json",), "docker": ("Dockerfile", "docker-compose.yml", "compose.yaml"),
-    "kotlin": ("build.gradle.kts",), "elixir": ("mix.exs",), "dart": ("pubspec.yaml",), "swift": ("Package.swift",),
+    "rust": ("Cargo.toml",),
+    "go": ("go.mod",),
+    "java": ("pom.xml", "build.gradle"),
+    "ruby": ("Gemfile",),
+    "php": ("composer.json",),
+    "docker": ("Dockerfile", "docker-compose.yml", "compose.yaml"),
+    "kotlin": ("build.gradle.kts",),
+    "elixir": ("mix.exs",),
+    "dart": ("pubspec.yaml",),
+    "swift": ("Package.swift",),
     "terraform": ("main.tf",),
 }
 
@@ -109,13 +179,30 @@ def _facets(text: str, task: bool) -> frozenset[str]:
     return frozenset(found)
 
 
+# One pass that tells whether any language is named at all: most rules name none, and the hook
+# reads every rule of the library at each prompt.
+_ANY_LANGUAGE = re.compile(
+    "|".join(
+        f"(?:{pattern.pattern})" if not pattern.flags & re.IGNORECASE else f"(?i:{pattern.pattern})"
+        for pattern in LANGUAGES.values()
+    )
+)
+
+
 @lru_cache(maxsize=8192)
 def languages(text: str) -> frozenset[str]:
+    if not _ANY_LANGUAGE.search(text):
+        return frozenset()
     return frozenset(name for name, pattern in LANGUAGES.items() if pattern.search(text))
 
 
 def always_applies(text: str) -> bool:
     return bool(ALWAYS.search(text))
+
+
+def answer_form(text: str) -> bool:
+    """Whether the text speaks about the form of answers (length, language, tone, format)."""
+    return bool(ANSWER_FORM.search(text))
 
 
 def detect_languages(project: str | None) -> set[str] | None:

@@ -1,42 +1,33 @@
-"""Selection: which active rules apply to a task. Pure scoring over precomputed vectors.
+"""Selection: which active rules apply to a task (API, CLI and MCP path).
 
-A rule (already in scope) is set aside when a stated exception is met by the request, when its
-condition has nothing to do with the request, or when it names a language or platform that
-neither the request nor the project uses. Otherwise it is selected when it governs every reply,
-when it governs an activity the task involves (facets), or when its embedding cosine or keyword
-overlap with the task and the latest message clears a threshold. Rules are examined in batches of 32, as a
-model selector would see them. Checked rules are listed separately: their checks stay armed whatever the relevance,
-because a check that does not apply answers not_applicable.
+A rule (already in scope) is set aside when a stated exception is met by the request or when it
+names a language or platform that neither the request nor the project uses. A rule that governs
+every answer (length, language, format, tone) is selected for every task. Otherwise the learned
+scorer of `heedful.rules.selection_model` decides from facet agreement (the activities the rule
+governs and the task involves, read through per-word cues distilled from MiniLM), keyword overlap
+and the embedding cosine of the rule and the request. Rules are examined in batches of 32, as a
+model selector would see them; with a model configured each batch is one `SelectStep` and the
+offline judgment is `judge_card` below. Checked rules are listed separately by the service: their
+checks stay armed whatever the relevance, because a check that does not apply answers
+not_applicable.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
 from heedful.llm import Model, OfflineModel, run_step
-from heedful.rules.facets import always_applies, facets, languages
 from heedful.rules.models import Rule
-from heedful.rules.resolve import content_words
+from heedful.rules.selection_model import SelectionModel, load_model, overlap, stem, tokens
 
 BATCH_SIZE = 32
-COSINE_THRESHOLD = 0.42
+COSINE_THRESHOLD = 0.42  # shown to a model selector as a hint; the offline scorer learns its own weights
 KEYWORD_THRESHOLD = 0.34
-_SUFFIX = re.compile(r"(?:ing|ed|es|s)$")
-
-
-def stem(word: str) -> str:
-    return _SUFFIX.sub("", word) if len(word) > 4 else word
-
-
-@lru_cache(maxsize=8192)
-def stems(text: str) -> frozenset[str]:
-    return frozenset(stem(w) for w in content_words(text))
+_EXCEPTION_LEAD = re.compile(r"^(?:unless|except(?: for| when| in| if)?|but not (?:for|in|when))\s+", re.IGNORECASE)
 
 
 @dataclass
@@ -47,6 +38,7 @@ class Scored:
     keyword: float
     selected: bool
     why: str
+    kind: str = "topical"  # "every": governs every answer, selected outside the topical budget
 
 
 @dataclass
@@ -56,32 +48,18 @@ class Selection:
     batches: int = 0
 
 
-def keyword_score(query: frozenset[str], rule_words: frozenset[str], idf: dict[str, float]) -> float:
-    """Share of the rule's (idf-weighted) words that the request mentions."""
-    if not rule_words:
-        return 0.0
-    total = sum(idf.get(w, 1.0) for w in rule_words)
-    hit = sum(idf.get(w, 1.0) for w in rule_words & query)
-    return hit / total if total else 0.0
-
-
-def inverse_document_frequency(documents: Sequence[frozenset[str]]) -> dict[str, float]:
-    count: dict[str, int] = {}
-    for words in documents:
-        for word in words:
-            count[word] = count.get(word, 0) + 1
-    n = max(len(documents), 1)
-    return {w: math.log(1 + n / c) for w, c in count.items()}
-
-
 def rule_text_for_matching(rule: Rule) -> str:
     return " ".join([rule.text, rule.condition or ""])
 
 
-_EXCEPTION_LEAD = re.compile(r"^(?:unless|except(?: for| when| in| if)?|but not (?:for|in|when))\s+", re.IGNORECASE)
-
-
-_LEADING_CONDITION = re.compile(r"^((?:when(?:ever)?|if|for|in) [^,]{3,80}),", re.IGNORECASE)
+def exception_met(exceptions: Sequence[str], query: str) -> str | None:
+    """The first exception whose every word the request mentions."""
+    query_words = {stem(w) for w in tokens(query)}
+    for exception in exceptions:
+        words = {stem(w) for w in tokens(_EXCEPTION_LEAD.sub("", exception))}
+        if words and words <= query_words:
+            return exception
+    return None
 
 
 def select(
@@ -93,18 +71,14 @@ def select(
     keyword_threshold: float = KEYWORD_THRESHOLD,
     project_languages: set[str] | None = None,
     model: Model | None = None,
+    scorer: SelectionModel | None = None,
 ) -> Selection:
-    """Judge every rule against the request, a batch at a time; `vectors` rows align with `rules`.
-
-    Each batch is one `SelectStep`: the offline path is `judge_card` below; a model would read
-    the same cards (with their cosine and keyword scores as hints).
-    """
+    """Judge every rule against the request, a batch at a time; `vectors` rows align with `rules`."""
     from heedful.rules.steps import SelectCard, SelectInput, SelectStep
 
+    scorer = scorer or load_model()
+    task = scorer.read_task(query, project_languages)
     out = Selection()
-    documents = [stems(rule_text_for_matching(rule)) for rule in rules]
-    idf = inverse_document_frequency(documents)
-    query_words = stems(query)
     languages_hint = sorted(project_languages) if project_languages is not None else None
     for start in range(0, len(rules), BATCH_SIZE):
         out.batches += 1
@@ -112,58 +86,77 @@ def select(
         cards = []
         for offset, rule in enumerate(batch):
             index = start + offset
-            cosine = 0.0
+            cosine = None
             if vectors is not None and query_vector is not None and index < len(vectors):
                 cosine = float(np.dot(vectors[index], query_vector))
-            cards.append(SelectCard(id=rule.id, text=rule.text, condition=rule.condition, exceptions=rule.exceptions,
-                                    cosine=cosine, keyword=keyword_score(query_words, documents[index], idf)))
-        step_input = SelectInput(query=query, project_languages=languages_hint, cards=cards,
-                                 cosine_threshold=cosine_threshold, keyword_threshold=keyword_threshold)
-        try:
-            answer = run_step(model or OfflineModel(), SelectStep(), step_input)
-        except Exception:  # a model that cannot answer: this batch is judged offline instead
-            answer = run_step(OfflineModel(), SelectStep(), step_input)
-        verdicts = {d.id: d for d in answer.decisions}
+            reading = scorer.read_rule(rule.text, rule.condition)
+            cards.append(
+                SelectCard(
+                    id=rule.id,
+                    text=rule.text,
+                    condition=rule.condition,
+                    exceptions=rule.exceptions,
+                    cosine=cosine or 0.0,
+                    keyword=overlap(reading.words, task.words),
+                )
+            )
+        verdicts: dict[str, tuple[bool, str, str, float]] = {}
+        if model is not None and not isinstance(model, OfflineModel):
+            step_input = SelectInput(
+                query=query,
+                project_languages=languages_hint,
+                cards=cards,
+                cosine_threshold=cosine_threshold,
+                keyword_threshold=keyword_threshold,
+            )
+            try:
+                answer = run_step(model, SelectStep(), step_input)
+                verdicts = {d.id: (d.applies, d.why, "model", 1.0 if d.applies else 0.0) for d in answer.decisions}
+            except Exception:  # a model that cannot answer: this batch is judged offline instead
+                verdicts = {}
         for rule, card in zip(batch, cards, strict=True):
-            decision = verdicts.get(rule.id)
-            selected = decision is not None and decision.applies
-            why = decision.why if decision is not None else "not examined"
-            score = max(card.cosine / cosine_threshold, card.keyword / keyword_threshold) + (1.0 if selected else 0.0)
-            item = Scored(rule, score, card.cosine, card.keyword, selected, why)
-            (out.rules if selected else out.rejected).append(item)
-    out.rules.sort(key=lambda s: s.score, reverse=True)
+            cosine = card.cosine if vectors is not None and query_vector is not None else None
+            if rule.id not in verdicts:
+                verdicts[rule.id] = _judge(
+                    scorer, query, task, rule.text, rule.condition, rule.exceptions, cosine, card.keyword
+                )
+            applies, why, kind, score = verdicts[rule.id]
+            item = Scored(rule, score, card.cosine, card.keyword, applies, why, kind)
+            (out.rules if applies else out.rejected).append(item)
+    out.rules.sort(key=lambda s: (s.kind != "every", -s.score))
     return out
 
 
+def _judge(
+    scorer: SelectionModel,
+    query: str,
+    task: object,
+    text: str,
+    condition: str | None,
+    exceptions: Sequence[str],
+    cosine: float | None,
+    keyword: float,
+) -> tuple[bool, str, str, float]:
+    met = exception_met(exceptions, query)
+    if met is not None:
+        return False, f"exception applies: {met}", "exception", 0.0
+    decision = scorer.decide(scorer.read_rule(text, condition), task, keyword, cosine)  # type: ignore[arg-type]
+    return decision.applies, decision.why, decision.kind, decision.score
+
+
 def judge_card(
-    query: str, text: str, condition: str | None, exceptions: list[str], cosine: float, keyword: float,
-    project_languages: set[str] | None, cosine_threshold: float = COSINE_THRESHOLD,
+    query: str,
+    text: str,
+    condition: str | None,
+    exceptions: list[str],
+    cosine: float,
+    keyword: float,
+    project_languages: set[str] | None,
+    cosine_threshold: float = COSINE_THRESHOLD,
     keyword_threshold: float = KEYWORD_THRESHOLD,
 ) -> tuple[bool, str]:
-    """(applies, why) for one rule card: the offline selector."""
-    query_words = stems(query)
-    query_facets = facets(query, task=True)
-    available = languages(query) or project_languages
-    for exception in exceptions:
-        words = stems(_EXCEPTION_LEAD.sub("", exception))
-        if words and words <= query_words:
-            return False, f"exception applies: {exception}"
-    matching = " ".join([text, condition or ""])
-    named = languages(matching)
-    if named and available is not None and not named & available:
-        return False, f"names {', '.join(sorted(named))}, which this task and project do not use"
-    if condition is None:
-        lead = _LEADING_CONDITION.match(text)
-        condition = lead.group(1) if lead else None
-    if condition and not (stems(condition) & query_words or facets(condition) & query_facets):
-        return False, f"its condition ({condition}) does not hold for this task"
-    if always_applies(text):
-        return True, "governs every reply"
-    shared = facets(matching) & query_facets
-    if shared:
-        return True, f"governs {', '.join(sorted(shared))}"
-    if cosine >= cosine_threshold:
-        return True, f"close in meaning (cosine {cosine:.2f})"
-    if keyword >= keyword_threshold:
-        return True, f"shares key words (overlap {keyword:.2f})"
-    return False, f"not related (cosine {cosine:.2f}, keywords {keyword:.2f})"
+    """(applies, why) for one rule card: the offline selector (the thresholds are a model's hints only)."""
+    scorer = load_model()
+    task = scorer.read_task(query, project_languages)
+    applies, why, _, _ = _judge(scorer, query, task, text, condition, exceptions, cosine, keyword)
+    return applies, why

@@ -26,38 +26,47 @@ def test_facets_of_tasks_and_rules() -> None:
     assert languages("When writing Kotlin, prefer val") == {"kotlin"}
 
 
-def test_activity_selects_and_unrelated_does_not() -> None:
+def scores(rules: list[Rule], query: str, project_languages: set[str] | None = None) -> dict[str, float]:
+    chosen = select(rules, None, query, None, project_languages=project_languages)
+    return {s.rule.id: s.score for s in chosen.rules + chosen.rejected}
+
+
+def test_activity_ranks_the_related_rule_first() -> None:
     rules = [rule("uv", "Use uv, not pip, to install Python packages."), rule("push", "Never push to main.")]
-    assert picked(rules, "Install requests for the HTTP client") == {"uv"}
-    assert picked(rules, "Commit and push the fix") == {"push"}
+    install = scores(rules, "Install requests for the HTTP client", {"python"})
+    push = scores(rules, "Commit and push the fix", {"python"})
+    assert install["uv"] > install["push"] and push["push"] > push["uv"]
+    assert "uv" in picked(rules, "Install requests for the HTTP client", {"python"})
 
 
-def test_reply_rules_always_apply() -> None:
-    rules = [rule("short", "Keep replies under 100 words."), rule("poem", "When I ask for a poem, make it rhyme.")]
-    assert picked(rules, "Rename the column in the users table") == {"short"}
+def test_reply_rules_always_apply_outside_the_topical_ranking() -> None:
+    rules = [rule("short", "Keep replies under 100 words."), rule("tone", "Use a neutral tone in all responses.")]
+    chosen = select(rules, None, "Rename the column in the users table", None)
+    assert {s.rule.id for s in chosen.rules} == {"short", "tone"}
+    assert {s.kind for s in chosen.rules} == {"every"}
 
 
-def test_conditions_must_hold_and_exceptions_exclude() -> None:
-    conditional = rule("py", "Use type hints.", condition="When writing Python")
-    assert picked([conditional], "Write Python helpers for parsing dates") == {"py"}
-    assert picked([conditional], "Update the README install section") == set()
+def test_exceptions_exclude() -> None:
     excepted = rule("short", "Keep replies under 100 words.", exceptions=["unless I ask for detail"])
     assert picked([excepted], "Explain the design; I ask for detail here") == set()
+    assert picked([excepted], "Explain the design") == {"short"}
 
 
 def test_rules_for_other_languages_are_set_aside() -> None:
-    rules = [rule("kt", "Put Kotlin tests next to the code they test."), rule("py", "Write pytest tests.")]
-    assert picked(rules, "Write unit tests for the parser", project_languages={"python"}) == {"py"}
-    assert picked(rules, "Write Kotlin unit tests for the parser", project_languages={"python"}) == {"kt"}
+    rules = [rule("kt", "Put Kotlin tests next to the code they test."), rule("js", "Use vitest, not jest.")]
+    assert picked(rules, "Write unit tests for the parser", project_languages={"python"}) == set()
+    assert "kt" in picked(rules, "Write Kotlin unit tests for the parser", project_languages={"python"})
 
 
-def test_embedding_route_and_batches() -> None:
-    rules = [rule(f"r{i}", f"Obscure rule number {i}.") for i in range(BATCH_SIZE * 2 + 1)]
+def test_batches_and_every_answer_rules_first() -> None:
+    rules = [rule(f"r{i}", f"Obscure rule number {i}.") for i in range(BATCH_SIZE * 2)]
+    rules.append(rule("rm", "Ask before deleting any file."))
+    rules.append(rule("short", "Keep answers under 100 words."))
     vectors = np.zeros((len(rules), 4), dtype=np.float32)
-    vectors[5] = [1, 0, 0, 0]
-    chosen = select(rules, vectors, "unrelated words", np.array([1, 0, 0, 0], dtype=np.float32))
+    chosen = select(rules, vectors, "delete the stale uploads folder", np.array([1, 0, 0, 0], dtype=np.float32))
     assert chosen.batches == 3
-    assert [s.rule.id for s in chosen.rules] == ["r5"]
+    assert [s.rule.id for s in chosen.rules[:2]] == ["short", "rm"]
+    assert chosen.rules[0].kind == "every" and chosen.rules[1].kind == "topical"
 
 
 def test_project_languages_from_marker_files(tmp_path) -> None:  # type: ignore[no-untyped-def]

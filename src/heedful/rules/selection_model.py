@@ -1,0 +1,290 @@
+"""The learned selection scorer: which rules apply to a task, read from words alone (pure Python).
+
+Both selectors use it: `heedful.rules.select` (API, CLI, MCP; adds the embedding cosine) and
+`heedful.enforce.select` (the UserPromptSubmit hook: stdlib only, no embedder). A text is read
+into activity facets (committing, installing, deleting, writing shell, ...) through a table of
+per-word cues: each cue is a word's MiniLM embedding projected onto a facet classifier trained on
+the selection corpus, so words the corpus never used still carry meaning ("purge" cues deleting).
+A rule applies to a task when
+
+- it names a language or platform, the task or project uses one, and they do not meet: never;
+- it governs every answer (length, language, format, tone): always, outside the topical budget;
+- otherwise a logistic scorer over facet agreement, keyword overlap and cosine clears its threshold.
+
+Worked example (the shipped model)::
+
+    >>> model = load_model()
+    >>> task = model.read_task("nuke the old uploads dir")
+    >>> model.decide(model.read_rule("Ask before deleting any file."), task).applies
+    True
+    >>> model.decide(model.read_rule("Keep answers under 100 words."), task).kind
+    'every'
+
+Train with `heedful bench selection --train` (see `heedful.rules.selection_train`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from array import array
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from heedful.rules.facets import answer_form, facets, languages
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+MODEL_FILE = "selection_model.json"
+CUES_FILE = "selection_cues.bin"
+EVERY = "every"
+_WORD = re.compile(r"[a-z][a-z0-9+#]*")
+_SUFFIXES = ("ing", "ed", "es", "s")
+STOPWORDS = frozenset(
+    "a an the and or but if then so to of in on at by for with from as is are was were be been it its this that"
+    " these those there here i me my we our you your please always never dont don't do does did not no make sure"
+    " should must can could would will just also any all every each some when whenever instead than into about"
+    " up out over only them they he she his her what which who how why where very really too like get got"
+    " let lets ok okay hey thanks".split()
+)
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-case content words, stopwords dropped."""
+    return [w for w in _WORD.findall(text.lower().replace("'", "")) if len(w) > 1 and w not in STOPWORDS]
+
+
+def stem(word: str) -> str:
+    if len(word) > 4:
+        for suffix in _SUFFIXES:
+            if word.endswith(suffix):
+                return word[: -len(suffix)]
+    return word
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the scorer knows about one text (a rule or a task)."""
+
+    facets: tuple[float, ...]  # probability of each activity facet (rules: the first is EVERY)
+    languages: frozenset[str]
+    words: frozenset[str]  # stems, for keyword overlap
+    lexicon: frozenset[str] = frozenset()  # activities named in the hand-written facet lexicon
+
+
+@dataclass(frozen=True)
+class Decision:
+    applies: bool
+    kind: str  # "every", "topical", "language", "unrelated"
+    score: float
+    why: str
+
+
+@dataclass(frozen=True)
+class Weights:
+    """The pair scorer: logistic weights over `pair_features`, and its thresholds."""
+
+    names: tuple[str, ...]
+    values: tuple[float, ...]
+    bias: float
+    threshold: float
+    every_threshold: float
+
+
+class CueTable:
+    """Per-word facet cues (int8, one row per word), words sorted for bisect look-up."""
+
+    def __init__(self, words: list[str], cues: array, scales: list[float]) -> None:
+        self.words = words
+        self.cues = cues
+        self.scales = scales
+        self.width = len(scales)
+        self._index: dict[str, int] | None = None
+
+    @classmethod
+    def from_bytes(cls, blob: bytes) -> CueTable:
+        header_end = blob.index(b"\n")
+        header = json.loads(blob[:header_end])
+        words_end = header_end + 1 + int(header["words_bytes"])
+        words = blob[header_end + 1 : words_end].decode("utf-8").split("\n")
+        cues = array("b")
+        cues.frombytes(blob[words_end:])
+        return cls(words, cues, [float(s) for s in header["scales"]])
+
+    def to_bytes(self) -> bytes:
+        words = "\n".join(self.words).encode("utf-8")
+        header = json.dumps({"words_bytes": len(words), "scales": self.scales}).encode("utf-8")
+        return header + b"\n" + words + self.cues.tobytes()
+
+    def row(self, word: str) -> int:
+        """Row index of `word` (or its stem), -1 when unknown."""
+        if self._index is None:
+            self._index = dict(zip(self.words, range(len(self.words)), strict=True))
+        found = self._index.get(word)
+        if found is None:
+            found = self._index.get(stem(word), -1)
+        return found
+
+    def pool(self, words: list[str]) -> tuple[list[float], list[float]]:
+        """Mean cue over `words` (unknown words count as zeros) and the strongest positive cue, per facet."""
+        width = self.width
+        total = [0] * width
+        peak = [0] * width
+        for word in words:
+            i = self.row(word)
+            if i >= 0:
+                row = self.cues[i * width : (i + 1) * width]
+                total = list(map(int.__add__, total, row))
+                peak = list(map(max, peak, row))
+        n = max(len(words), 1)
+        return (
+            [t * scale / n for t, scale in zip(total, self.scales, strict=True)],
+            [p * scale for p, scale in zip(peak, self.scales, strict=True)],
+        )
+
+
+def _sigmoid(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x)) if x > -500.0 else 0.0
+
+
+def pair_features(rule: Reading, task: Reading, keyword: float, cosine: float) -> dict[str, float]:
+    """Features of one (rule, task) pair, before the language gate."""
+    products = [r * t for r, t in zip(rule.facets[1:], task.facets[1:], strict=True)]
+    return {
+        "facet_max": max(products) if products else 0.0,
+        "facet_sum": min(sum(products), 2.0),
+        "keyword": keyword,
+        "cosine": cosine,
+        "every": rule.facets[0],
+        "language_match": 1.0 if rule.languages and rule.languages & task.languages else 0.0,
+        "lexicon": 1.0 if rule.lexicon & task.lexicon else 0.0,
+    }
+
+
+class SelectionModel:
+    """Facet readers (per-facet biases over the cue table) and the pair scorer."""
+
+    def __init__(
+        self,
+        facet_names: list[str],
+        rule_bias: list[float],
+        task_bias: list[float],
+        cues: CueTable,
+        weights: Weights,
+        hook_weights: Weights,
+        mean_weight: list[float] | None = None,
+        peak_weight: list[float] | None = None,
+        answer_form_weight: float = 0.0,
+    ) -> None:
+        self.facet_names = facet_names  # facet_names[0] is EVERY
+        self.mean_weight = mean_weight or [1.0] * len(facet_names)
+        self.peak_weight = peak_weight or [0.0] * len(facet_names)
+        self.answer_form_weight = answer_form_weight  # added to the every-answer logit of a rule
+        self.rule_bias = rule_bias
+        self.task_bias = task_bias
+        self.cues = cues
+        self.weights = weights
+        self.hook_weights = hook_weights
+        self._rules: dict[str, Reading] = {}  # readings by text: a library repeats words, a bench repeats rules
+
+    def _read(self, text: str, bias: list[float]) -> Reading:
+        is_rule = bias is self.rule_bias
+        words = tokens(text)
+        mean, peak = self.cues.pool(words)
+        logits = [
+            a * m + c * p + b
+            for a, m, c, p, b in zip(self.mean_weight, mean, self.peak_weight, peak, bias, strict=True)
+        ]
+        if is_rule and answer_form(text):
+            logits[0] += self.answer_form_weight
+        probs = tuple(_sigmoid(z) for z in logits)
+        return Reading(probs, languages(text), frozenset(stem(w) for w in words), facets(text, task=not is_rule))
+
+    def read_rule(self, text: str, condition: str | None = None) -> Reading:
+        matching = " ".join(p for p in (text, condition or "") if p)
+        found = self._rules.get(matching)
+        if found is None:
+            found = self._rules[matching] = self._read(matching, self.rule_bias)
+        return found
+
+    def read_task(self, text: str, project_languages: set[str] | frozenset[str] | None = None) -> Reading:
+        reading = self._read(text, self.task_bias)
+        task_only = reading.facets[1:]
+        available = reading.languages | frozenset(project_languages or ())
+        return Reading((0.0, *task_only), available, reading.words, reading.lexicon)
+
+    def decide(
+        self, rule: Reading, task: Reading, keyword: float | None = None, cosine: float | None = None
+    ) -> Decision:
+        """Whether `rule` applies to `task`; without `cosine` the hook's weights are used."""
+        if rule.languages and task.languages and not rule.languages & task.languages:
+            return Decision(
+                False,
+                "language",
+                0.0,
+                f"names {', '.join(sorted(rule.languages))}, which this task and project do not use",
+            )
+        if rule.facets[0] >= self.weights.every_threshold:
+            return Decision(True, "every", rule.facets[0], "governs every answer")
+        if keyword is None:
+            keyword = overlap(rule.words, task.words)
+        weights = self.weights if cosine is not None else self.hook_weights
+        features = pair_features(rule, task, keyword, cosine or 0.0)
+        z = weights.bias + sum(w * features[n] for n, w in zip(weights.names, weights.values, strict=True))
+        score = _sigmoid(z)
+        if score >= weights.threshold:
+            return Decision(True, "topical", score, self._why(rule, task, keyword, cosine))
+        return Decision(False, "unrelated", score, f"not related (score {score:.2f})")
+
+    def _why(self, rule: Reading, task: Reading, keyword: float, cosine: float | None) -> str:
+        pairs = zip(rule.facets[1:], task.facets[1:], self.facet_names[1:], strict=True)
+        shared = sorted(((r * t, name) for r, t, name in pairs if r * t >= 0.1), reverse=True)
+        if shared:
+            return "governs " + ", ".join(name for _, name in shared[:3])
+        if rule.lexicon & task.lexicon:
+            return "governs " + ", ".join(sorted(rule.lexicon & task.lexicon))
+        if keyword > 0:
+            return f"shares key words (overlap {keyword:.2f})"
+        if cosine is not None and cosine >= 0.45:
+            return f"close in meaning (cosine {cosine:.2f})"
+        return "may apply (weak activity match; recall is preferred)"
+
+
+def overlap(rule_words: frozenset[str], task_words: frozenset[str]) -> float:
+    """Share of the rule's words that the task mentions."""
+    return len(rule_words & task_words) / len(rule_words) if rule_words else 0.0
+
+
+def _weights(raw: dict[str, object]) -> Weights:
+    names = tuple(str(n) for n in raw["names"])  # type: ignore[attr-defined]
+    values = tuple(float(v) for v in raw["values"])  # type: ignore[attr-defined]
+    return Weights(
+        names,
+        values,
+        float(raw["bias"]),
+        float(raw["threshold"]),  # type: ignore[arg-type]
+        float(raw["every_threshold"]),
+    )  # type: ignore[arg-type]
+
+
+def model_from_files(model_path: Path, cues_path: Path) -> SelectionModel:
+    raw = json.loads(model_path.read_text(encoding="utf-8"))
+    cues = CueTable.from_bytes(cues_path.read_bytes())
+    return SelectionModel(
+        list(raw["facets"]),
+        [float(b) for b in raw["rule_bias"]],
+        [float(b) for b in raw["task_bias"]],
+        cues,
+        _weights(raw["weights"]),
+        _weights(raw["hook_weights"]),
+        [float(w) for w in raw["mean_weight"]],
+        [float(w) for w in raw["peak_weight"]],
+        float(raw["answer_form_weight"]),
+    )
+
+
+@lru_cache(maxsize=1)
+def load_model() -> SelectionModel:
+    """The shipped model (read once per process)."""
+    return model_from_files(DATA_DIR / MODEL_FILE, DATA_DIR / CUES_FILE)

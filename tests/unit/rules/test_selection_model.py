@@ -1,0 +1,79 @@
+"""The learned selection scorer (pure Python): cue table, readings, gates, and the shipped model."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from array import array
+
+from heedful.rules.selection_model import CueTable, Reading, SelectionModel, Weights, load_model, stem, tokens
+
+
+def tiny_model() -> SelectionModel:
+    """Two facets besides EVERY, cues for a handful of words."""
+    words = sorted(["answers", "commit", "delete", "purge", "push", "short"])
+    rows = {
+        "answers": (100, 0, 0),
+        "short": (60, 0, 0),
+        "commit": (0, 100, 0),
+        "push": (0, 80, 0),
+        "delete": (0, 0, 100),
+        "purge": (0, 0, 90),
+    }
+    cues = array("b", [v for w in words for v in rows[w]])
+    table = CueTable(words, cues, [0.1, 0.1, 0.1])
+    weights = Weights(
+        ("facet_max", "facet_sum", "keyword", "cosine", "language_match"), (8.0, 0.0, 2.0, 2.0, 0.0), -4.0, 0.5, 0.7
+    )
+    hook = Weights(("facet_max", "facet_sum", "keyword", "language_match"), (8.0, 0.0, 2.0, 0.0), -4.0, 0.5, 0.7)
+    return SelectionModel(["every", "git", "delete"], [-3.0, -3.0, -3.0], [-30.0, -3.0, -3.0], table, weights, hook)
+
+
+def test_cue_table_round_trips_through_bytes() -> None:
+    table = tiny_model().cues
+    again = CueTable.from_bytes(table.to_bytes())
+    assert again.words == table.words and list(again.cues) == list(table.cues) and again.scales == table.scales
+    assert again.row("commits") == again.row("commit") >= 0  # falls back to the stem
+    assert again.row("unknown") == -1
+
+
+def test_readings_and_decisions() -> None:
+    model = tiny_model()
+    task = model.read_task("purge purge the uploads", {"python"})
+    assert task.facets[0] == 0.0 and task.facets[2] > 0.9 and task.facets[1] < 0.1
+    delete_rule = model.read_rule("delete delete first")
+    assert model.decide(delete_rule, task).applies
+    assert not model.decide(model.read_rule("commit push"), task).applies
+    every = model.decide(model.read_rule("short answers"), task)
+    assert every.applies and every.kind == "every"
+
+
+def test_language_gate_sets_aside_rules_for_other_languages() -> None:
+    model = tiny_model()
+    rule = model.read_rule("In Kotlin delete delete delete")
+    decision = model.decide(rule, model.read_task("purge purge the old files", {"python"}))
+    assert not decision.applies and decision.kind == "language"
+    assert model.decide(rule, model.read_task("purge purge the old files", None)).applies  # languages unknown: no gate
+
+
+def test_tokens_drop_stopwords_and_stem() -> None:
+    assert tokens("Please ALWAYS run the tests!") == ["run", "tests"]
+    assert stem("committing") == "committ" and stem("tests") == "test" and stem("pin") == "pin"
+
+
+def test_shipped_model_reads_implied_activities() -> None:
+    model = load_model()
+    task = model.read_task("throw away my local changes and sync with origin", {"python"})
+    assert model.decide(model.read_rule("Ask before deleting any file."), task).applies
+    assert model.decide(model.read_rule("Keep answers under 100 words."), task).kind == "every"
+    assert not model.decide(model.read_rule("Use pnpm, not npm, for JavaScript packages."), task).applies
+    assert isinstance(task, Reading)
+
+
+def test_hook_path_imports_no_heavy_library() -> None:
+    code = (
+        "import sys, heedful.enforce.select as s; s.select([{'id': 'a', 'text': 'Never push to main.'}], 'push');"
+        "bad = {'numpy', 'pydantic', 'typer', 'onnxruntime'} & set(sys.modules); print(sorted(bad))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -142,7 +142,12 @@ def shipped() -> AdmissionWeights | None:
 
 
 def admit(text: str, vector: np.ndarray, weights: AdmissionWeights, lexicon: Admission) -> Admission:
-    """The model's decision for one message, with the lexicon's reasons and retraction flag."""
+    """The model's decision for one message, with the lexicon's reasons and retraction flag.
+
+    An explicit retraction ("forget what I said about rg") is the lexicon's call: withdrawing a
+    rule needs the user's explicit words, and a retraction is short and rare in any corpus."""
+    if lexicon.retraction:
+        return lexicon
     features = feature_matrix([text], vector.reshape(1, -1))
     probabilities = weights.probabilities(features)[0]
     decision = decide(probabilities[None, :], weights.persist_threshold)[0]

@@ -28,6 +28,7 @@ from heedful.enforce import bounds, judge, messages, tools
 from heedful.enforce.decide import AppealReviewer, Decider, Outcome
 from heedful.enforce.judge import Evaluate
 from heedful.enforce.ledger import SessionView, Write
+from heedful.enforce.project import lineage, project_root
 
 __all__ = ["REPAIR_BUDGET", "Enforcer", "Outcome", "env_project_dir", "for_heedful"]
 
@@ -103,7 +104,7 @@ class Enforcer:
         found = view.session()
         if found is not None and found.get("project"):
             return found
-        project = tools.project_root(cwd, self.project_dir)
+        project = project_root(cwd, self.project_dir)
         self._write("session", session_id, platform=self.platform, project=project)
         state = (
             dict(found)
@@ -141,9 +142,17 @@ class Enforcer:
         return {"turn_id": turn_id, "library_version": version, "prompt": None, "selected": [], "revisions": 0}
 
     def rules(self, library_version: int, project: str | None) -> list[dict[str, Any]]:
+        """The global rules and those stored for `project` or a directory above it."""
         key = (library_version, project)
         if key not in self._rules:
-            self._rules[key] = self.repo.active_rules(self.user, library_version, project)
+            found = self.repo.active_rules(self.user, library_version, project)
+            seen = {rule["id"] for rule in found}
+            for ancestor in lineage(project)[1:]:
+                for rule in self.repo.active_rules(self.user, library_version, ancestor):
+                    if rule["id"] not in seen and rule.get("scope") == "project":
+                        seen.add(rule["id"])
+                        found.append(rule)
+            self._rules[key] = found
         return self._rules[key]
 
     def _checked(self, turn: dict[str, Any], project: str | None, stage: str) -> list[dict[str, Any]]:

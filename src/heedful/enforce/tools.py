@@ -199,18 +199,3 @@ def git_branch(project: str | None) -> str | None:
     except OSError:
         return None
     return text.removeprefix("ref: refs/heads/") if text.startswith("ref: refs/heads/") else None
-
-
-def project_root(cwd: str, env_dir: str | None = None) -> str:
-    """The project a session works in: the platform's project dir, else the git root, else `cwd`."""
-    if env_dir and os.path.isdir(env_dir):
-        return os.path.realpath(env_dir)
-    start = os.path.realpath(cwd)
-    current = start
-    while True:
-        if os.path.exists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return start
-        current = parent

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from heedful.enforce import tools
+from heedful.enforce.project import lineage, normalise, project_root
 
 PATCH = ("*** Begin Patch\n*** Add File: docs/a.md\n+hi\n*** Update File: src/b.py\n@@\n-x\n+y\n"
          "*** Delete File: old.txt\n*** Update File: c.py\n*** Move to: d.py\n*** End Patch\n")
@@ -51,9 +52,9 @@ def test_project_root_and_branch(tmp_path: Path) -> None:
     (repo / ".git").mkdir(parents=True)
     (repo / "src").mkdir()
     (repo / ".git" / "HEAD").write_text("ref: refs/heads/feature/x\n")
-    assert tools.project_root(str(repo / "src")) == str(repo.resolve())
-    assert tools.project_root(str(repo / "src"), env_dir=str(tmp_path)) == str(tmp_path.resolve())
-    assert tools.project_root(str(tmp_path)) == str(tmp_path.resolve())
+    assert project_root(str(repo / "src")) == str(repo.resolve())
+    assert project_root(str(repo / "src"), env_dir=str(tmp_path)) == str(tmp_path.resolve())
+    assert project_root(str(tmp_path)) == str(tmp_path.resolve())
     assert tools.git_branch(str(repo)) == "feature/x"
     assert tools.git_branch(str(tmp_path)) is None
     assert tools.relative(str(repo / "src" / "a.py"), str(repo), str(repo)) == "src/a.py"
@@ -68,4 +69,17 @@ def test_branch_of_a_worktree(tmp_path: Path) -> None:
     worktree.mkdir()
     (worktree / ".git").write_text(f"gitdir: {real}\n")
     assert tools.git_branch(str(worktree)) == "topic"
-    assert tools.project_root(str(worktree)) == str(worktree.resolve())
+    assert project_root(str(worktree)) == str(worktree.resolve())
+
+
+def test_a_subdirectory_resolves_to_its_repository_root(tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    (repo / "src" / "pkg").mkdir(parents=True)
+    (repo / ".hg").mkdir()  # any VCS marker, not only git
+    assert project_root(str(repo / "src" / "pkg")) == str(repo.resolve())
+    # Claude Code started in a subdirectory: CLAUDE_PROJECT_DIR names it, the repository is the project.
+    assert project_root(str(tmp_path), env_dir=str(repo / "src")) == str(repo.resolve())
+    assert normalise(str(repo / "src")) == str(repo.resolve())
+    assert normalise(str(tmp_path / "plain")) == str((tmp_path / "plain").resolve())
+    assert lineage("/a/b/c") == ["/a/b/c", "/a/b", "/a", "/"]
+    assert lineage(None) == []

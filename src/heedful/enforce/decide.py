@@ -17,6 +17,7 @@ from typing import Any
 from heedful.enforce import bounds, judge, messages
 from heedful.enforce.judge import Evaluate
 from heedful.enforce.ledger import SessionView
+from heedful.enforce.override import override
 
 # (the fresh judgment, the evidence, the agent's appeal) -> (overturn, reason)
 AppealReviewer = Callable[[dict[str, Any], dict[str, Any], str], tuple[bool, str]]
@@ -131,11 +132,16 @@ class Decider:
             noted = view.noted_unknown(turn_id)
             unknown = [j for j in unknown if j["rule_id"] not in noted]
         entries += [{**base, **_entry(j), "action": "unknown"} for j in unknown]
-        violations = [
-            {**j, "hint": messages.hint(j["kind"], j["params"], j["quotes"])}
-            for j in effective
-            if j["result"] == "violated"
-        ]
+        violations = []
+        for j in effective:
+            if j["result"] != "violated":
+                continue
+            # The user's current request overrides the rule for this turn: it yields, no repair is used.
+            said = override({"kind": j["kind"], "params": j["params"]}, turn.get("prompt"))
+            if said:
+                entries.append({**base, **_entry(j), "action": "yielded", "detail": f"the user asked: {said}"})
+                continue
+            violations.append({**j, "hint": messages.hint(j["kind"], j["params"], j["quotes"])})
         if not violations and not entries:
             return Outcome()
         return self._intervene(view, turn_id, stage, base, entries, violations, unknown, note_active)

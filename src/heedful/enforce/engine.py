@@ -236,6 +236,13 @@ class Enforcer:
         session = self._session(view, session_id, cwd)
         project = session.get("project")
         turn = self._turn(view, session, turn_hint)
+        filed = _appeal_command(tool_name, tool_input)
+        if filed is not None:
+            # An appeal through a tool call: recorded for the turn's next delivery check, never run,
+            # and never part of the reply the user reads.
+            entry = {"stage": "delivery", "candidate": "", "rule_id": filed[0], "action": "filed_appeal"}
+            self._write("log", session_id, turn=turn["turn_id"], entries=[{**entry, "detail": filed[1]}])
+            return Outcome("deny", messages.appeal_filed(filed[0]))
         outcome = self._pre_action(view, turn, project, tool_name, tool_input)
         if outcome.decision != "deny" and tool_use_id and tools.written_paths(tool_name, tool_input):
             # whether each file existed before the write, so that PostToolUse can tell a creation
@@ -332,6 +339,8 @@ class Enforcer:
         if not rules:
             return Outcome()
         clean, appeals = messages.appeals_in(text)
+        named = {rule_id for rule_id, _ in appeals}
+        appeals += [(rule_id, why) for rule_id, why in view.filed_appeals(turn["turn_id"]) if rule_id not in named]
         events = [
             {**e, "command": bounds.stored(e["command"])} if isinstance(e.get("command"), str) else e
             for e in view.events(turn["turn_id"])
@@ -389,6 +398,17 @@ def _is_own_text(prompt: str) -> bool:
     """A continuation prompt made from heedful's own revision request is not the user's word."""
     head = prompt[:400]
     return "(heedful)" in head and ("Before this reply is final" in head or "This tool call was not run" in head)
+
+
+def _appeal_command(tool_name: str, tool_input: dict[str, Any]) -> tuple[str, str] | None:
+    """(rule id, evidence) of a shell call `heedful-appeal <rule id>: <evidence>`, else None."""
+    if tools.tool_class(tool_name) != "shell":
+        return None
+    command = tools.command_of(tool_input)
+    found = messages.APPEAL_LINE.match(command.strip()) if command else None
+    if found is None:
+        return None
+    return found.group(1), found.group(2).strip().strip("'\"").strip()
 
 
 def env_project_dir(platform: str) -> str | None:

@@ -35,7 +35,7 @@ def test_the_learning_job_pairs_the_prompt_with_the_previous_reply(hf: Heedful, 
 def test_heedfuls_own_revision_text_is_never_learned(hf: Heedful, tmp_path: Path) -> None:
     enforcer = for_heedful(hf, "me")
     enforcer.user_prompt("s1", "fix it", str(tmp_path))
-    echoed = "Before this reply is final: it breaks a rule the user taught in earlier sessions (heedful)."
+    echoed = "Before this reply is final: it breaks a rule the user taught (heedful)."
     assert enforcer.user_prompt("s1", echoed, str(tmp_path))["job"] is None
 
 

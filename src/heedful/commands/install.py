@@ -32,11 +32,24 @@ def _project(project: Path | None, user: bool) -> Path | None:
 
 def _installed(data: dict[str, Any]) -> None:
     state = "updated" if data["changed"] else "already up to date"
-    typer.echo(f"{data['platform']} hooks {state} in {data['settings']}")
+    platform = data["platform"]
+    typer.echo(f"{platform} hooks {state} in {data['settings']}")
     typer.echo(f"  events: {', '.join(data['installed'])}")
     typer.echo(f"  command: {data['command']}")
-    if data["platform"] == "codex":
-        typer.echo("  Codex runs new or changed hooks only after you trust them in /hooks.")
+    if data["scope"] == "project":
+        typer.echo("  The command finds heedful-hook on PATH, so teammates can share this file; SessionStart says")
+        typer.echo("  so when heedful-hook is missing." + ("" if data["on_path"] else " It is not on PATH here yet."))
+        if platform == "claude-code":
+            typer.echo("  Claude Code reads project settings only when it starts at the project root; started in a")
+            typer.echo("  subdirectory it does not run these hooks. User-level hooks work anywhere (recommended):")
+            typer.echo("  heedful install claude-code --user")
+    if platform == "codex":
+        if data["scope"] == "project" and not data.get("project_trusted"):
+            project = str(Path(data["settings"]).parent.parent)
+            typer.echo("  Codex ignores a project's .codex/ until you trust the project; add to ~/.codex/config.toml:")
+            typer.echo(f'    [projects."{project}"]')
+            typer.echo('    trust_level = "trusted"')
+        typer.echo("  Codex runs new or changed hooks only after you trust them in /hooks (`heedful doctor` checks).")
 
 
 def _removed(data: dict[str, Any]) -> None:

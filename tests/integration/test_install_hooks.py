@@ -157,3 +157,25 @@ def test_install_output_says_where_project_settings_apply(tmp_path: Path) -> Non
     config.write_text(f'[projects."{project.resolve()}"]\ntrust_level = "trusted"\n')
     trusted = run("install_app", "codex", "--project", str(project), "--json", home=tmp_path)
     assert json.loads(trusted.stdout)["project_trusted"] is True
+
+
+def test_doctor_reports_codex_hooks_that_are_not_trusted(tmp_path: Path) -> None:
+    """Codex skips untrusted hooks without a word; `heedful doctor` says so, and sees them once trusted."""
+    assert run("install_app", "codex", home=tmp_path).returncode == 0
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEEDFUL_")}
+    env.update(HOME=str(tmp_path), HEEDFUL_HOME=str(tmp_path / "hf"), HEEDFUL_EMBEDDER="hashing")
+    doctor = [sys.executable, "-m", "heedful", "doctor", "--skip-model", "--json"]
+    done = subprocess.run(doctor, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    (codex,) = [c for c in json.loads(done.stdout)["checks"] if c["part"] == "codex hooks"]
+    assert done.returncode == 1 and codex["ok"] is False and "/hooks" in codex["detail"]
+    hooks = tmp_path / ".codex" / "hooks.json"
+    events = json.loads(hooks.read_text())["hooks"]
+    states = "".join(
+        f'[hooks.state."{hooks.resolve()}:{key}:0:0"]\ntrusted_hash = "sha256:0"\n'
+        for key in ("session_start", "user_prompt_submit", "pre_tool_use", "post_tool_use", "stop")
+    )
+    assert len(events) == 5
+    (tmp_path / ".codex" / "config.toml").write_text(states)
+    done = subprocess.run(doctor, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    (codex,) = [c for c in json.loads(done.stdout)["checks"] if c["part"] == "codex hooks"]
+    assert codex["ok"] is True and "5 hook(s) trusted" in codex["detail"], codex

@@ -79,7 +79,8 @@ def portable_command(platform: str, event: str, home: Path | None = None) -> str
     return f"command -v {SCRIPT} >/dev/null 2>&1 && exec {command}; printf '%s\\n' {shlex.quote(missing_notice(platform))}"
 
 
-def _is_ours(handler: Any, platform: str) -> bool:
+def is_ours(handler: Any, platform: str) -> bool:
+    """Whether a settings handler is heedful's hook for `platform` (this machine's or the portable command)."""
     command = handler.get("command") if isinstance(handler, dict) else None
     return isinstance(command, str) and (f"-m {MARK} {platform}" in command or f"{SCRIPT} {platform}" in command)
 
@@ -128,7 +129,7 @@ def merge(
             groups = []
         text = command(event) if callable(command) else command
         handler = {"type": "command", "command": text, "timeout": TIMEOUT_SECONDS}
-        present = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or [] if _is_ours(h, platform)]
+        present = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or [] if is_ours(h, platform)]
         if present == [handler]:
             continue
         groups = _without_ours(groups, platform)
@@ -146,7 +147,7 @@ def _without_ours(groups: list[Any], platform: str) -> list[Any]:
         if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
             kept.append(group)
             continue
-        handlers = [h for h in group["hooks"] if not _is_ours(h, platform)]
+        handlers = [h for h in group["hooks"] if not is_ours(h, platform)]
         if len(handlers) == len(group["hooks"]):
             kept.append(group)
         elif handlers:
@@ -195,25 +196,10 @@ def install(platform: str, project: Path | None = None, home: Path | None = None
     if project is not None:
         result["on_path"] = shutil.which(SCRIPT) is not None
         if platform == "codex":
-            result["project_trusted"] = codex_project_trusted(project, user_home)
+            from heedful.integrations.codex_trust import project_trusted
+
+            result["project_trusted"] = project_trusted(project, user_home)
     return result
-
-
-def codex_project_trusted(project: Path, user_home: Path | None = None) -> bool:
-    """Whether ~/.codex/config.toml trusts `project` (Codex reads a project's .codex/ only then)."""
-    import tomllib
-
-    config = (user_home or Path.home()) / ".codex" / "config.toml"
-    try:
-        data = tomllib.loads(config.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    projects = data.get("projects") if isinstance(data.get("projects"), dict) else {}
-    wanted = {str(project), str(project.resolve())}
-    return any(
-        key in wanted and isinstance(value, dict) and value.get("trust_level") == "trusted"
-        for key, value in projects.items()
-    )
 
 
 def uninstall(platform: str, project: Path | None = None, user_home: Path | None = None) -> dict[str, Any]:

@@ -75,6 +75,19 @@ def action(tool_name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
     return {"tool": tool_name, "input": dict(tool_input)}
 
 
+def evidence_action(given: dict[str, Any]) -> dict[str, Any]:
+    """Any action as an observation may give it, in the shape the hook builds (`rules check` = the hook).
+
+    Accepts a hook payload's `{tool_name, tool_input}`, `{tool, input}`, or a flat `{tool, command | path ...}`.
+    """
+    tool = _text(given.get("tool_name")) or _text(given.get("tool")) or ""
+    inner = given.get("tool_input") if isinstance(given.get("tool_input"), dict) else given.get("input")
+    flat = {k: v for k, v in given.items() if k not in ("tool", "tool_name", "tool_input", "input", "paths")}
+    if not isinstance(inner, dict):
+        inner = {"input": inner} if isinstance(inner, str) else {}
+    return action(tool, {**flat, **inner})
+
+
 def absolute(path: str, cwd: str) -> str:
     expanded = os.path.expanduser(path)
     return os.path.normpath(expanded if os.path.isabs(expanded) else os.path.join(cwd, expanded))
@@ -100,7 +113,20 @@ def written_paths(tool_name: str, tool_input: dict[str, Any]) -> list[tuple[str,
         return [("edit", path)]
     if kind == "patch":
         return patch_files(patch_text(tool_name, tool_input) or "")
+    if kind == "shell":
+        return shell_writes(command_of(tool_input))
     return []
+
+
+def shell_writes(command: str | None) -> list[tuple[str, str]]:
+    """(operation, path) for the files a shell command writes: redirections, tee, sed -i, cp/mv/rm, and
+    patches in a heredoc (Codex sends `apply_patch <<'EOF' ...` as a shell call), whose operations it names."""
+    if not command:
+        return []
+    from heedful.rules.shell import written_paths as shell_written  # the parser the path checks use
+
+    named = {path: op for op, path in patch_files(command)} if "*** " in command else {}
+    return [(named.get(path, "write"), path) for path in shell_written(command)]
 
 
 def existed_before(tool_name: str, tool_input: dict[str, Any], cwd: str) -> dict[str, bool]:
@@ -139,13 +165,14 @@ def events(
     """The events a completed tool call adds to the session log."""
     kind = tool_class(tool_name)
     base: dict[str, Any] = {"tool": tool_name, "ok": ok}
-    if kind == "shell":
-        command = command_of(tool_input)
-        return [{**base, "kind": "command", "command": command or ""}]
     found: list[dict[str, Any]] = []
+    if kind == "shell":
+        found.append({**base, "kind": "command", "command": command_of(tool_input) or ""})
     for op, path in written_paths(tool_name, tool_input):
         rel = relative(path, project, cwd)
-        if op == "delete":
+        if kind == "shell" and os.path.isdir(absolute(path, cwd)):
+            continue  # `mkdir`, or a directory a command wrote into: not a file
+        if op == "delete" or (kind == "shell" and not os.path.exists(absolute(path, cwd))):
             found.append({**base, "kind": "delete", "path": rel})
         elif op == "add" or (op == "write" and _created(tool_response, existed, path)):
             found.append({**base, "kind": "create", "path": rel, "created": True})
@@ -167,6 +194,8 @@ def artifacts(tool_name: str, tool_input: dict[str, Any], cwd: str) -> list[dict
     out = []
     for op, path in written_paths(tool_name, tool_input):
         full = absolute(path, cwd)
+        if os.path.isdir(full):
+            continue  # a directory (`mkdir`, `cp -r`): its files are not read here
         if op == "delete" or not os.path.exists(full):
             out.append({"path": full, "content": None, "kind": "deleted"})
             continue

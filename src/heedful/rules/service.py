@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from heedful.enforce.project import lineage, normalise
+from heedful.enforce.tools import evidence_action
 from heedful.errors import InputError, NotFoundError
 from heedful.ids import new_id
 from heedful.memory.redact import redact
@@ -260,6 +261,8 @@ class RuleService:
             raise InputError(f"unknown stage {stage!r}; one of: {', '.join(STAGES)}")
         if not isinstance(evidence, dict):
             raise InputError("the evidence must be a JSON object")
+        if isinstance(evidence.get("action"), dict):  # the hook's evidence builder: both judge the same action
+            evidence = {**evidence, "action": evidence_action(evidence["action"])}
         project_path = normalise_project(project or evidence.get("project"))
         if project_path and not evidence.get("project"):
             evidence = {**evidence, "project": project_path}

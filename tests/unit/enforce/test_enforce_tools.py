@@ -83,3 +83,24 @@ def test_a_subdirectory_resolves_to_its_repository_root(tmp_path: Path) -> None:
     assert normalise(str(tmp_path / "plain")) == str((tmp_path / "plain").resolve())
     assert lineage("/a/b/c") == ["/a/b/c", "/a/b", "/a", "/"]
     assert lineage(None) == []
+
+
+def test_writes_through_the_shell_are_writes(tmp_path: Path) -> None:
+    """Codex sends `apply_patch <<'EOF'` as a shell call; redirections write too: artifacts and events see them."""
+    patch = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: config.json\n+{}\n*** Update File: a.py\n@@\n*** End Patch\nEOF\n"
+    assert tools.written_paths("Bash", {"command": patch}) == [("add", "config.json"), ("update", "a.py")]
+    assert tools.written_paths("exec_command", {"cmd": "mkdir -p out && echo hi > out/x.txt"}) == [
+        ("write", "out"),
+        ("write", "out/x.txt"),
+    ]
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "x.txt").write_text("hi\n")
+    (art,) = tools.artifacts("Bash", {"command": "mkdir -p out && echo hi > out/x.txt"}, str(tmp_path))
+    assert art == {"path": str(tmp_path / "out" / "x.txt"), "content": "hi\n", "kind": "text"}
+    found = tools.events("Bash", {"command": "echo hi > out/x.txt; rm gone.txt"}, None, str(tmp_path), str(tmp_path))
+    assert [(e["kind"], e.get("path")) for e in found] == [
+        ("command", None),
+        ("write", "out/x.txt"),
+        ("delete", "gone.txt"),
+    ]
+    assert tools.written_paths("Bash", {"command": "ls -la && git status"}) == []

@@ -35,16 +35,19 @@ def ours(data: dict[str, Any], platform: str) -> dict[str, int]:
     def mine(command: str) -> bool:
         return f"{MARK} {platform}" in command or f"{SCRIPT} {platform}" in command
 
-    return {event: sum(1 for g in groups for h in g["hooks"] if mine(h.get("command", "")))
-            for event, groups in data.get("hooks", {}).items()}
+    return {
+        event: sum(1 for g in groups for h in g["hooks"] if mine(h.get("command", "")))
+        for event, groups in data.get("hooks", {}).items()
+    }
 
 
 def mine_group(group: dict[str, Any], platform: str) -> bool:
     return any(f"{SCRIPT} {platform}" in h.get("command", "") for h in group.get("hooks", []))
 
 
-@pytest.mark.parametrize(("platform", "relative"), [("claude-code", ".claude/settings.json"),
-                                                    ("codex", ".codex/hooks.json")])
+@pytest.mark.parametrize(
+    ("platform", "relative"), [("claude-code", ".claude/settings.json"), ("codex", ".codex/hooks.json")]
+)
 def test_project_round_trip_keeps_other_hooks(tmp_path: Path, platform: str, relative: str) -> None:
     project = tmp_path / "proj"
     settings = project / relative
@@ -63,7 +66,7 @@ def test_project_round_trip_keeps_other_hooks(tmp_path: Path, platform: str, rel
     assert pre["matcher"] == ("*" if platform == "claude-code" else "Bash|apply_patch")
     # Project settings are shared: no path of this machine, `heedful-hook` found on PATH.
     assert pre["hooks"][0]["command"] == f"{SCRIPT} {platform}"
-    start = [g for g in data["hooks"]["SessionStart"] if mine_group(g, platform)][0]
+    start = next(g for g in data["hooks"]["SessionStart"] if mine_group(g, platform))
     assert start["hooks"][0]["command"] == portable_command(platform, "SessionStart")
     assert sys.executable not in settings.read_text()
 
@@ -105,8 +108,18 @@ def test_an_outdated_heedful_handler_is_replaced_not_duplicated(tmp_path: Path) 
     project = tmp_path / "proj"
     settings = project / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
-    old = {"hooks": {"Stop": [{"hooks": [{"type": "command", "command": f"/old/python -m {MARK} claude-code"},
-                                         {"type": "command", "command": "notify-send done"}]}]}}
+    old = {
+        "hooks": {
+            "Stop": [
+                {
+                    "hooks": [
+                        {"type": "command", "command": f"/old/python -m {MARK} claude-code"},
+                        {"type": "command", "command": "notify-send done"},
+                    ]
+                }
+            ]
+        }
+    }
     settings.write_text(json.dumps(old))
     assert run("install_app", "claude-code", "--project", str(project), home=tmp_path).returncode == 0
     data = json.loads(settings.read_text())
@@ -149,7 +162,8 @@ def test_install_output_says_where_project_settings_apply(tmp_path: Path) -> Non
     project.mkdir()
     done = run("install_app", "claude-code", "--project", str(project), home=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "reads project settings only when it starts at the project root" in done.stdout and "heedful install claude-code --user" in done.stdout
+    assert "reads project settings only when it starts at the project root" in done.stdout
+    assert "heedful install claude-code --user" in done.stdout
     codex = run("install_app", "codex", "--project", str(project), home=tmp_path)
     assert f'[projects."{project.resolve()}"]' in codex.stdout and 'trust_level = "trusted"' in codex.stdout
     config = tmp_path / ".codex" / "config.toml"

@@ -85,8 +85,10 @@ def doctor(
         def render(d: dict[str, Any]) -> None:
             console = Console()
             console.print(f"heedful {d['version']} · home {d['home']}")
-            console.print(f"embedder {d['embedder']} · model {d['model']}" + (f" at {d['model_base_url']}"
-                                                                             if d["model_base_url"] else ""))
+            console.print(
+                f"embedder {d['embedder']} · model {d['model']}"
+                + (f" at {d['model_base_url']}" if d["model_base_url"] else "")
+            )
             for c in d["checks"]:
                 mark = "[green]ok[/green]" if c["ok"] else "[red]FAIL[/red]"
                 console.print(f"  {mark} {c['part']}: {c['detail']}" + (f" ({c['ms']} ms)" if c["ms"] else ""))

@@ -54,8 +54,7 @@ def _installed(data: dict[str, Any]) -> None:
 
 def _removed(data: dict[str, Any]) -> None:
     if data["removed"]:
-        typer.echo(f"removed heedful's {data['platform']} hooks from {data['settings']} "
-                   f"({', '.join(data['removed'])})")
+        typer.echo(f"removed heedful's {data['platform']} hooks from {data['settings']} ({', '.join(data['removed'])})")
     else:
         typer.echo(f"no heedful {data['platform']} hooks in {data['settings']}")
 
@@ -75,22 +74,25 @@ def _uninstall(platform: str, project: Path | None, user: bool, as_json: bool) -
 
 
 @install_app.command("claude-code")
-def install_claude_code(project: ProjectOption = None, user: UserScopeOption = False, home: HomeOption = None,
-                        as_json: JsonOption = False) -> None:
+def install_claude_code(
+    project: ProjectOption = None, user: UserScopeOption = False, home: HomeOption = None, as_json: JsonOption = False
+) -> None:
     """Merge the hooks into Claude Code's settings.json (user settings unless --project)."""
     _install("claude-code", project, user, home, as_json)
 
 
 @install_app.command("codex")
-def install_codex(project: ProjectOption = None, user: UserScopeOption = False, home: HomeOption = None,
-                  as_json: JsonOption = False) -> None:
+def install_codex(
+    project: ProjectOption = None, user: UserScopeOption = False, home: HomeOption = None, as_json: JsonOption = False
+) -> None:
     """Merge the hooks into Codex's hooks.json (user ~/.codex unless --project)."""
     _install("codex", project, user, home, as_json)
 
 
 @uninstall_app.command("claude-code")
-def uninstall_claude_code(project: ProjectOption = None, user: UserScopeOption = False,
-                          as_json: JsonOption = False) -> None:
+def uninstall_claude_code(
+    project: ProjectOption = None, user: UserScopeOption = False, as_json: JsonOption = False
+) -> None:
     """Remove heedful's hooks from Claude Code's settings.json."""
     _uninstall("claude-code", project, user, as_json)
 

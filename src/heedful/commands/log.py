@@ -33,9 +33,11 @@ def _render(data: dict[str, Any]) -> None:
             return
         console.print("[bold]sessions[/bold] (newest first)")
         for s in data["sessions"]:
-            console.print(f"  {escape(s['session_id'])}  {s['platform']}  {escape(str(s['project'] or ''))}  "
-                          f"turns {s['turn_count']}  interventions {s['interventions']}  "
-                          f"unresolved {s['unresolved']}  last {s['updated_at']}")
+            console.print(
+                f"  {escape(s['session_id'])}  {s['platform']}  {escape(str(s['project'] or ''))}  "
+                f"turns {s['turn_count']}  interventions {s['interventions']}  "
+                f"unresolved {s['unresolved']}  last {s['updated_at']}"
+            )
         console.print()
     if not data["entries"]:
         console.print("[dim]nothing was blocked or flagged[/dim]")

@@ -67,6 +67,7 @@ class Decider:
         appeals: list[tuple[str, str]] | None = None,
         note_active: bool = False,
         unread: bounds.CommandViews | None = None,
+        before_write: bool = False,
     ) -> Outcome:
         turn_id = turn["turn_id"]
         evidence = evidences[0]
@@ -144,7 +145,7 @@ class Decider:
             violations.append({**j, "hint": messages.hint(j["kind"], j["params"], j["quotes"])})
         if not violations and not entries:
             return Outcome()
-        return self._intervene(view, turn_id, stage, base, entries, violations, unknown, note_active)
+        return self._intervene(view, turn_id, stage, base, entries, violations, unknown, note_active, before_write)
 
     def _claim(self, view: SessionView, turn_id: str) -> int | None:
         """Use one repair of the turn's budget (read now, stored later): the new count, or None when spent."""
@@ -165,7 +166,9 @@ class Decider:
         violations: list[dict[str, Any]],
         unknown: list[dict[str, Any]],
         note_active: bool,
+        before_write: bool = False,
     ) -> Outcome:
+        """`before_write`: an artifact judged before it is written (a deny, not feedback on a done write)."""
         outcome = Outcome()
         if violations:
             used = self._claim(view, turn_id)
@@ -194,7 +197,7 @@ class Decider:
                 ]
                 outcome = Outcome("allow", None, violations)
             else:
-                action = ACTIONS[stage]
+                action = "deny" if before_write else ACTIONS[stage]
                 render = {"deny": messages.deny, "feedback": messages.feedback, "revise": messages.revise}[action]
                 detail = "continuation after a revision request" if note_active else ""
                 entries += [{**base, **_entry(v), "action": action, "detail": detail} for v in violations]

@@ -244,12 +244,28 @@ class Enforcer:
             self._write("log", session_id, turn=turn["turn_id"], entries=[{**entry, "detail": filed[1]}])
             return Outcome("deny", messages.appeal_filed(filed[0]))
         outcome = self._pre_action(view, turn, project, tool_name, tool_input)
+        patch = tools.shell_patch(tool_name, tool_input) if outcome.decision != "deny" else None
+        if patch is not None:
+            outcome = self._before_patch(view, turn, project, patch, cwd) or outcome
         if outcome.decision != "deny" and tool_use_id and tools.written_paths(tool_name, tool_input):
             # whether each file existed before the write, so that PostToolUse can tell a creation
             self._write(
                 "pending", session_id, tool_use_id=tool_use_id, existed=tools.existed_before(tool_name, tool_input, cwd)
             )
         return outcome
+
+    def _before_patch(
+        self, view: SessionView, turn: dict[str, Any], project: str | None, patch: str, cwd: str
+    ) -> Outcome | None:
+        """Artifact checks on what a shell-wrapped patch would write: Codex applies it with no PostToolUse."""
+        rules = self._checked(turn, project, "artifact")
+        for artifact in tools.patched_artifacts(patch, cwd) if rules else []:
+            evidence = {"project": project, "artifact": artifact}
+            candidate = judge.candidate_id("artifact", artifact)
+            outcome = self._decide(view, turn, "artifact", candidate, rules, [evidence], before_write=True)
+            if outcome.decision != "allow":
+                return outcome
+        return None
 
     def _pre_action(
         self, view: SessionView, turn: dict[str, Any], project: str | None, tool_name: str, tool_input: dict[str, Any]

@@ -63,7 +63,8 @@ def _count_limit(params: dict[str, Any], prompt: str) -> str | None:
 
 def _asks_for(term: str, prompt: str) -> str | None:
     """A request that names `term` with a verb that asks for it, not negated."""
-    pattern = rf"\b(?:use|using|with|include|including|add|adding|run|running|want)\b[^.;!?\n]{{0,24}}\b{re.escape(term)}"
+    verbs = r"\b(?:use|using|with|include|including|add|adding|run|running|want)\b"
+    pattern = rf"{verbs}[^.;!?\n]{{0,24}}\b{re.escape(term)}"
     for match in re.finditer(pattern, prompt, re.IGNORECASE):
         if not _NEGATION.search(prompt[: match.start()]) and not re.search(
             r"\b(?:don't|do not|never|no|not|without)\b", match.group(0), re.IGNORECASE

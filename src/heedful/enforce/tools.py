@@ -228,3 +228,62 @@ def git_branch(project: str | None) -> str | None:
     except OSError:
         return None
     return text.removeprefix("ref: refs/heads/") if text.startswith("ref: refs/heads/") else None
+
+
+def _patch_sections(patch: str) -> list[tuple[str, str, list[str]]]:
+    """(operation, path, body lines) per file of a patch, in order."""
+    sections: list[tuple[str, str, list[str]]] = []
+    for line in patch.splitlines():
+        header = _PATCH_FILE.match(line)
+        if header:
+            sections.append((header.group(1).lower(), header.group(2), []))
+        elif sections and not line.startswith("*** "):
+            sections[-1][2].append(line)
+    return sections
+
+
+def _apply_hunks(before: str, body: list[str]) -> str | None:
+    """The text after an `*** Update File` body's hunks (None when a hunk does not match)."""
+    hunks: list[list[str]] = [[]]
+    for line in body:
+        if line.startswith("@@"):
+            hunks.append([])
+        elif line[:1] in (" ", "-", "+") or line == "":
+            hunks[-1].append(line or " ")
+    text = before
+    for hunk in (h for h in hunks if h):
+        old = "\n".join(line[1:] for line in hunk if line[0] in " -")
+        new = "\n".join(line[1:] for line in hunk if line[0] in " +")
+        if old and old not in text:
+            return None
+        text = text.replace(old, new, 1) if old else text + new + "\n"
+    return text
+
+
+def patched_artifacts(patch: str, cwd: str) -> list[dict[str, Any]]:
+    """The files a patch would leave, with their content, computed before it is applied (best effort).
+
+    For clients that apply a patch without a PostToolUse event (Codex runs `apply_patch <<'EOF'` sent as a
+    shell command itself): the artifact checks then run on what the patch would write.
+    """
+    out = []
+    for op, path, body in _patch_sections(patch):
+        full = absolute(path, cwd)
+        if op == "add":
+            content: str | None = "\n".join(line[1:] for line in body if line.startswith("+")) + "\n"
+        elif op == "update":
+            current = read_content(full, cwd)
+            content = None if current is None else _apply_hunks(current, body)
+        else:
+            continue
+        if content is not None and len(content) <= MAX_CONTENT:
+            out.append({"path": full, "content": content, "kind": "text"})
+    return out
+
+
+def shell_patch(tool_name: str, tool_input: dict[str, Any]) -> str | None:
+    """The patch of a shell call that is an `apply_patch` heredoc, else None."""
+    if tool_class(tool_name) != "shell":
+        return None
+    command = command_of(tool_input) or ""
+    return command if "*** Begin Patch" in command and "apply_patch" in command.split("<<", 1)[0] else None

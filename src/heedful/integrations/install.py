@@ -76,7 +76,8 @@ def portable_command(platform: str, event: str, home: Path | None = None) -> str
         command = f"HEEDFUL_HOME={shlex.quote(str(home.expanduser().resolve()))} {command}"
     if event != "SessionStart":
         return command
-    return f"command -v {SCRIPT} >/dev/null 2>&1 && exec {command}; printf '%s\\n' {shlex.quote(missing_notice(platform))}"
+    notice = shlex.quote(missing_notice(platform))
+    return f"command -v {SCRIPT} >/dev/null 2>&1 && exec {command}; printf '%s\\n' {notice}"
 
 
 def is_ours(handler: Any, platform: str) -> bool:
@@ -113,9 +114,7 @@ def write_settings(path: Path, data: dict[str, Any]) -> None:
         raise
 
 
-def merge(
-    data: dict[str, Any], platform: str, command: str | Callable[[str], str]
-) -> tuple[dict[str, Any], list[str]]:
+def merge(data: dict[str, Any], platform: str, command: str | Callable[[str], str]) -> tuple[dict[str, Any], list[str]]:
     """(new settings, events changed): heedful's handler in every event, each exactly once.
 
     `command` is one command for every event, or the command for an event.
@@ -178,8 +177,9 @@ def remove(data: dict[str, Any], platform: str) -> tuple[dict[str, Any], list[st
     return out, changed
 
 
-def install(platform: str, project: Path | None = None, home: Path | None = None,
-            user_home: Path | None = None) -> dict[str, Any]:
+def install(
+    platform: str, project: Path | None = None, home: Path | None = None, user_home: Path | None = None
+) -> dict[str, Any]:
     """Merge the hooks; project settings get the portable command (they are shared), user settings this machine's."""
     path = settings_path(platform, project, user_home)
     data = read_settings(path)
@@ -191,8 +191,14 @@ def install(platform: str, project: Path | None = None, home: Path | None = None
         merged, changed = merge(data, platform, command)
     if changed or not path.exists():
         write_settings(path, merged)
-    result: dict[str, Any] = {"platform": platform, "settings": str(path), "installed": list(EVENTS[platform]),
-                              "changed": changed, "command": command, "scope": "project" if project else "user"}
+    result: dict[str, Any] = {
+        "platform": platform,
+        "settings": str(path),
+        "installed": list(EVENTS[platform]),
+        "changed": changed,
+        "command": command,
+        "scope": "project" if project else "user",
+    }
     if project is not None:
         result["on_path"] = shutil.which(SCRIPT) is not None
         if platform == "codex":

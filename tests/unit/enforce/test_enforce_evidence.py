@@ -40,3 +40,28 @@ def test_one_builder_for_every_action_shape() -> None:
         "tool": "Bash",
         "input": {"command": "ls", "branch": "main"},
     }
+
+
+def test_a_patch_is_read_as_the_files_it_would_leave(tmp_path: Path) -> None:
+    (tmp_path / "a.json").write_text('{"debug": false,\n "name": "x"}\n')
+    patch = (
+        "*** Begin Patch\n*** Add File: new.json\n+{\"debug\": true}\n*** Update File: a.json\n@@\n"
+        '-{"debug": false,\n+{"debug": true,\n  "name": "x"}\n*** Delete File: old.txt\n*** End Patch\n'
+    )
+    added, updated = tools.patched_artifacts(patch, str(tmp_path))
+    assert added == {"path": str(tmp_path / "new.json"), "content": '{"debug": true}\n', "kind": "text"}
+    assert updated["content"] == '{"debug": true,\n "name": "x"}\n'
+    stale = "*** Begin Patch\n*** Update File: a.json\n@@\n-nothing like this\n+x\n*** End Patch\n"
+    assert tools.patched_artifacts(stale, str(tmp_path)) == []  # a hunk that does not match: not guessed
+
+
+def test_a_shell_wrapped_patch_is_checked_before_it_is_applied(hf: Heedful, tmp_path: Path) -> None:
+    """Codex applies `apply_patch <<'EOF'` itself and sends no PostToolUse: the artifact is judged beforehand."""
+    hf.rules.learn("me", "`debug` must never be `true` in config.json files", project=tmp_path)
+    enforcer = for_heedful(hf, "me", "codex")
+    enforcer.user_prompt("s1", "write the config", str(tmp_path))
+    bad = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: config.json\n+{\"debug\": true}\n*** End Patch\nEOF\n"
+    denied = enforcer.pre_tool("s1", "Bash", {"command": bad}, str(tmp_path))
+    assert denied.decision == "deny" and "`debug` is `true`" in (denied.message or "")
+    good = bad.replace("true", "false")
+    assert enforcer.pre_tool("s1", "Bash", {"command": good}, str(tmp_path)).decision == "allow"

@@ -7,8 +7,10 @@ from pathlib import Path
 from heedful.enforce import tools
 from heedful.enforce.project import lineage, normalise, project_root
 
-PATCH = ("*** Begin Patch\n*** Add File: docs/a.md\n+hi\n*** Update File: src/b.py\n@@\n-x\n+y\n"
-         "*** Delete File: old.txt\n*** Update File: c.py\n*** Move to: d.py\n*** End Patch\n")
+PATCH = (
+    "*** Begin Patch\n*** Add File: docs/a.md\n+hi\n*** Update File: src/b.py\n@@\n-x\n+y\n"
+    "*** Delete File: old.txt\n*** Update File: c.py\n*** Move to: d.py\n*** End Patch\n"
+)
 
 
 def test_actions_keep_commands_for_shells_and_paths_for_patches() -> None:
@@ -22,17 +24,25 @@ def test_actions_keep_commands_for_shells_and_paths_for_patches() -> None:
 def test_events_for_every_tool_kind(tmp_path: Path) -> None:
     project, cwd = str(tmp_path), str(tmp_path)
     assert tools.events("Bash", {"command": "pytest -q"}, {}, project, cwd) == [
-        {"tool": "Bash", "ok": True, "kind": "command", "command": "pytest -q"}]
-    created = tools.events("Write", {"file_path": f"{project}/n.py", "content": ""}, {}, project, cwd,
-                           existed={f"{project}/n.py": False})
+        {"tool": "Bash", "ok": True, "kind": "command", "command": "pytest -q"}
+    ]
+    created = tools.events(
+        "Write", {"file_path": f"{project}/n.py", "content": ""}, {}, project, cwd, existed={f"{project}/n.py": False}
+    )
     assert created == [{"tool": "Write", "ok": True, "kind": "create", "path": "n.py", "created": True}]
     rewritten = tools.events("Write", {"file_path": f"{project}/n.py", "content": ""}, {"type": "update"}, project, cwd)
     assert rewritten[0]["kind"] == "write"
     kinds = [(e["kind"], e["path"]) for e in tools.events("apply_patch", {"command": PATCH}, "ok", project, cwd)]
-    assert kinds == [("create", "docs/a.md"), ("edit", "src/b.py"), ("delete", "old.txt"), ("edit", "c.py"),
-                     ("create", "d.py")]
+    assert kinds == [
+        ("create", "docs/a.md"),
+        ("edit", "src/b.py"),
+        ("delete", "old.txt"),
+        ("edit", "c.py"),
+        ("create", "d.py"),
+    ]
     assert tools.events("Read", {"file_path": "/etc/hosts"}, {}, project, cwd) == [
-        {"tool": "Read", "ok": True, "kind": "tool", "path": "/etc/hosts"}]
+        {"tool": "Read", "ok": True, "kind": "tool", "path": "/etc/hosts"}
+    ]
 
 
 def test_existence_before_and_artifacts_after(tmp_path: Path) -> None:
@@ -87,7 +97,10 @@ def test_a_subdirectory_resolves_to_its_repository_root(tmp_path: Path) -> None:
 
 def test_writes_through_the_shell_are_writes(tmp_path: Path) -> None:
     """Codex sends `apply_patch <<'EOF'` as a shell call; redirections write too: artifacts and events see them."""
-    patch = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: config.json\n+{}\n*** Update File: a.py\n@@\n*** End Patch\nEOF\n"
+    patch = (
+        "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: config.json\n+{}\n"
+        "*** Update File: a.py\n@@\n*** End Patch\nEOF\n"
+    )
     assert tools.written_paths("Bash", {"command": patch}) == [("add", "config.json"), ("update", "a.py")]
     assert tools.written_paths("exec_command", {"cmd": "mkdir -p out && echo hi > out/x.txt"}) == [
         ("write", "out"),

@@ -16,6 +16,7 @@ WRITE_TOOLS = frozenset({"write", "create", "write_file"})
 EDIT_TOOLS = frozenset({"edit", "multiedit", "notebookedit", "str_replace_editor"})
 PATCH_TOOLS = frozenset({"apply_patch"})
 MAX_CONTENT = 512_000
+MAX_SHELL_PARSE = 32_768  # as enforce.bounds.HEAD_CHARS
 _PATCH_FILE = re.compile(r"^\*\*\* (Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
 _PATCH_MOVE = re.compile(r"^\*\*\* Move to: (.+?)\s*$", re.MULTILINE)
 
@@ -123,6 +124,10 @@ def shell_writes(command: str | None) -> list[tuple[str, str]]:
     patches in a heredoc (Codex sends `apply_patch <<'EOF' ...` as a shell call), whose operations it names."""
     if not command:
         return []
+    if len(command) > MAX_SHELL_PARSE:
+        # Parsed in full only up to the bound the pre-action checks read whole (they read longer ones in
+        # parts); a longer command records no written files, so the hook stays within its time.
+        command = command[:MAX_SHELL_PARSE]
     from heedful.rules.shell import written_paths as shell_written  # the parser the path checks use
 
     named = {path: op for op, path in patch_files(command)} if "*** " in command else {}

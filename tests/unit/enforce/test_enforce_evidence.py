@@ -45,7 +45,7 @@ def test_one_builder_for_every_action_shape() -> None:
 def test_a_patch_is_read_as_the_files_it_would_leave(tmp_path: Path) -> None:
     (tmp_path / "a.json").write_text('{"debug": false,\n "name": "x"}\n')
     patch = (
-        "*** Begin Patch\n*** Add File: new.json\n+{\"debug\": true}\n*** Update File: a.json\n@@\n"
+        '*** Begin Patch\n*** Add File: new.json\n+{"debug": true}\n*** Update File: a.json\n@@\n'
         '-{"debug": false,\n+{"debug": true,\n  "name": "x"}\n*** Delete File: old.txt\n*** End Patch\n'
     )
     added, updated = tools.patched_artifacts(patch, str(tmp_path))

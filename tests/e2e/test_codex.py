@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from agent_sandbox import AgentRun, Sandbox
-from e2e_checks import known_defect, require
+from e2e_checks import require
 from mock_models import ResponsesMock, Turn, call, say
 
 LONG = (
@@ -182,33 +182,29 @@ def test_the_budget_lets_the_reply_through_after_three_revisions(over_budget: Pl
     assert actions.count("revise") == 3 and "unresolved" in actions
 
 
-# -- 4. artifact feedback on a JSON file written with a patch ----------------------------------------
+# -- 4. artifact checks on a JSON file written with a shell-wrapped patch ----------------------------
+# Codex applies `apply_patch <<'EOF'` sent as a shell command itself and sends no PostToolUse for it
+# (only PreToolUse), so heedful judges the file the patch would leave before it is applied.
 ADD_CONFIG = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: config.json\n+{\"debug\": true}\n*** End Patch\nEOF\n"
-FIX_CONFIG = (
-    "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: config.json\n@@\n-{\"debug\": true}\n"
-    '+{"debug": false}\n*** End Patch\nEOF\n'
-)
+FIXED_CONFIG = ADD_CONFIG.replace("true", "false")
 
 
 @pytest.fixture(scope="module")
 def artifact(world: Any) -> Played:
-    box, model = world([shell(ADD_CONFIG), shell(FIX_CONFIG), say("Config written.")])
+    box, model = world([shell(ADD_CONFIG), shell(FIXED_CONFIG), say("Config written.")])
     box.learn("`debug` must never be `true` in config.json files")
     return Played(box, model, [box.codex("write the config")])
 
 
-def test_a_patched_file_gets_feedback_and_the_fix_passes(artifact: Played) -> None:
+def test_a_patched_file_is_judged_before_it_is_applied_and_the_fix_passes(artifact: Played) -> None:
     assert final_message(artifact.runs[0]) == "Config written."
     assert json.loads((artifact.box.project / "config.json").read_text()) == {"debug": False}
     assert len(artifact.requests) == 3
-    feedback = messages_after_last_reply(artifact.requests[1])
-    known_defect(
-        "must never be" in feedback,
-        "Writes through the shell bypass path rules (a shell-wrapped apply_patch is not seen as a write)",
-        feedback[-300:],
-    )
+    (reason,) = outputs(artifact.requests[1])
+    assert "must never be" in reason and "`debug` is `true`" in reason, reason
+    assert "True" not in reason  # JSON spelling
     actions = [e["action"] for e in artifact.box.log_entries()]
-    assert actions.count("feedback") == 1
+    assert actions == ["deny"], actions
 
 
 # -- 7. a shell-wrapped patch touching a forbidden path ----------------------------------------------
@@ -223,10 +219,7 @@ def test_a_shell_wrapped_patch_to_a_forbidden_path_is_denied(world: Any) -> None
     box.learn("Never edit files under migrations/")
     run = box.codex("add the first migration")
     assert final_message(run) == "Left migrations alone."
-    known_defect(
-        not (box.project / "migrations" / "001.sql").exists(),
-        "Writes through the shell bypass path rules (`apply_patch <<'EOF'` via Bash was allowed)",
-    )
+    assert not (box.project / "migrations" / "001.sql").exists()
     (denied,) = outputs(model.agent_requests()[1])
     assert "migrations/" in denied
 
@@ -240,10 +233,7 @@ def test_redirections_to_a_forbidden_path_are_denied(world: Any) -> None:
     )
     box.learn("Never edit files under migrations/")
     assert final_message(box.codex("add the first migration")) == "Left migrations alone."
-    known_defect(
-        not (box.project / "migrations" / "001.sql").exists(),
-        "Writes through the shell bypass path rules (a `>` redirection was allowed)",
-    )
+    assert not (box.project / "migrations" / "001.sql").exists()
 
 
 # -- hooks that are not trusted ------------------------------------------------------------------------
@@ -253,8 +243,6 @@ def test_doctor_reports_untrusted_codex_hooks(world: Any) -> None:
     run = box.codex("add requests", trust_hooks=False)
     assert final_message(run) == "Done."
     assert box.ran("pip") == ["install requests"]  # Codex skipped the untrusted hooks: nothing enforced
-    doctor = box.heedful("doctor", check=False)
-    known_defect(
-        "trust" in (doctor.stdout + doctor.stderr).lower(),
-        "Codex: hooks that are not trusted do not run and `heedful doctor` does not say so",
-    )
+    doctor = box.heedful("doctor", "--json", check=False)
+    (codex,) = [c for c in json.loads(doctor.stdout)["checks"] if c["part"] == "codex hooks"]
+    assert doctor.returncode == 1 and codex["ok"] is False and "not trusted" in codex["detail"], codex

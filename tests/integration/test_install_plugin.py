@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from heedful.integrations.install import EVENTS
+from heedful.integrations.install import EVENTS, portable_command
 
 PLUGIN = Path(__file__).resolve().parents[2] / "plugin"
 
@@ -18,9 +18,10 @@ def test_marketplace_and_plugin_manifests() -> None:
     assert manifest["name"] == entry["name"] == "heedful"
     hooks = json.loads((root / "hooks" / "hooks.json").read_text())["hooks"]
     assert tuple(hooks) == EVENTS["claude-code"]
-    for groups in hooks.values():
+    for event, groups in hooks.items():
         for group in groups:
             for handler in group["hooks"]:
-                assert handler["type"] == "command" and handler["command"] == "heedful-hook claude-code"
+                # The same commands as a project install; SessionStart says so when heedful-hook is missing.
+                assert handler["type"] == "command" and handler["command"] == portable_command("claude-code", event)
     servers = json.loads((root / ".mcp.json").read_text())["mcpServers"]
     assert servers["heedful"] == {"command": "heedful", "args": ["mcp"]}

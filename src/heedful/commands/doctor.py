@@ -30,6 +30,21 @@ def _check(name: str, action: Callable[[], str]) -> dict[str, Any]:
     return {"part": name, "ok": True, "detail": detail, "ms": round((time.perf_counter() - started) * 1000, 1)}
 
 
+def _codex_checks() -> list[dict[str, Any]]:
+    """One check per Codex hooks file holding heedful's hooks: Codex skips untrusted hooks silently."""
+    from pathlib import Path
+
+    from heedful.enforce.project import repository_root
+    from heedful.integrations.codex_trust import codex_hooks
+
+    project = repository_root(str(Path.cwd()))
+    try:
+        found = codex_hooks(Path(project) if project else None)
+    except Exception as exc:  # doctor reports every failure instead of stopping at the first
+        return [{"part": "codex hooks", "ok": False, "detail": f"{type(exc).__name__}: {exc}", "ms": None}]
+    return [{"part": "codex hooks", "ok": item.runs, "detail": item.summary(), "ms": None} for item in found]
+
+
 def doctor(
     skip_model: Annotated[bool, typer.Option("--skip-model", help="Do not call the configured model.")] = False,
     home: HomeOption = None,
@@ -75,6 +90,7 @@ def doctor(
         checks = [_check("store", store_check), _check("embedder", embedder_check)]
         if not skip_model:
             checks.append(_check("model", model_check))
+        checks += _codex_checks()
         data = {
             "version": __version__,
             "home": str(settings.home),

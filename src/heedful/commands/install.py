@@ -32,17 +32,29 @@ def _project(project: Path | None, user: bool) -> Path | None:
 
 def _installed(data: dict[str, Any]) -> None:
     state = "updated" if data["changed"] else "already up to date"
-    typer.echo(f"{data['platform']} hooks {state} in {data['settings']}")
+    platform = data["platform"]
+    typer.echo(f"{platform} hooks {state} in {data['settings']}")
     typer.echo(f"  events: {', '.join(data['installed'])}")
     typer.echo(f"  command: {data['command']}")
-    if data["platform"] == "codex":
-        typer.echo("  Codex runs new or changed hooks only after you trust them in /hooks.")
+    if data["scope"] == "project":
+        typer.echo("  The command finds heedful-hook on PATH, so teammates can share this file; SessionStart says")
+        typer.echo("  so when heedful-hook is missing." + ("" if data["on_path"] else " It is not on PATH here yet."))
+        if platform == "claude-code":
+            typer.echo("  Claude Code reads project settings only when it starts at the project root; started in a")
+            typer.echo("  subdirectory it does not run these hooks. User-level hooks work anywhere (recommended):")
+            typer.echo("  heedful install claude-code --user")
+    if platform == "codex":
+        if data["scope"] == "project" and not data.get("project_trusted"):
+            project = str(Path(data["settings"]).parent.parent)
+            typer.echo("  Codex ignores a project's .codex/ until you trust the project; add to ~/.codex/config.toml:")
+            typer.echo(f'    [projects."{project}"]')
+            typer.echo('    trust_level = "trusted"')
+        typer.echo("  Codex runs new or changed hooks only after you trust them in /hooks (`heedful doctor` checks).")
 
 
 def _removed(data: dict[str, Any]) -> None:
     if data["removed"]:
-        typer.echo(f"removed heedful's {data['platform']} hooks from {data['settings']} "
-                   f"({', '.join(data['removed'])})")
+        typer.echo(f"removed heedful's {data['platform']} hooks from {data['settings']} ({', '.join(data['removed'])})")
     else:
         typer.echo(f"no heedful {data['platform']} hooks in {data['settings']}")
 
@@ -62,22 +74,25 @@ def _uninstall(platform: str, project: Path | None, user: bool, as_json: bool) -
 
 
 @install_app.command("claude-code")
-def install_claude_code(project: ProjectOption = None, user: UserScopeOption = False, home: HomeOption = None,
-                        as_json: JsonOption = False) -> None:
+def install_claude_code(
+    project: ProjectOption = None, user: UserScopeOption = False, home: HomeOption = None, as_json: JsonOption = False
+) -> None:
     """Merge the hooks into Claude Code's settings.json (user settings unless --project)."""
     _install("claude-code", project, user, home, as_json)
 
 
 @install_app.command("codex")
-def install_codex(project: ProjectOption = None, user: UserScopeOption = False, home: HomeOption = None,
-                  as_json: JsonOption = False) -> None:
+def install_codex(
+    project: ProjectOption = None, user: UserScopeOption = False, home: HomeOption = None, as_json: JsonOption = False
+) -> None:
     """Merge the hooks into Codex's hooks.json (user ~/.codex unless --project)."""
     _install("codex", project, user, home, as_json)
 
 
 @uninstall_app.command("claude-code")
-def uninstall_claude_code(project: ProjectOption = None, user: UserScopeOption = False,
-                          as_json: JsonOption = False) -> None:
+def uninstall_claude_code(
+    project: ProjectOption = None, user: UserScopeOption = False, as_json: JsonOption = False
+) -> None:
     """Remove heedful's hooks from Claude Code's settings.json."""
     _uninstall("claude-code", project, user, as_json)
 

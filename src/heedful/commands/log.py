@@ -21,6 +21,8 @@ LABELS = {
     "appeal_overturned": "[green]appeal overturned[/green]",
     "appeal_upheld": "[red]appeal upheld[/red]",
     "appeal_refused": "[dim]appeal refused[/dim]",
+    "filed_appeal": "[dim]appeal filed[/dim]",
+    "yielded": "[cyan]yielded to the user's request[/cyan]",
 }
 
 

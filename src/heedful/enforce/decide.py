@@ -17,6 +17,7 @@ from typing import Any
 from heedful.enforce import bounds, judge, messages
 from heedful.enforce.judge import Evaluate
 from heedful.enforce.ledger import SessionView
+from heedful.enforce.override import override
 
 # (the fresh judgment, the evidence, the agent's appeal) -> (overturn, reason)
 AppealReviewer = Callable[[dict[str, Any], dict[str, Any], str], tuple[bool, str]]
@@ -66,6 +67,7 @@ class Decider:
         appeals: list[tuple[str, str]] | None = None,
         note_active: bool = False,
         unread: bounds.CommandViews | None = None,
+        before_write: bool = False,
     ) -> Outcome:
         turn_id = turn["turn_id"]
         evidence = evidences[0]
@@ -131,14 +133,19 @@ class Decider:
             noted = view.noted_unknown(turn_id)
             unknown = [j for j in unknown if j["rule_id"] not in noted]
         entries += [{**base, **_entry(j), "action": "unknown"} for j in unknown]
-        violations = [
-            {**j, "hint": messages.hint(j["kind"], j["params"], j["quotes"])}
-            for j in effective
-            if j["result"] == "violated"
-        ]
+        violations = []
+        for j in effective:
+            if j["result"] != "violated":
+                continue
+            # The user's current request overrides the rule for this turn: it yields, no repair is used.
+            said = override({"kind": j["kind"], "params": j["params"]}, turn.get("prompt"))
+            if said:
+                entries.append({**base, **_entry(j), "action": "yielded", "detail": f"the user asked: {said}"})
+                continue
+            violations.append({**j, "hint": messages.hint(j["kind"], j["params"], j["quotes"])})
         if not violations and not entries:
             return Outcome()
-        return self._intervene(view, turn_id, stage, base, entries, violations, unknown, note_active)
+        return self._intervene(view, turn_id, stage, base, entries, violations, unknown, note_active, before_write)
 
     def _claim(self, view: SessionView, turn_id: str) -> int | None:
         """Use one repair of the turn's budget (read now, stored later): the new count, or None when spent."""
@@ -159,7 +166,9 @@ class Decider:
         violations: list[dict[str, Any]],
         unknown: list[dict[str, Any]],
         note_active: bool,
+        before_write: bool = False,
     ) -> Outcome:
+        """`before_write`: an artifact judged before it is written (a deny, not feedback on a done write)."""
         outcome = Outcome()
         if violations:
             used = self._claim(view, turn_id)
@@ -188,7 +197,7 @@ class Decider:
                 ]
                 outcome = Outcome("allow", None, violations)
             else:
-                action = ACTIONS[stage]
+                action = "deny" if before_write else ACTIONS[stage]
                 render = {"deny": messages.deny, "feedback": messages.feedback, "revise": messages.revise}[action]
                 detail = "continuation after a revision request" if note_active else ""
                 entries += [{**base, **_entry(v), "action": action, "detail": detail} for v in violations]

@@ -28,6 +28,7 @@ from heedful.enforce import bounds, judge, messages, tools
 from heedful.enforce.decide import AppealReviewer, Decider, Outcome
 from heedful.enforce.judge import Evaluate
 from heedful.enforce.ledger import SessionView, Write
+from heedful.enforce.project import lineage, project_root
 
 __all__ = ["REPAIR_BUDGET", "Enforcer", "Outcome", "env_project_dir", "for_heedful"]
 
@@ -103,7 +104,7 @@ class Enforcer:
         found = view.session()
         if found is not None and found.get("project"):
             return found
-        project = tools.project_root(cwd, self.project_dir)
+        project = project_root(cwd, self.project_dir)
         self._write("session", session_id, platform=self.platform, project=project)
         state = (
             dict(found)
@@ -141,9 +142,17 @@ class Enforcer:
         return {"turn_id": turn_id, "library_version": version, "prompt": None, "selected": [], "revisions": 0}
 
     def rules(self, library_version: int, project: str | None) -> list[dict[str, Any]]:
+        """The global rules and those stored for `project` or a directory above it."""
         key = (library_version, project)
         if key not in self._rules:
-            self._rules[key] = self.repo.active_rules(self.user, library_version, project)
+            found = self.repo.active_rules(self.user, library_version, project)
+            seen = {rule["id"] for rule in found}
+            for ancestor in lineage(project)[1:]:
+                for rule in self.repo.active_rules(self.user, library_version, ancestor):
+                    if rule["id"] not in seen and rule.get("scope") == "project":
+                        seen.add(rule["id"])
+                        found.append(rule)
+            self._rules[key] = found
         return self._rules[key]
 
     def _checked(self, turn: dict[str, Any], project: str | None, stage: str) -> list[dict[str, Any]]:
@@ -227,13 +236,36 @@ class Enforcer:
         session = self._session(view, session_id, cwd)
         project = session.get("project")
         turn = self._turn(view, session, turn_hint)
+        filed = _appeal_command(tool_name, tool_input)
+        if filed is not None:
+            # An appeal through a tool call: recorded for the turn's next delivery check, never run,
+            # and never part of the reply the user reads.
+            entry = {"stage": "delivery", "candidate": "", "rule_id": filed[0], "action": "filed_appeal"}
+            self._write("log", session_id, turn=turn["turn_id"], entries=[{**entry, "detail": filed[1]}])
+            return Outcome("deny", messages.appeal_filed(filed[0]))
         outcome = self._pre_action(view, turn, project, tool_name, tool_input)
+        patch = tools.shell_patch(tool_name, tool_input) if outcome.decision != "deny" else None
+        if patch is not None:
+            outcome = self._before_patch(view, turn, project, patch, cwd) or outcome
         if outcome.decision != "deny" and tool_use_id and tools.written_paths(tool_name, tool_input):
             # whether each file existed before the write, so that PostToolUse can tell a creation
             self._write(
                 "pending", session_id, tool_use_id=tool_use_id, existed=tools.existed_before(tool_name, tool_input, cwd)
             )
         return outcome
+
+    def _before_patch(
+        self, view: SessionView, turn: dict[str, Any], project: str | None, patch: str, cwd: str
+    ) -> Outcome | None:
+        """Artifact checks on what a shell-wrapped patch would write: Codex applies it with no PostToolUse."""
+        rules = self._checked(turn, project, "artifact")
+        for artifact in tools.patched_artifacts(patch, cwd) if rules else []:
+            evidence = {"project": project, "artifact": artifact}
+            candidate = judge.candidate_id("artifact", artifact)
+            outcome = self._decide(view, turn, "artifact", candidate, rules, [evidence], before_write=True)
+            if outcome.decision != "allow":
+                return outcome
+        return None
 
     def _pre_action(
         self, view: SessionView, turn: dict[str, Any], project: str | None, tool_name: str, tool_input: dict[str, Any]
@@ -323,6 +355,8 @@ class Enforcer:
         if not rules:
             return Outcome()
         clean, appeals = messages.appeals_in(text)
+        named = {rule_id for rule_id, _ in appeals}
+        appeals += [(rule_id, why) for rule_id, why in view.filed_appeals(turn["turn_id"]) if rule_id not in named]
         events = [
             {**e, "command": bounds.stored(e["command"])} if isinstance(e.get("command"), str) else e
             for e in view.events(turn["turn_id"])
@@ -380,6 +414,17 @@ def _is_own_text(prompt: str) -> bool:
     """A continuation prompt made from heedful's own revision request is not the user's word."""
     head = prompt[:400]
     return "(heedful)" in head and ("Before this reply is final" in head or "This tool call was not run" in head)
+
+
+def _appeal_command(tool_name: str, tool_input: dict[str, Any]) -> tuple[str, str] | None:
+    """(rule id, evidence) of a shell call `heedful-appeal <rule id>: <evidence>`, else None."""
+    if tools.tool_class(tool_name) != "shell":
+        return None
+    command = tools.command_of(tool_input)
+    found = messages.APPEAL_LINE.match(command.strip()) if command else None
+    if found is None:
+        return None
+    return found.group(1), found.group(2).strip().strip("'\"").strip()
 
 
 def env_project_dir(platform: str) -> str | None:

@@ -175,6 +175,19 @@ class SessionView:
             str(row["rule_id"]) for row in self._log(turn_id) if row.get("action") == "unknown" and row.get("rule_id")
         }
 
+    def filed_appeals(self, turn_id: str) -> list[tuple[str, str]]:
+        """(rule id, evidence) of appeals filed with a tool call this turn and not decided since."""
+        filed: dict[str, str] = {}
+        for row in self._log(turn_id):
+            rule_id = row.get("rule_id")
+            if not isinstance(rule_id, str):
+                continue
+            if row.get("action") == "filed_appeal":
+                filed[rule_id] = str(row.get("detail") or "(filed with heedful-appeal)")
+            elif str(row.get("action", "")).startswith("appeal_"):
+                filed.pop(rule_id, None)
+        return list(filed.items())
+
     def appeals(self, turn_id: str, rule_id: str) -> int:
         return sum(
             1

@@ -6,6 +6,7 @@ rule in the user's terms, quote what matched, and say what to do instead.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -117,24 +118,43 @@ def hint(kind: str | None, params: dict[str, Any], quotes: list[str]) -> str:
     if kind == "field_value":
         dotted = ".".join(_words(params.get("path")))
         verb = "set" if params.get("op") == "equals" else "do not set"
-        return f"{verb} {dotted} to {params.get('value')!r}"
+        return f"{verb} `{dotted}` to `{_json(params.get('value'))}`"
     return "change it so that it follows the rule"
+
+
+def _json(value: Any) -> str:
+    """A JSON value as JSON writes it (`true`, `null`, `"x"`), which is how the agent will write it back."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _reason(violation: dict[str, Any]) -> str:
+    """The check's reason; a field's value is restated in JSON spelling (the check's own uses Python's)."""
+    params = violation.get("params") or {}
+    if violation.get("kind") != "field_value" or not isinstance(params, dict):
+        return str(violation["reason"])
+    dotted = ".".join(_words(params.get("path")))
+    value = _json(params.get("value"))
+    if params.get("op") == "equals":
+        quotes = violation.get("quotes") or []
+        found = f" (it is {_json(quotes[0])})" if quotes else ""
+        return f"`{dotted}` must be `{value}`{found}"
+    return f"`{dotted}` is `{value}`, which the rule forbids"
 
 
 def _item(number: int, violation: dict[str, Any]) -> str:
     quotes = violation.get("quotes") or []
     quote = f" Matched: `{quotes[0]}`." if quotes else ""
     return (
-        f"{number}. “{violation['rule_text']}” [{violation['rule_id']}]: {violation['reason']}.{quote} "
+        f"{number}. “{violation['rule_text']}” [{violation['rule_id']}]: {_reason(violation)}.{quote} "
         f"Instead: {violation['hint']}."
     )
 
 
 def deny(violations: list[dict[str, Any]], used: int, budget: int) -> str:
     head = (
-        "This tool call was not run: it breaks a rule the user taught in an earlier session"
+        "This tool call was not run: it breaks a rule the user taught"
         if len(violations) == 1
-        else f"This tool call was not run: it breaks {len(violations)} rules the user taught in earlier sessions"
+        else f"This tool call was not run: it breaks {len(violations)} rules the user taught"
     )
     body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
     return (
@@ -146,20 +166,34 @@ def deny(violations: list[dict[str, Any]], used: int, budget: int) -> str:
 def feedback(violations: list[dict[str, Any]], used: int, budget: int) -> str:
     body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
     return (
-        f"The change just made breaks a rule the user taught in an earlier session (heedful). The tool has "
+        f"The change just made breaks a rule the user taught (heedful). The tool has "
         f"already run, so fix the result now:\n{body}\n(Correction {used} of {budget} this turn.)"
     )
 
 
+APPEAL_HOW = (
+    "The user's instructions in this conversation take precedence over learned rules: if they asked for this "
+    "explicitly, or a judgment is wrong, you may appeal once per rule by running the shell command "
+    "`heedful-appeal <rule id>: <your evidence>` (heedful reads it and does not run it; the user does not see "
+    "it) before giving the reply again; the rule is then checked again."
+)
+
+
 def revise(violations: list[dict[str, Any]], used: int, budget: int) -> str:
+    """The revision request; how to appeal is said with the turn's first request only."""
     count = "a rule" if len(violations) == 1 else f"{len(violations)} rules"
     body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
+    text = (
+        f"Before this reply is final: it breaks {count} the user taught (heedful).\n{body}\n"
+        f"Do what is needed and give the revised reply (revision {used} of {budget} this turn)."
+    )
+    return f"{text} {APPEAL_HOW}" if used == 1 else text
+
+
+def appeal_filed(rule_id: str) -> str:
     return (
-        f"Before this reply is final: it breaks {count} the user taught in earlier sessions (heedful).\n{body}\n"
-        f"Do what is needed and give the revised reply (revision {used} of {budget} this turn). "
-        "The user's instructions in this conversation take precedence over learned rules: if they asked for "
-        "this explicitly, or a judgment is wrong, you may appeal once per rule by adding a line "
-        "`heedful-appeal <rule id>: <your evidence>` to the reply; the rule is then checked again."
+        f"Appeal of rule [{rule_id}] filed (heedful); it is reviewed when you give your reply. This command is "
+        "not run. Give the reply now, without any appeal line in it."
     )
 
 

@@ -16,6 +16,7 @@ WRITE_TOOLS = frozenset({"write", "create", "write_file"})
 EDIT_TOOLS = frozenset({"edit", "multiedit", "notebookedit", "str_replace_editor"})
 PATCH_TOOLS = frozenset({"apply_patch"})
 MAX_CONTENT = 512_000
+MAX_SHELL_PARSE = 32_768  # as enforce.bounds.HEAD_CHARS
 _PATCH_FILE = re.compile(r"^\*\*\* (Update|Add|Delete) File: (.+?)\s*$", re.MULTILINE)
 _PATCH_MOVE = re.compile(r"^\*\*\* Move to: (.+?)\s*$", re.MULTILINE)
 
@@ -75,6 +76,19 @@ def action(tool_name: str, tool_input: dict[str, Any]) -> dict[str, Any]:
     return {"tool": tool_name, "input": dict(tool_input)}
 
 
+def evidence_action(given: dict[str, Any]) -> dict[str, Any]:
+    """Any action as an observation may give it, in the shape the hook builds (`rules check` = the hook).
+
+    Accepts a hook payload's `{tool_name, tool_input}`, `{tool, input}`, or a flat `{tool, command | path ...}`.
+    """
+    tool = _text(given.get("tool_name")) or _text(given.get("tool")) or ""
+    inner = given.get("tool_input") if isinstance(given.get("tool_input"), dict) else given.get("input")
+    flat = {k: v for k, v in given.items() if k not in ("tool", "tool_name", "tool_input", "input", "paths")}
+    if not isinstance(inner, dict):
+        inner = {"input": inner} if isinstance(inner, str) else {}
+    return action(tool, {**flat, **inner})
+
+
 def absolute(path: str, cwd: str) -> str:
     expanded = os.path.expanduser(path)
     return os.path.normpath(expanded if os.path.isabs(expanded) else os.path.join(cwd, expanded))
@@ -100,7 +114,24 @@ def written_paths(tool_name: str, tool_input: dict[str, Any]) -> list[tuple[str,
         return [("edit", path)]
     if kind == "patch":
         return patch_files(patch_text(tool_name, tool_input) or "")
+    if kind == "shell":
+        return shell_writes(command_of(tool_input))
     return []
+
+
+def shell_writes(command: str | None) -> list[tuple[str, str]]:
+    """(operation, path) for the files a shell command writes: redirections, tee, sed -i, cp/mv/rm, and
+    patches in a heredoc (Codex sends `apply_patch <<'EOF' ...` as a shell call), whose operations it names."""
+    if not command:
+        return []
+    if len(command) > MAX_SHELL_PARSE:
+        # Parsed in full only up to the bound the pre-action checks read whole (they read longer ones in
+        # parts); a longer command records no written files, so the hook stays within its time.
+        command = command[:MAX_SHELL_PARSE]
+    from heedful.rules.shell import written_paths as shell_written  # the parser the path checks use
+
+    named = {path: op for op, path in patch_files(command)} if "*** " in command else {}
+    return [(named.get(path, "write"), path) for path in shell_written(command)]
 
 
 def existed_before(tool_name: str, tool_input: dict[str, Any], cwd: str) -> dict[str, bool]:
@@ -139,13 +170,14 @@ def events(
     """The events a completed tool call adds to the session log."""
     kind = tool_class(tool_name)
     base: dict[str, Any] = {"tool": tool_name, "ok": ok}
-    if kind == "shell":
-        command = command_of(tool_input)
-        return [{**base, "kind": "command", "command": command or ""}]
     found: list[dict[str, Any]] = []
+    if kind == "shell":
+        found.append({**base, "kind": "command", "command": command_of(tool_input) or ""})
     for op, path in written_paths(tool_name, tool_input):
         rel = relative(path, project, cwd)
-        if op == "delete":
+        if kind == "shell" and os.path.isdir(absolute(path, cwd)):
+            continue  # `mkdir`, or a directory a command wrote into: not a file
+        if op == "delete" or (kind == "shell" and not os.path.exists(absolute(path, cwd))):
             found.append({**base, "kind": "delete", "path": rel})
         elif op == "add" or (op == "write" and _created(tool_response, existed, path)):
             found.append({**base, "kind": "create", "path": rel, "created": True})
@@ -167,6 +199,8 @@ def artifacts(tool_name: str, tool_input: dict[str, Any], cwd: str) -> list[dict
     out = []
     for op, path in written_paths(tool_name, tool_input):
         full = absolute(path, cwd)
+        if os.path.isdir(full):
+            continue  # a directory (`mkdir`, `cp -r`): its files are not read here
         if op == "delete" or not os.path.exists(full):
             out.append({"path": full, "content": None, "kind": "deleted"})
             continue
@@ -201,16 +235,60 @@ def git_branch(project: str | None) -> str | None:
     return text.removeprefix("ref: refs/heads/") if text.startswith("ref: refs/heads/") else None
 
 
-def project_root(cwd: str, env_dir: str | None = None) -> str:
-    """The project a session works in: the platform's project dir, else the git root, else `cwd`."""
-    if env_dir and os.path.isdir(env_dir):
-        return os.path.realpath(env_dir)
-    start = os.path.realpath(cwd)
-    current = start
-    while True:
-        if os.path.exists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return start
-        current = parent
+def _patch_sections(patch: str) -> list[tuple[str, str, list[str]]]:
+    """(operation, path, body lines) per file of a patch, in order."""
+    sections: list[tuple[str, str, list[str]]] = []
+    for line in patch.splitlines():
+        header = _PATCH_FILE.match(line)
+        if header:
+            sections.append((header.group(1).lower(), header.group(2), []))
+        elif sections and not line.startswith("*** "):
+            sections[-1][2].append(line)
+    return sections
+
+
+def _apply_hunks(before: str, body: list[str]) -> str | None:
+    """The text after an `*** Update File` body's hunks (None when a hunk does not match)."""
+    hunks: list[list[str]] = [[]]
+    for line in body:
+        if line.startswith("@@"):
+            hunks.append([])
+        elif line[:1] in (" ", "-", "+") or line == "":
+            hunks[-1].append(line or " ")
+    text = before
+    for hunk in (h for h in hunks if h):
+        old = "\n".join(line[1:] for line in hunk if line[0] in " -")
+        new = "\n".join(line[1:] for line in hunk if line[0] in " +")
+        if old and old not in text:
+            return None
+        text = text.replace(old, new, 1) if old else text + new + "\n"
+    return text
+
+
+def patched_artifacts(patch: str, cwd: str) -> list[dict[str, Any]]:
+    """The files a patch would leave, with their content, computed before it is applied (best effort).
+
+    For clients that apply a patch without a PostToolUse event (Codex runs `apply_patch <<'EOF'` sent as a
+    shell command itself): the artifact checks then run on what the patch would write.
+    """
+    out = []
+    for op, path, body in _patch_sections(patch):
+        full = absolute(path, cwd)
+        if op == "add":
+            content: str | None = "\n".join(line[1:] for line in body if line.startswith("+")) + "\n"
+        elif op == "update":
+            current = read_content(full, cwd)
+            content = None if current is None else _apply_hunks(current, body)
+        else:
+            continue
+        if content is not None and len(content) <= MAX_CONTENT:
+            out.append({"path": full, "content": content, "kind": "text"})
+    return out
+
+
+def shell_patch(tool_name: str, tool_input: dict[str, Any]) -> str | None:
+    """The patch of a shell call that is an `apply_patch` heredoc, else None."""
+    if tool_class(tool_name) != "shell":
+        return None
+    command = command_of(tool_input) or ""
+    return command if "*** Begin Patch" in command and "apply_patch" in command.split("<<", 1)[0] else None

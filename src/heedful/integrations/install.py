@@ -13,14 +13,17 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from heedful.errors import InputError
 
 MARK = "heedful.hookmain"
+SCRIPT = "heedful-hook"  # the console script of `heedful.hookmain`
 TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure")
 EVENTS = {
     "claude-code": ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop"),
@@ -40,15 +43,47 @@ def settings_path(platform: str, project: Path | None, user_home: Path | None = 
 
 
 def hook_command(platform: str, home: Path | None = None, python: str | None = None) -> str:
+    """This machine's command: this interpreter, wherever it is (user settings stay on this machine)."""
     command = f"{shlex.quote(python or sys.executable)} -m {MARK} {platform}"
     if home is not None:
         command = f"HEEDFUL_HOME={shlex.quote(str(home.expanduser().resolve()))} {command}"
     return command
 
 
-def _is_ours(handler: Any, platform: str) -> bool:
+def missing_notice(platform: str) -> str:
+    """What SessionStart prints when `heedful-hook` is not on PATH: the user and the agent are told."""
+    user = (
+        f"heedful: {SCRIPT} is not on PATH, so the heedful hooks do nothing in this session and no learned "
+        "rule is checked. Install heedful (pipx install heedful) and restart."
+    )
+    agent = (
+        f"The heedful hooks are not running in this session ({SCRIPT} is not on PATH): the rules the user taught "
+        "are not checked. Tell the user once if they rely on them."
+    )
+    answer: dict[str, Any] = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": agent}}
+    if platform == "claude-code":  # Codex accepts only the fields it documents per event
+        answer = {"systemMessage": user, **answer}
+    return json.dumps(answer)
+
+
+def portable_command(platform: str, event: str, home: Path | None = None) -> str:
+    """A command for settings shared with a team: `heedful-hook` found on PATH, no path of this machine.
+
+    SessionStart says so when `heedful-hook` is missing instead of doing nothing silently.
+    """
+    command = f"{SCRIPT} {platform}"
+    if home is not None:
+        command = f"HEEDFUL_HOME={shlex.quote(str(home.expanduser().resolve()))} {command}"
+    if event != "SessionStart":
+        return command
+    notice = shlex.quote(missing_notice(platform))
+    return f"command -v {SCRIPT} >/dev/null 2>&1 && exec {command}; printf '%s\\n' {notice}"
+
+
+def is_ours(handler: Any, platform: str) -> bool:
+    """Whether a settings handler is heedful's hook for `platform` (this machine's or the portable command)."""
     command = handler.get("command") if isinstance(handler, dict) else None
-    return isinstance(command, str) and f"-m {MARK} {platform}" in command
+    return isinstance(command, str) and (f"-m {MARK} {platform}" in command or f"{SCRIPT} {platform}" in command)
 
 
 def read_settings(path: Path) -> dict[str, Any]:
@@ -79,8 +114,11 @@ def write_settings(path: Path, data: dict[str, Any]) -> None:
         raise
 
 
-def merge(data: dict[str, Any], platform: str, command: str) -> tuple[dict[str, Any], list[str]]:
-    """(new settings, events changed): heedful's handler in every event, each exactly once."""
+def merge(data: dict[str, Any], platform: str, command: str | Callable[[str], str]) -> tuple[dict[str, Any], list[str]]:
+    """(new settings, events changed): heedful's handler in every event, each exactly once.
+
+    `command` is one command for every event, or the command for an event.
+    """
     out = json.loads(json.dumps(data))
     hooks = out.setdefault("hooks", {})
     changed = []
@@ -88,8 +126,9 @@ def merge(data: dict[str, Any], platform: str, command: str) -> tuple[dict[str, 
         groups = hooks.get(event)
         if not isinstance(groups, list):
             groups = []
-        handler = {"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}
-        present = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or [] if _is_ours(h, platform)]
+        text = command(event) if callable(command) else command
+        handler = {"type": "command", "command": text, "timeout": TIMEOUT_SECONDS}
+        present = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or [] if is_ours(h, platform)]
         if present == [handler]:
             continue
         groups = _without_ours(groups, platform)
@@ -107,7 +146,7 @@ def _without_ours(groups: list[Any], platform: str) -> list[Any]:
         if not isinstance(group, dict) or not isinstance(group.get("hooks"), list):
             kept.append(group)
             continue
-        handlers = [h for h in group["hooks"] if not _is_ours(h, platform)]
+        handlers = [h for h in group["hooks"] if not is_ours(h, platform)]
         if len(handlers) == len(group["hooks"]):
             kept.append(group)
         elif handlers:
@@ -138,15 +177,35 @@ def remove(data: dict[str, Any], platform: str) -> tuple[dict[str, Any], list[st
     return out, changed
 
 
-def install(platform: str, project: Path | None = None, home: Path | None = None,
-            user_home: Path | None = None) -> dict[str, Any]:
+def install(
+    platform: str, project: Path | None = None, home: Path | None = None, user_home: Path | None = None
+) -> dict[str, Any]:
+    """Merge the hooks; project settings get the portable command (they are shared), user settings this machine's."""
     path = settings_path(platform, project, user_home)
     data = read_settings(path)
-    merged, changed = merge(data, platform, hook_command(platform, home))
+    if project is not None:
+        merged, changed = merge(data, platform, lambda event: portable_command(platform, event, home))
+        command = portable_command(platform, "UserPromptSubmit", home)
+    else:
+        command = hook_command(platform, home)
+        merged, changed = merge(data, platform, command)
     if changed or not path.exists():
         write_settings(path, merged)
-    return {"platform": platform, "settings": str(path), "installed": list(EVENTS[platform]), "changed": changed,
-            "command": hook_command(platform, home)}
+    result: dict[str, Any] = {
+        "platform": platform,
+        "settings": str(path),
+        "installed": list(EVENTS[platform]),
+        "changed": changed,
+        "command": command,
+        "scope": "project" if project else "user",
+    }
+    if project is not None:
+        result["on_path"] = shutil.which(SCRIPT) is not None
+        if platform == "codex":
+            from heedful.integrations.codex_trust import project_trusted
+
+            result["project_trusted"] = project_trusted(project, user_home)
+    return result
 
 
 def uninstall(platform: str, project: Path | None = None, user_home: Path | None = None) -> dict[str, Any]:

@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from heedful.enforce.project import lineage, normalise
+from heedful.enforce.tools import evidence_action
 from heedful.errors import InputError, NotFoundError
 from heedful.ids import new_id
 from heedful.memory.redact import redact
@@ -49,12 +51,27 @@ SOURCES: tuple[Source, ...] = ("user", "assistant", "tool", "file", "system")
 
 
 def normalise_project(project: str | Path | None) -> str | None:
+    """A project path as rules store it: absolute, then widened to its repository root (as the hooks do)."""
     if project is None:
         return None
     text = str(project).strip()
     if not text:
         raise InputError("the project path is empty")
-    return str(Path(text).expanduser().resolve())
+    return normalise(text)
+
+
+def _rows_for(repo: Any, user: str, version: int, project: str | None, **options: Any) -> list[Any]:
+    """Rows of the global rules and of `project`, and of project rules stored for a directory above it."""
+    rows = list(repo.rules_at(user, version, project=project, **options))
+    if options.get("any_project"):
+        return rows
+    seen = {row.id for row in rows}
+    for ancestor in lineage(project)[1:]:
+        for row in repo.rules_at(user, version, project=ancestor, **options):
+            if row.scope == "project" and row.id not in seen:
+                seen.add(row.id)
+                rows.append(row)
+    return rows
 
 
 def _user(user_id: str) -> str:
@@ -132,8 +149,8 @@ class RuleService:
         user = _user(user_id)
         version = self._repo.latest_version(user) if library_version is None else library_version
         wanted = statuses if statuses is not None else (None if include_all else LIVE_STATUSES)
-        rows = self._repo.rules_at(user, version, project=normalise_project(project), statuses=wanted,
-                                   any_project=project is None, with_embeddings=with_embeddings)
+        rows = _rows_for(self._repo, user, version, normalise_project(project), statuses=wanted,
+                         any_project=project is None, with_embeddings=with_embeddings)
         return [rule_from_row(row) for row in rows]
 
     def list(self, user_id: str, project: str | Path | None = None, include_all: bool = False) -> list[dict[str, Any]]:
@@ -196,8 +213,7 @@ class RuleService:
             raise InputError("the task description is empty")
         version = self.version_for(user, session, turn)
         project_path = normalise_project(project)
-        rows = self._repo.rules_at(user, version, project=project_path, statuses=ACTIVE_STATUSES,
-                                   with_embeddings=True)
+        rows = _rows_for(self._repo, user, version, project_path, statuses=ACTIVE_STATUSES, with_embeddings=True)
         rules = [rule_from_row(row) for row in rows]
         query = " ".join(part for part in (task, message or "") if part)
         vectors, query_vector = self._vectors(rows, query)
@@ -249,11 +265,13 @@ class RuleService:
             raise InputError(f"unknown stage {stage!r}; one of: {', '.join(STAGES)}")
         if not isinstance(evidence, dict):
             raise InputError("the evidence must be a JSON object")
+        if isinstance(evidence.get("action"), dict):  # the hook's evidence builder: both judge the same action
+            evidence = {**evidence, "action": evidence_action(evidence["action"])}
         project_path = normalise_project(project or evidence.get("project"))
         if project_path and not evidence.get("project"):
             evidence = {**evidence, "project": project_path}
         version = self.version_for(user, session, turn)
-        rows = self._repo.rules_at(user, version, project=project_path, statuses=("checked",))
+        rows = _rows_for(self._repo, user, version, project_path, statuses=("checked",))
         judgments: list[Judgment] = []
         due = [rule for rule in (rule_from_row(row) for row in rows)
                if rule.check is not None and rule.check.stage == stage and (not rule_ids or rule.id in rule_ids)]

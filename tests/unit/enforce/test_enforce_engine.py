@@ -28,14 +28,16 @@ def test_the_learning_job_pairs_the_prompt_with_the_previous_reply(hf: Heedful, 
     result = enforcer.user_prompt("s1", "don't add caches without asking", str(tmp_path))
     job = hf.store.jobs.get(result["job"])
     assert job is not None and job.kind == "rules.learn" and job.payload["source"] == "user"
-    assert job.payload["context"] == [{"role": "user", "text": "add a cache"},
-                                      {"role": "assistant", "text": "Added an LRU cache."}]
+    assert job.payload["context"] == [
+        {"role": "user", "text": "add a cache"},
+        {"role": "assistant", "text": "Added an LRU cache."},
+    ]
 
 
 def test_heedfuls_own_revision_text_is_never_learned(hf: Heedful, tmp_path: Path) -> None:
     enforcer = for_heedful(hf, "me")
     enforcer.user_prompt("s1", "fix it", str(tmp_path))
-    echoed = "Before this reply is final: it breaks a rule the user taught in earlier sessions (heedful)."
+    echoed = "Before this reply is final: it breaks a rule the user taught (heedful)."
     assert enforcer.user_prompt("s1", echoed, str(tmp_path))["job"] is None
 
 
@@ -43,8 +45,10 @@ def test_budget_counts_every_intervention_of_the_turn(hf: Heedful, tmp_path: Pat
     hf.rules.learn("me", "never push to main", project=tmp_path)
     enforcer = for_heedful(hf, "me")
     enforcer.user_prompt("s1", "ship", str(tmp_path))
-    decisions = [enforcer.pre_tool("s1", "Bash", {"command": "git push origin main"}, str(tmp_path)).decision
-                 for _ in range(REPAIR_BUDGET + 2)]
+    decisions = [
+        enforcer.pre_tool("s1", "Bash", {"command": "git push origin main"}, str(tmp_path)).decision
+        for _ in range(REPAIR_BUDGET + 2)
+    ]
     assert decisions == ["deny"] * (REPAIR_BUDGET + 2)  # a forbidden action is never let through
     entries = hf.store.enforce.entries("me", "s1")
     assert [e["action"] for e in entries] == ["deny"] * (REPAIR_BUDGET + 2)

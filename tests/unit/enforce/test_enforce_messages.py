@@ -55,7 +55,7 @@ def test_hints_for_every_kind() -> None:
     assert "scratch_a.py" in messages.hint("workspace_leftovers", {"globs": ["scratch*"]}, ["scratch_a.py"])
     assert "49 words" in messages.hint("reply_word_limit", {"limit": 49}, [])
     assert "summary, risk" in messages.hint("reply_json_fields", {"fields": ["summary", "risk"]}, [])
-    assert "do not set mode" in messages.hint("field_value", {"path": ["mode"], "op": "not_equals", "value": "x"}, [])
+    assert "do not set `mode`" in messages.hint("field_value", {"path": ["mode"], "op": "not_equals", "value": "x"}, [])
     assert messages.hint(None, {}, [])
 
 
@@ -63,7 +63,10 @@ def test_one_request_lists_every_violation_and_the_budget() -> None:
     text = messages.revise([violation(), violation(rule_id="r-2", rule_text="Keep replies short.")], 2, 3)
     assert "breaks 2 rules" in text and "1. “Use uv, not pip.” [r-1]" in text
     assert "2. “Keep replies short.” [r-2]" in text
-    assert "revision 2 of 3" in text and "heedful-appeal <rule id>" in text
+    assert "revision 2 of 3" in text and "heedful-appeal" not in text  # how to appeal is said once a turn
+    first = messages.revise([violation()], 1, 3)
+    assert "revision 1 of 3" in first and "`heedful-appeal <rule id>: <your evidence>`" in first
+    assert all("earlier session" not in m(([violation()]), 1, 3) for m in (messages.deny, messages.feedback))
     deny = messages.deny([violation()], 1, 3)
     assert "was not run" in deny and "Matched: `pip install x`" in deny and "no need to stop" in deny
     assert "already run" in messages.feedback([violation()], 1, 3)
@@ -75,3 +78,15 @@ def test_appeal_lines_are_found_and_removed() -> None:
     assert clean == "Done."
     assert found == [("r-1a2b", "the user asked for pip here"), ("r-9", "ran tests in CI")]
     assert messages.appeals_in("no appeal here") == ("no appeal here", [])
+
+
+def test_json_values_are_spelled_the_json_way() -> None:
+    """A field's value in feedback is written as JSON writes it (`true`, not `True`)."""
+    params = {"target": "artifact", "path": ["debug"], "op": "not_equals", "value": True}
+    judged = violation(kind="field_value", params=params, reason="debug is True but must not be True", quotes=[])
+    judged["hint"] = messages.hint("field_value", params, [])
+    text = messages.feedback([judged], 1, 3)
+    assert "`debug` is `true`" in text and "set `debug` to `true`" in text
+    assert "True" not in text and "False" not in text
+    wanted = {**params, "op": "equals", "value": False}
+    assert "`debug` must be `false`" in messages.feedback([{**judged, "params": wanted}], 1, 3)

@@ -101,7 +101,7 @@ def turn_context(selected: list[dict[str, Any]], library_version: int, armed: in
     """The text injected with the user's prompt (None when there is nothing to say)."""
     if not selected and not armed:
         return None
-    lines = [f"Rules this user taught in earlier sessions (heedful rule library v{library_version}). {PRECEDENCE}"]
+    lines = [f"Rules this user taught (heedful rule library v{library_version}). {PRECEDENCE}"]
     for rule in selected:
         line = _line(rule)
         if sum(len(x) + 1 for x in lines) + len(line) > MAX_CHARS:

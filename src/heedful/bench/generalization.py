@@ -76,7 +76,7 @@ def run(shared: Path | None = None, embedder_name: str = "minilm", config: at.Tr
     pooled = _pooled(list(loso.values()))
     return {
         "embedder": embedder.name,
-        "config": {"seed": config.seed, "hidden": config.hidden, "epochs": config.epochs},
+        "config": {"seed": config.seed, "hidden": config.hidden, "epochs": config.epochs, "l2": config.l2},
         "sources": per_source,
         "overall_left_out": pooled.summary(),
         "overall_confusion": pooled.confusion,

@@ -34,6 +34,7 @@ def admission(
     seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
     hidden: Annotated[int, typer.Option("--hidden", help="Hidden units (0: logistic regression).")] = 0,
     epochs: Annotated[int, typer.Option("--epochs", help="Full-batch training steps.")] = 200,
+    l2: Annotated[float, typer.Option("--l2", help="L2 penalty on the weights.")] = 0.3,
     loso: Annotated[bool, typer.Option("--loso", help="Also report leave-one-source-out figures.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
@@ -50,14 +51,14 @@ def admission(
         fail(f"no labelled messages found for sources {sources!r}")
     settings = load_settings()
     embedder = load_embedder(settings.embedder.name, settings.embedder.batch_size)
-    config = at.TrainConfig(seed=seed, hidden=hidden, epochs=epochs)
+    config = at.TrainConfig(seed=seed, hidden=hidden, epochs=epochs, l2=l2)
     if not as_json:
         typer.echo(f"embedding {len(rows)} messages with {embedder.name} ...", err=True)
     vectors = at.embed_texts([r.text for r in rows], embedder, at.cache_dir())
     counts: dict[str, int] = {}
     for row in rows:
         counts[row.source] = counts.get(row.source, 0) + 1
-    meta: dict[str, object] = {"seed": seed, "hidden": hidden, "epochs": epochs, "sources": counts,
+    meta: dict[str, object] = {"seed": seed, "hidden": hidden, "epochs": epochs, "l2": l2, "sources": counts,
                                "corpus_digest": corpus_digest(rows)}
     weights = at.train(rows, vectors, config, embedder.name, meta)
     per_source = {}

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 from heedful.rules.checks.evidence import action_of, clip
 from heedful.rules.checks.text_match import find, naive_find
 from heedful.rules.checks.verdict import Result, Stage, Verdict
-from heedful.rules.shell import git_commit, simple_commands
+from heedful.rules.shell import simple_commands
+from heedful.rules.shell_git import git_commit
 
 if TYPE_CHECKING:
     from heedful.rules.models import Case

@@ -12,7 +12,7 @@ import json
 import re
 from typing import Any
 
-from heedful.rules.shell import written_paths
+from heedful.rules.shell_writes import written_paths
 
 SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "run_terminal_cmd", "local_shell", "terminal", "run"})
 WRITE_TOOLS = frozenset(

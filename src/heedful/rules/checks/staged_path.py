@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from heedful.rules.checks.evidence import action_of, clip, events_of
 from heedful.rules.checks.path import glob_regex
 from heedful.rules.checks.verdict import Result, Stage, Verdict
-from heedful.rules.shell import git_added, git_commit, simple_commands
+from heedful.rules.shell import simple_commands
+from heedful.rules.shell_git import git_added, git_commit
 
 if TYPE_CHECKING:
     from heedful.rules.models import Case

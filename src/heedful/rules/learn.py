@@ -28,7 +28,7 @@ from heedful.rules.proposals import Change, Proposal, change_row, proposal_of
 from heedful.rules.quoting import own_words
 from heedful.rules.resolve import content_words, merge_update
 from heedful.rules.retraction import retract
-from heedful.rules.revisions import card, public_row, superseded_row
+from heedful.rules.revisions import card, public_row, retired_row
 from heedful.rules.steps import (
     AdmitInput,
     AdmitStep,
@@ -310,7 +310,7 @@ def _resolve_one(turn: _Turn, candidate: Candidate, vector: np.ndarray) -> tuple
         op, supersedes = "supersede", target.id
         turn.touched.add(target.id)
         version = repo.next_rule_version(user, target.id)
-        rows.append(superseded_row(target, user, version, rule_id, f"superseded by {rule_id}", text))
+        rows.append(retired_row(target, user, version, f"superseded by {rule_id}", text, superseded_by=rule_id))
     row = row_for(
         rule_id,
         user,

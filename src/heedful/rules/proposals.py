@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from heedful.errors import InputError
 from heedful.rules.library import compile_candidate, restate, row_for, rule_from_row
 from heedful.rules.models import Candidate, Rule
-from heedful.rules.revisions import retracted_row, superseded_row
+from heedful.rules.revisions import retired_row
 
 if TYPE_CHECKING:
     from heedful.llm import Model
@@ -167,7 +167,7 @@ def approval_rows(repo: Any, model: Model, user: str, proposal: Proposal, row: R
     )
     if proposal.change == "retract":
         return [
-            retracted_row(target, user, target_version, f"retracted by the user (approved {own.id})", own.source_text),
+            retired_row(target, user, target_version, f"retracted by the user (approved {own.id})", own.source_text),
             closed,
         ]
     candidate = restate(own)
@@ -191,8 +191,8 @@ def approval_rows(repo: Any, model: Model, user: str, proposal: Proposal, row: R
             closed,
         ]
     return [  # supersede: the proposal becomes the rule that replaces the target
-        superseded_row(
-            target, user, target_version, own.id, f"superseded by {own.id} (approved by the user)", own.source_text
+        retired_row(
+            target, user, target_version, f"superseded by {own.id} (approved by the user)", own.source_text, own.id
         ),
         row_for(
             own.id,

@@ -1,8 +1,8 @@
 """Rule revisions as the learning step reads and writes them.
 
 `card` is the shape the resolver and the retraction matcher read a rule in; `public_row` the shape
-a learned action reports a stored revision in; `retracted_row` and `superseded_row` close a rule
-(its words kept, its check dropped) when the user withdraws it or a new rule replaces it.
+a learned action reports a stored revision in; `retired_row` closes a rule (its words kept, its
+check dropped) when the user withdraws it or a new rule replaces it.
 """
 
 from __future__ import annotations
@@ -44,8 +44,12 @@ def public_row(rule_id: str, row: RuleRow) -> dict[str, Any]:
     }
 
 
-def retracted_row(rule: Rule, user: str, version: int, reason: str, source_text: str) -> RuleRow:
-    """The revision that withdraws a rule."""
+def retired_row(
+    rule: Rule, user: str, version: int, reason: str, source_text: str, superseded_by: str | None = None
+) -> RuleRow:
+    """The revision that retires a rule, its words kept and its check dropped: withdrawn, or replaced by
+    rule `superseded_by` (then it keeps what the rule itself had replaced)."""
+    replaced = superseded_by is not None
     return row_for(
         rule.id,
         user,
@@ -53,28 +57,11 @@ def retracted_row(rule: Rule, user: str, version: int, reason: str, source_text:
         restate(rule),
         rule.scope,
         rule.project,
-        "retracted",
+        "superseded" if replaced else "retracted",
         None,
-        "retract",
+        "supersede" if replaced else "retract",
         reason,
         source_text,
-    )
-
-
-def superseded_row(rule: Rule, user: str, version: int, by: str, reason: str, source_text: str) -> RuleRow:
-    """The revision that retires a rule in favour of rule `by` (it keeps what the rule itself replaced)."""
-    return row_for(
-        rule.id,
-        user,
-        version,
-        restate(rule),
-        rule.scope,
-        rule.project,
-        "superseded",
-        None,
-        "supersede",
-        reason,
-        source_text,
-        supersedes=rule.supersedes,
-        superseded_by=by,
+        supersedes=rule.supersedes if replaced else None,
+        superseded_by=superseded_by,
     )

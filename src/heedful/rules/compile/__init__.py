@@ -16,10 +16,15 @@ from heedful.rules.compile.commands import FLAG_OWNERS, command_checks, command_
 from heedful.rules.compile.commits import commit_message
 from heedful.rules.compile.events import TEST_COMMANDS, leftovers, required_event
 from heedful.rules.compile.paths import path_checks
-from heedful.rules.compile.qualifiers import RETRACTION, qualifiers_decided, split_qualifiers
+from heedful.rules.compile.qualifiers import qualifiers_decided, split_qualifiers
 from heedful.rules.compile.replies import json_checks, reply_count, reply_text
 from heedful.rules.compile.words import LANGUAGE_GLOBS, NUMBERS, number, spec
 from heedful.rules.models import CheckSpec
+
+# A retraction states no check: it withdraws one (rules/retraction.py).
+_RETRACTION = re.compile(
+    r"^\s*(?:retract|withdraw|drop|forget|cancel|undo|ignore)\b|\bno longer\b|\bis allowed again\b", re.I
+)
 
 
 def _all_proposals(text: str, conditions: Sequence[str]) -> list[CheckSpec]:
@@ -43,7 +48,7 @@ def _all_proposals(text: str, conditions: Sequence[str]) -> list[CheckSpec]:
 def propose(text: str, condition: str | None = None, exceptions: Sequence[str] = ()) -> list[CheckSpec]:
     """Programmatic check specs this directive fully states; empty when it states none."""
     text = text.strip().rstrip(".!?;:, ")
-    if not text or RETRACTION.search(text):
+    if not text or _RETRACTION.search(text):
         return []
     main, conditions, _ = split_qualifiers(text)
     proposals = _all_proposals(main, [*conditions, *([condition] if condition else [])])

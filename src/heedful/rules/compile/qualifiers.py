@@ -14,9 +14,6 @@ from heedful.rules import vocabulary as vocab
 from heedful.rules.compile.words import COMMIT_WORDS, DELIVERY_WORDS, EDIT_WORDS, GENERIC, REPLY_WORDS
 from heedful.rules.models import CheckSpec
 
-RETRACTION = re.compile(
-    r"^\s*(?:retract|withdraw|drop|forget|cancel|undo|ignore)\b|\bno longer\b|\bis allowed again\b", re.I
-)
 _CONDITION = re.compile(
     r"(?:^|(?<=[,;(])|(?<=\s))(?P<q>(?:when(?:ever)?|if|while|during|only (?:when|if|for)|"
     r"as long as|in case)\b[^,;()]*)",

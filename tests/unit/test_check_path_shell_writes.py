@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from heedful.rules.checks import evaluate
-from heedful.rules.shell import simple_commands, written_paths
+from heedful.rules.shell import simple_commands
+from heedful.rules.shell_writes import written_paths
 
 RULE = {"globs": ["migrations/**"], "outside_project": False}
 

@@ -5,13 +5,14 @@ they quote or paste (`quoting.own_words`) is left out before admission, interpre
 retraction. The message is read alone first; context is consulted only when the message refers
 back ("keep doing that"), and then only the previous *user* message can supply the meaning.
 Retracting or weakening a checked rule, and every change the agent asks for (`proposed_by`), is
-held as a proposal for the user's approval (`proposals`).
+held as a proposal for the user's approval (`proposals`); retractions are read in `retraction`.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,12 +22,22 @@ from heedful.llm import Model, run_step
 from heedful.rules import lexicon as lx
 from heedful.rules.detect import is_question, project_scoped
 from heedful.rules.interpret import is_referent_only, referent_scope, resolve_referent, verify_evidence
-from heedful.rules.library import compile_candidate, restate, row_for, rule_from_row
+from heedful.rules.library import compile_candidate, row_for, rule_from_row
 from heedful.rules.models import LIVE_STATUSES, Action, Admission, Candidate, ContextMessage, LearnResult, Rule
-from heedful.rules.proposals import Change, Proposal, change_row, proposal_of, retraction_row
+from heedful.rules.proposals import Change, Proposal, change_row, proposal_of
 from heedful.rules.quoting import own_words
-from heedful.rules.resolve import content_words, merge_update, retraction_target
-from heedful.rules.steps import AdmitInput, AdmitStep, InterpretInput, InterpretStep, ResolveInput, ResolveStep
+from heedful.rules.resolve import content_words, merge_update
+from heedful.rules.retraction import retract
+from heedful.rules.revisions import card, public_row, retired_row
+from heedful.rules.steps import (
+    AdmitInput,
+    AdmitStep,
+    InterpretInput,
+    InterpretStep,
+    ResolveInput,
+    ResolveResponse,
+    ResolveStep,
+)
 
 if TYPE_CHECKING:
     from heedful.embed import Embedder
@@ -36,6 +47,22 @@ if TYPE_CHECKING:
 
 RELATED_LIMIT = 8
 _REQUEST = re.compile(r"^\s*(?:please\s+)?(?:can|could|would|will) you\b", re.IGNORECASE)
+
+
+@dataclass(slots=True)
+class _Turn:
+    """One message's learning: who, what was said, and the library its candidates are resolved against."""
+
+    service: RuleService
+    user: str
+    text: str
+    scope: str
+    project: str | None
+    live: list[Rule]
+    vectors: np.ndarray | None
+    pending: list[Proposal]
+    proposed_by: str | None
+    touched: set[str] = field(default_factory=set)  # rules already changed by an earlier candidate
 
 
 def parse_context(context: Any) -> list[ContextMessage]:
@@ -61,34 +88,6 @@ def parse_context(context: Any) -> list[ContextMessage]:
             raise InputError(f"context message {index} has an unknown role {role!r}")
         out.append(ContextMessage(role=role, text=item.get("text", item.get("content"))))
     return out
-
-
-def _public(rule_id: str, row: RuleRow) -> dict[str, Any]:
-    return {
-        "id": rule_id,
-        "text": row.text,
-        "scope": row.scope,
-        "project": row.project,
-        "status": row.status,
-        "condition": row.condition,
-        "exceptions": row.exceptions,
-        "evidence": row.evidence,
-        "check": row.check_spec,
-        "version": row.version,
-        "reason": row.reason,
-        "supersedes": row.supersedes,
-    }
-
-
-def _card(rule: Rule) -> dict[str, Any]:
-    return {
-        "id": rule.id,
-        "text": rule.text,
-        "condition": rule.condition,
-        "exceptions": rule.exceptions,
-        "evidence": rule.evidence,
-        "check": None if rule.check is None else rule.check.model_dump(),
-    }
 
 
 def _related(
@@ -117,7 +116,6 @@ def learn(
     """One message in, at most one library version out. `proposed_by` (e.g. "mcp"): every change is a proposal."""
     model = service.hf.model
     own = own_words(text)
-    kinds = ", ".join(sorted({r.kind for r in own.removed}))
     kinds = ", ".join(sorted({r.kind for r in own.removed}))
     left_out = (
         [f"left out {len(own.removed)} quoted or pasted passage(s) ({kinds}): not the user's instruction"]
@@ -174,7 +172,7 @@ def learn(
     pending = [p for p in (proposal_of(row) for row in rows_now) if p is not None]
     visible = [rule_from_row(row) for row in rows_now if proposal_of(row) is None]
     if admission.retraction:
-        return _retract(service, user, text, own.text, visible, pending, admission, proposed_by)
+        return retract(service, user, text, own.text, visible, pending, admission, proposed_by)
     live = [r for r in visible if r.scope == scope]
     if not candidates:
         candidates = run_step(model, InterpretStep(), InterpretInput(text=words)).candidates
@@ -209,11 +207,9 @@ def learn(
             ]
         )
     new_vectors = embedder.embed([" ".join([c.text, c.condition or ""]) for c in grounded])
-    touched: set[str] = set()
+    turn = _Turn(service, user, text, scope, project, live, vectors, pending, proposed_by)
     for candidate, vector in zip(grounded, new_vectors, strict=True):
-        action, made = _resolve_one(
-            service, user, text, scope, project, candidate, vector, live, vectors, touched, pending, proposed_by
-        )
+        action, made = _resolve_one(turn, candidate, vector)
         actions.append(action)
         rows.extend(made)
     changed = [a.rule_id for a in actions if a.op != "noop" and a.rule_id]
@@ -243,94 +239,48 @@ def _states_a_rule(model: Model, text: str, embedder: Embedder | None = None) ->
     )
 
 
-def _resolve_one(
-    service: RuleService,
-    user: str,
-    text: str,
-    scope: str,
-    project: str | None,
-    candidate: Candidate,
-    vector: np.ndarray,
-    live: list[Rule],
-    vectors: np.ndarray | None,
-    touched: set[str],
-    pending: list[Proposal],
-    proposed_by: str | None,
-) -> tuple[Action, list[RuleRow]]:
-    repo = service._repo
-    model = service.hf.model
-    if candidate.dangerous or proposed_by is not None:
-        related, similarities = _related(candidate, [r for r in live if r.id not in touched], vectors, vector)
-        if proposed_by is not None and related:
-            decision = run_step(
-                model,
-                ResolveStep(),
-                ResolveInput(candidate=candidate, related=[_card(r) for r in related], similarities=similarities),
-            )
-            target = next((r for r in related if r.id == decision.target_id), None)
+def _unchanged_related(turn: _Turn, candidate: Candidate, vector: np.ndarray) -> tuple[list[Rule], list[float]]:
+    """The related rules no earlier candidate of this message has changed."""
+    return _related(candidate, [r for r in turn.live if r.id not in turn.touched], turn.vectors, vector)
+
+
+def _decide(
+    turn: _Turn, candidate: Candidate, related: list[Rule], similarities: list[float]
+) -> tuple[ResolveResponse, Rule | None]:
+    """The resolver's decision for a candidate, and the related rule it names (if any)."""
+    decision = run_step(
+        turn.service.hf.model,
+        ResolveStep(),
+        ResolveInput(candidate=candidate, related=[card(r) for r in related], similarities=similarities),
+    )
+    return decision, next((r for r in related if r.id == decision.target_id), None)
+
+
+def _resolve_one(turn: _Turn, candidate: Candidate, vector: np.ndarray) -> tuple[Action, list[RuleRow]]:
+    repo = turn.service._repo
+    model = turn.service.hf.model
+    user, text = turn.user, turn.text
+    if candidate.dangerous or turn.proposed_by is not None:
+        related, similarities = _unchanged_related(turn, candidate, vector)
+        if turn.proposed_by is not None and related:
+            decision, target = _decide(turn, candidate, related, similarities)
             if decision.op == "noop" and target is not None:
                 return Action(op="noop", rule_id=target.id, rule=target.public(), reason=decision.reason), []
             if decision.op in ("update", "supersede") and target is not None:
-                merged = merge_update(_card(target), candidate) if decision.op == "update" else candidate
-                return _propose(
-                    service,
-                    user,
-                    text,
-                    scope,
-                    project,
-                    merged,
-                    decision.op,
-                    target,
-                    proposed_by,
-                    decision.reason,
-                    vector,
-                    pending,
-                    touched,
-                )
+                merged = merge_update(card(target), candidate) if decision.op == "update" else candidate
+                change: Change = "update" if decision.op == "update" else "supersede"
+                return _propose(turn, merged, change, target, turn.proposed_by, decision.reason, vector)
         why = (candidate.danger_reason or "would weaken a safeguard") if candidate.dangerous else "a new rule"
-        return _propose(
-            service,
-            user,
-            text,
-            scope,
-            project,
-            candidate,
-            "new",
-            None,
-            proposed_by or "user",
-            why,
-            vector,
-            pending,
-            touched,
-        )
-    related, similarities = _related(candidate, [r for r in live if r.id not in touched], vectors, vector)
-    decision = run_step(
-        model,
-        ResolveStep(),
-        ResolveInput(candidate=candidate, related=[_card(r) for r in related], similarities=similarities),
-    )
-    target = next((r for r in related if r.id == decision.target_id), None)
+        return _propose(turn, candidate, "new", None, turn.proposed_by or "user", why, vector)
+    decision, target = _decide(turn, candidate, *_unchanged_related(turn, candidate, vector))
     if decision.op == "noop" and target is not None:
         return Action(op="noop", rule_id=target.id, rule=target.public(), reason=decision.reason), []
     if decision.op == "update" and target is not None:
-        merged = merge_update(_card(target), candidate)
+        merged = merge_update(card(target), candidate)
         outcome = compile_candidate(model, merged)
         if _weakens(target, outcome):
-            return _propose(
-                service,
-                user,
-                text,
-                scope,
-                project,
-                merged,
-                "update",
-                target,
-                "user",
-                f"{decision.reason}; the check would be dropped ({outcome.reason})",
-                vector,
-                pending,
-                touched,
-            )
+            why = f"{decision.reason}; the check would be dropped ({outcome.reason})"
+            return _propose(turn, merged, "update", target, "user", why, vector)
         row = row_for(
             target.id,
             user,
@@ -346,56 +296,28 @@ def _resolve_one(
             supersedes=target.supersedes,
             embedding=vector,
         )
-        touched.add(target.id)
-        return Action(op="update", rule_id=target.id, rule=_public(target.id, row), reason=decision.reason), [row]
+        turn.touched.add(target.id)
+        return Action(op="update", rule_id=target.id, rule=public_row(target.id, row), reason=decision.reason), [row]
     outcome = compile_candidate(model, candidate)
     if decision.op == "supersede" and target is not None and _weakens(target, outcome):
-        return _propose(
-            service,
-            user,
-            text,
-            scope,
-            project,
-            candidate,
-            "supersede",
-            target,
-            "user",
-            f"{decision.reason}; the replacement has no check ({outcome.reason})",
-            vector,
-            pending,
-            touched,
-        )
-    rule_id = service._new_id()
+        why = f"{decision.reason}; the replacement has no check ({outcome.reason})"
+        return _propose(turn, candidate, "supersede", target, "user", why, vector)
+    rule_id = turn.service._new_id()
     rows = []
     op = "new"
     supersedes = None
     if decision.op == "supersede" and target is not None:
         op, supersedes = "supersede", target.id
-        touched.add(target.id)
-        rows.append(
-            row_for(
-                target.id,
-                user,
-                repo.next_rule_version(user, target.id),
-                restate(target),
-                target.scope,
-                target.project,
-                "superseded",
-                None,
-                "supersede",
-                f"superseded by {rule_id}",
-                text,
-                supersedes=target.supersedes,
-                superseded_by=rule_id,
-            )
-        )
+        turn.touched.add(target.id)
+        version = repo.next_rule_version(user, target.id)
+        rows.append(retired_row(target, user, version, f"superseded by {rule_id}", text, superseded_by=rule_id))
     row = row_for(
         rule_id,
         user,
         1,
         candidate,
-        scope,
-        project,
+        turn.scope,
+        turn.project,
         outcome.status,
         outcome.check,
         op,
@@ -405,7 +327,7 @@ def _resolve_one(
         embedding=vector,
     )
     rows.append(row)
-    return Action(op=op, rule_id=rule_id, rule=_public(rule_id, row), reason=decision.reason), rows
+    return Action(op=op, rule_id=rule_id, rule=public_row(rule_id, row), reason=decision.reason), rows
 
 
 def _weakens(target: Rule, outcome: Outcome) -> bool:
@@ -414,25 +336,19 @@ def _weakens(target: Rule, outcome: Outcome) -> bool:
 
 
 def _propose(
-    service: RuleService,
-    user: str,
-    text: str,
-    scope: str,
-    project: str | None,
+    turn: _Turn,
     candidate: Candidate,
     change: Change,
     target: Rule | None,
     source: str,
     why: str,
     vector: np.ndarray,
-    pending: list[Proposal],
-    touched: set[str],
 ) -> tuple[Action, list[RuleRow]]:
     """Hold a change for the user's approval; the target stays as it is meanwhile."""
     waiting = next(
         (
             p
-            for p in pending
+            for p in turn.pending
             if p.change == change
             and p.target == (target.id if target else None)
             and (target is not None or p.text == candidate.text)
@@ -441,88 +357,25 @@ def _propose(
     )
     if waiting is not None:
         return Action(op="noop", rule_id=waiting.rule_id, reason="the same change is already waiting for approval"), []
-    rule_id = service._new_id()
-    row = change_row(rule_id, user, candidate, change, target, scope, project, source, why, text, embedding=vector)
+    rule_id = turn.service._new_id()
+    row = change_row(
+        rule_id,
+        turn.user,
+        candidate,
+        change,
+        target,
+        turn.scope,
+        turn.project,
+        source,
+        why,
+        turn.text,
+        embedding=vector,
+    )
     if target is not None:
-        touched.add(target.id)
+        turn.touched.add(target.id)
     return Action(
-        op="needs_user", rule_id=rule_id, rule=_public(rule_id, row), reason=f"held for the user: {row.reason}"
+        op="needs_user", rule_id=rule_id, rule=public_row(rule_id, row), reason=f"held for the user: {row.reason}"
     ), [row]
-
-
-def _evidence(own_text: str) -> list[str]:
-    """The user's own words as exact quotes (each part between removed passages)."""
-    return [part.strip() for part in own_text.split("\n") if part.strip()]
-
-
-def _retract(
-    service: RuleService,
-    user: str,
-    text: str,
-    own_text: str,
-    live: list[Rule],
-    pending: list[Proposal],
-    admission: Admission,
-    proposed_by: str | None,
-) -> LearnResult:
-    target = retraction_target(own_text, [_card(r) | {"status": r.status} for r in live])
-    if target is None:
-        return LearnResult(
-            decision="persist",
-            scope=admission.scope,
-            reasons=[*admission.reasons],
-            actions=[Action(op="noop", reason="no existing rule matches what the user withdrew")],
-        )
-    rule = next(r for r in live if r.id == target["id"])
-    if proposed_by is not None or rule.status == "checked":
-        waiting = next((p for p in pending if p.change == "retract" and p.target == rule.id), None)
-        if waiting is not None:
-            return LearnResult(
-                decision="persist",
-                scope=rule.scope,
-                reasons=admission.reasons,
-                actions=[
-                    Action(op="noop", rule_id=waiting.rule_id, reason="this retraction is already waiting for approval")
-                ],
-            )
-        why = "retracting a checked rule removes a safeguard" if rule.status == "checked" else "an agent's request"
-        row = retraction_row(service._new_id(), user, rule, _evidence(own_text), proposed_by or "user", why, text)
-        version = service._repo.commit(user, "learn", text[:120], [row])
-        return LearnResult(
-            decision="persist",
-            scope=rule.scope,
-            reasons=admission.reasons,
-            library_version=version,
-            actions=[
-                Action(
-                    op="needs_user",
-                    rule_id=row.id,
-                    rule=_public(row.id, row),
-                    reason=f"held for the user: {row.reason}",
-                )
-            ],
-        )
-    row = row_for(
-        rule.id,
-        user,
-        service._repo.next_rule_version(user, rule.id),
-        restate(rule),
-        rule.scope,
-        rule.project,
-        "retracted",
-        None,
-        "retract",
-        "retracted by the user",
-        text,
-    )
-    version = service._repo.commit(user, "retract", text[:120], [row])
-    return LearnResult(
-        decision="persist",
-        scope=rule.scope,
-        reasons=admission.reasons,
-        library_version=version,
-        actions=[Action(op="retract", rule_id=rule.id, rule=_public(rule.id, row), reason="explicit retraction")],
-    )
 
 
 __all__ = ["learn", "parse_context"]

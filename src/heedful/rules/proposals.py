@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from heedful.errors import InputError
 from heedful.rules.library import compile_candidate, restate, row_for, rule_from_row
 from heedful.rules.models import Candidate, Rule
+from heedful.rules.revisions import retired_row
 
 if TYPE_CHECKING:
     from heedful.llm import Model
@@ -166,19 +167,7 @@ def approval_rows(repo: Any, model: Model, user: str, proposal: Proposal, row: R
     )
     if proposal.change == "retract":
         return [
-            row_for(
-                target.id,
-                user,
-                target_version,
-                restate(target),
-                target.scope,
-                target.project,
-                "retracted",
-                None,
-                "retract",
-                f"retracted by the user (approved {own.id})",
-                own.source_text,
-            ),
+            retired_row(target, user, target_version, f"retracted by the user (approved {own.id})", own.source_text),
             closed,
         ]
     candidate = restate(own)
@@ -202,20 +191,8 @@ def approval_rows(repo: Any, model: Model, user: str, proposal: Proposal, row: R
             closed,
         ]
     return [  # supersede: the proposal becomes the rule that replaces the target
-        row_for(
-            target.id,
-            user,
-            target_version,
-            restate(target),
-            target.scope,
-            target.project,
-            "superseded",
-            None,
-            "supersede",
-            f"superseded by {own.id} (approved by the user)",
-            own.source_text,
-            supersedes=target.supersedes,
-            superseded_by=own.id,
+        retired_row(
+            target, user, target_version, f"superseded by {own.id} (approved by the user)", own.source_text, own.id
         ),
         row_for(
             own.id,

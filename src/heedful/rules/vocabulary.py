@@ -3,7 +3,7 @@
 Loaded once from `data/commands.toml` (compiler side only; the hook never imports this module).
 `read_commands(text)` finds the programs a rule names and, for each, the subcommand, flags and
 positional arguments its words name, the role the rule gives it (`forbid` or `prefer`) and the
-words around it. The compiler (rules/compile.py) turns that reading into check parameters.
+words around it. The compiler (rules/compile/) turns that reading into check parameters.
 
 Worked example: "no global yarn installs" -> yarn (role forbid) with the concept `global`, which
 the vocabulary states for yarn as the subcommand words `global add`.

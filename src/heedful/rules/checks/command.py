@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from heedful.rules.checks.evidence import action_of, clip
+from heedful.rules.checks.evidence import clip, shell_action
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 
 if TYPE_CHECKING:
@@ -114,12 +114,10 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         return Verdict(result="unknown", reason="the check has no parameters")
     if stage != STAGE:
         return Verdict(result="not_applicable", reason=f"checked before actions run, not at {stage}")
-    action = action_of(evidence)
-    if action is None:
-        return Verdict(result="unknown", reason="the evidence holds no proposed action")
-    line = action.get("command")
-    if not isinstance(line, str):
-        return Verdict(result="not_applicable", reason="the action runs no shell command")
+    action = shell_action(evidence)
+    if isinstance(action, Verdict):
+        return action
+    line: str = action["command"]
     label = describe(params)
     alternatives = _text_list(params.get("alternatives"))
     hint = f"; use {' or '.join(alternatives)} instead" if alternatives else ""

@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from heedful.rules.checks.evidence import action_of, clip
+from heedful.rules.checks.evidence import clip, shell_action
 from heedful.rules.checks.text_match import find, naive_find
 from heedful.rules.checks.verdict import Result, Stage, Verdict
-from heedful.rules.shell import git_commit, simple_commands
+from heedful.rules.shell import simple_commands
+from heedful.rules.shell_git import git_commit
 
 if TYPE_CHECKING:
     from heedful.rules.models import Case
@@ -82,12 +83,10 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         return Verdict(result="unknown", reason="the check states no requirement on commit messages")
     if stage != STAGE:
         return Verdict(result="not_applicable", reason=f"checked before a commit runs, not at {stage}")
-    action = action_of(evidence)
-    if action is None:
-        return Verdict(result="unknown", reason="the evidence holds no proposed action")
-    line = action.get("command")
-    if not isinstance(line, str):
-        return Verdict(result="not_applicable", reason="the action runs no shell command")
+    action = shell_action(evidence)
+    if isinstance(action, Verdict):
+        return action
+    line: str = action["command"]
     commits = [(c, parts) for c in simple_commands(line) if (parts := git_commit(c)) is not None]
     if not commits:
         return Verdict(result="not_applicable", reason="the command makes no commit")

@@ -12,7 +12,8 @@ import json
 import re
 from typing import Any
 
-from heedful.rules.shell import written_paths
+from heedful.rules.checks.verdict import Verdict
+from heedful.rules.shell_writes import written_paths
 
 SHELL_TOOLS = frozenset({"bash", "shell", "exec_command", "run_terminal_cmd", "local_shell", "terminal", "run"})
 WRITE_TOOLS = frozenset(
@@ -78,6 +79,26 @@ def delivery_of(evidence: Any) -> str | None:
     if isinstance(value, dict):
         return as_text(value.get("text")) or as_text(value.get("content"))
     return as_text(value)
+
+
+def reply_at_delivery(stage: str, evidence: Any) -> str | Verdict:
+    """The candidate reply a reply check reads, or the verdict saying why there is none to read."""
+    if stage != "delivery":
+        return Verdict(result="not_applicable", reason=f"the reply is checked at delivery, not at {stage}")
+    reply = delivery_of(evidence)
+    if reply is None:
+        return Verdict(result="unknown", reason="the evidence holds no candidate reply")
+    return reply
+
+
+def shell_action(evidence: Any) -> dict[str, Any] | Verdict:
+    """The proposed action when it runs a shell command (the line is its "command"), or the verdict saying why not."""
+    action = action_of(evidence)
+    if action is None:
+        return Verdict(result="unknown", reason="the evidence holds no proposed action")
+    if not isinstance(action.get("command"), str):
+        return Verdict(result="not_applicable", reason="the action runs no shell command")
+    return action
 
 
 def events_of(evidence: Any) -> list[dict[str, Any]] | None:

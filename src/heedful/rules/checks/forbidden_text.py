@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from heedful.rules.checks.evidence import delivery_of
+from heedful.rules.checks.evidence import reply_at_delivery
 from heedful.rules.checks.text_match import find, naive_find
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 
@@ -34,11 +34,9 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     patterns = _patterns(params)
     if not patterns:
         return Verdict(result="unknown", reason="the check names no forbidden text")
-    if stage != STAGE:
-        return Verdict(result="not_applicable", reason=f"the reply is checked at delivery, not at {stage}")
-    reply = delivery_of(evidence)
-    if reply is None:
-        return Verdict(result="unknown", reason="the evidence holds no candidate reply")
+    reply = reply_at_delivery(stage, evidence)
+    if isinstance(reply, Verdict):
+        return reply
     for pattern in patterns:
         found = find(pattern, reply)
         if found is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from heedful.rules.checks.evidence import clip, delivery_of, parse_json_reply
+from heedful.rules.checks.evidence import clip, parse_json_reply, reply_at_delivery
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 
 if TYPE_CHECKING:
@@ -31,11 +31,9 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     fields = _fields(params)
     if not fields:
         return Verdict(result="unknown", reason="the check names no fields")
-    if stage != STAGE:
-        return Verdict(result="not_applicable", reason=f"the reply is checked at delivery, not at {stage}")
-    reply = delivery_of(evidence)
-    if reply is None:
-        return Verdict(result="unknown", reason="the evidence holds no candidate reply")
+    reply = reply_at_delivery(stage, evidence)
+    if isinstance(reply, Verdict):
+        return reply
     parsed, value = parse_json_reply(reply)
     if not parsed or not isinstance(value, dict):
         quotes = [clip(reply, 80)] if reply else []

@@ -12,10 +12,11 @@ import fnmatch
 import posixpath
 from typing import TYPE_CHECKING, Any
 
-from heedful.rules.checks.evidence import action_of, clip, events_of
+from heedful.rules.checks.evidence import clip, events_of, shell_action
 from heedful.rules.checks.path import glob_regex
 from heedful.rules.checks.verdict import Result, Stage, Verdict
-from heedful.rules.shell import git_added, git_commit, simple_commands
+from heedful.rules.shell import simple_commands
+from heedful.rules.shell_git import git_added, git_commit
 
 if TYPE_CHECKING:
     from heedful.rules.models import Case
@@ -64,12 +65,10 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         return Verdict(result="unknown", reason="the check names no paths")
     if stage != STAGE:
         return Verdict(result="not_applicable", reason=f"checked before git stages files, not at {stage}")
-    action = action_of(evidence)
-    if action is None:
-        return Verdict(result="unknown", reason="the evidence holds no proposed action")
-    line = action.get("command")
-    if not isinstance(line, str):
-        return Verdict(result="not_applicable", reason="the action runs no shell command")
+    action = shell_action(evidence)
+    if isinstance(action, Verdict):
+        return action
+    line: str = action["command"]
     bulk: list[tuple[str, list[str]]] = []
     staging = False
     for command in simple_commands(line):

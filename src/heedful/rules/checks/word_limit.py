@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from heedful.rules.checks.evidence import clip, delivery_of
+from heedful.rules.checks.evidence import clip, reply_at_delivery
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 
 if TYPE_CHECKING:
@@ -36,11 +36,9 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     limit = _limit(params)
     if limit is None:
         return Verdict(result="unknown", reason="the check has no valid word limit")
-    if stage != STAGE:
-        return Verdict(result="not_applicable", reason=f"the reply is checked at delivery, not at {stage}")
-    reply = delivery_of(evidence)
-    if reply is None:
-        return Verdict(result="unknown", reason="the evidence holds no candidate reply")
+    reply = reply_at_delivery(stage, evidence)
+    if isinstance(reply, Verdict):
+        return reply
     words = count_words(reply)
     if words > limit:
         tokens = re.findall(r"\S+", reply)

@@ -1,0 +1,69 @@
+"""Compilation: read a rule's directive as one of the closed check kinds, or decline.
+
+`propose(text, condition, exceptions)` returns candidate check specs, most faithful first (the
+offline compiler). Each family of kinds has its reader: commands (`commands`, against the command
+vocabulary), paths and staged paths (`paths`), replies (`replies`), commit messages (`commits`),
+required commands and leftovers (`events`). Conditions and exceptions stay with the rule unless
+the check decides them (`qualifiers`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from heedful.rules.compile.commands import FLAG_OWNERS, command_checks, command_words
+from heedful.rules.compile.commits import commit_message
+from heedful.rules.compile.events import TEST_COMMANDS, leftovers, required_event
+from heedful.rules.compile.paths import path_checks
+from heedful.rules.compile.qualifiers import qualifiers_decided, split_qualifiers
+from heedful.rules.compile.replies import json_checks, reply_count, reply_text
+from heedful.rules.compile.words import LANGUAGE_GLOBS, NUMBERS, number, spec
+from heedful.rules.models import CheckSpec
+
+# A retraction states no check: it withdraws one (rules/retraction.py).
+_RETRACTION = re.compile(
+    r"^\s*(?:retract|withdraw|drop|forget|cancel|undo|ignore)\b|\bno longer\b|\bis allowed again\b", re.I
+)
+
+
+def _all_proposals(text: str, conditions: Sequence[str]) -> list[CheckSpec]:
+    proposals: list[CheckSpec] = [*json_checks(text)]
+    for found in (
+        commit_message(text),
+        reply_count(text),
+        reply_text(text),
+        required_event(text, conditions),
+        leftovers(text),
+    ):
+        if found is not None:
+            proposals.append(found)
+    if not any(p.kind in ("commit_message", "required_event", "workspace_leftovers") for p in proposals):
+        proposals += path_checks(text)
+    if not proposals and not re.search(r"\bcommit (?:messages?|subjects?|titles?)\b", text, re.I):
+        proposals += command_checks(text)
+    return proposals
+
+
+def propose(text: str, condition: str | None = None, exceptions: Sequence[str] = ()) -> list[CheckSpec]:
+    """Programmatic check specs this directive fully states; empty when it states none."""
+    text = text.strip().rstrip(".!?;:, ")
+    if not text or _RETRACTION.search(text):
+        return []
+    main, conditions, _ = split_qualifiers(text)
+    proposals = _all_proposals(main, [*conditions, *([condition] if condition else [])])
+    return [p for p in proposals if qualifiers_decided(text, p, condition, exceptions)]
+
+
+__all__ = [
+    "FLAG_OWNERS",
+    "LANGUAGE_GLOBS",
+    "NUMBERS",
+    "TEST_COMMANDS",
+    "command_words",
+    "number",
+    "propose",
+    "qualifiers_decided",
+    "spec",
+    "split_qualifiers",
+]

@@ -1,0 +1,114 @@
+"""The reader for rules about commands: which program, subcommand, flags and target a rule forbids.
+
+Commands are read against the command vocabulary (rules/vocabulary.py): which program or family,
+subcommand, flags and alternative the words name, and with which polarity.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from heedful.rules import vocabulary as vocab
+from heedful.rules.compile.words import NEGATED, spec
+from heedful.rules.models import CheckSpec
+
+FLAG_SUBCOMMAND = {"--no-gpg-sign": "commit", "--amend": "commit"}
+FLAG_OWNERS = {
+    "--no-verify": "git",
+    "--force-with-lease": "git",
+    "--amend": "git",
+    "--no-gpg-sign": "git",
+    "--break-system-packages": "pip",
+    "--legacy-peer-deps": "npm",
+}
+_BRANCH = re.compile(r"\b(?:to|into|on|onto)\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?(?:\s+branch)?", re.I)
+_NOT_BRANCH = frozenset("it the remote origin github upstream a any that this there them shared".split())
+
+
+def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dict[str, Any] | None:
+    params: dict[str, Any] = {"program": mention.program}
+    subcommand = list(mention.subcommand)
+    flags = [list(g) for g in mention.flags]
+    if [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]:
+        return None  # the rule says more about the command than a check can state
+    for concept in mention.concepts:
+        rule = vocab.concept_flags(mention.program, concept, subcommand)
+        if rule is None:
+            if concept in vocab.STRICT_CONCEPTS:
+                return None
+            continue
+        if rule.subcommand_words:
+            subcommand = list(rule.subcommand_words)
+        elif rule.subcommand and not subcommand:
+            subcommand = rule.subcommand.split()
+        elif rule.subcommand and subcommand[: len(rule.subcommand.split())] != rule.subcommand.split():
+            return None
+        for group in rule.flags:
+            if not any(set(group) & set(existing) for existing in flags):
+                flags.append(list(group))
+    read_flags = {alias for group in flags for alias in group}
+    flagged = text.split(" instead", 1)[0] if mention.role == "forbid" else text
+    for literal in re.findall(r"(?<![\w-])--[a-zA-Z][\w-]*|(?<![\w-])-[a-zA-Z](?![\w-])", flagged):
+        owner = FLAG_OWNERS.get(literal)
+        if literal not in read_flags and (owner == mention.program or (owner is None and single)):
+            flags.append(vocab.flag_groups_for(mention.program, literal))
+            read_flags.add(literal)
+    args = list(mention.args)
+    if mention.program == "git" and subcommand[:1] == ["push"] and not args:
+        branch = _BRANCH.search(text[text.lower().find("push") :] if "push" in text.lower() else "")
+        if branch and branch.group("b").lower() not in _NOT_BRANCH:
+            args = [branch.group("b")]
+            params["implicit_target"] = True
+    if subcommand:
+        params["subcommand"] = subcommand
+    unique: list[list[str]] = []
+    for group in flags:  # one alias group per flag, however many times the rule names it
+        if not any(set(group) <= set(other) for other in unique):
+            unique = [other for other in unique if not set(other) < set(group)] + [group]
+    if unique:
+        params["flags"] = unique
+    if args:
+        params["args"] = args
+    return params
+
+
+def command_checks(text: str) -> list[CheckSpec]:
+    mentions = vocab.read_commands(text)
+    forbid = [m for m in mentions if m.role == "forbid"]
+    prefer = [m for m in mentions if m.role == "prefer" and m.program not in {f.program for f in forbid}]
+    alternatives = list(dict.fromkeys(" ".join([m.program, *m.subcommand]) for m in prefer))
+    if not forbid:
+        literal = next((f for f in re.findall(r"(?<![\w-])--[a-z][\w-]*", text) if f in FLAG_OWNERS), None)
+        if literal and NEGATED.search(text):
+            group = [literal]  # without a subcommand a short alias may mean something else (`git push -n`)
+            params: dict[str, Any] = {"program": FLAG_OWNERS[literal], "flags": [group]}
+            if literal in FLAG_SUBCOMMAND:
+                params["subcommand"] = [FLAG_SUBCOMMAND[literal]]
+            return [spec("forbidden_command", params)]
+        defaults = [(vocab.family_default(m.program), m) for m in prefer if not m.subcommand or m.program == "uv"]
+        defaults = [(d, m) for d, m in defaults if d]
+        if defaults and not NEGATED.search(text.split(defaults[0][1].program)[0]):
+            return [spec("forbidden_command", {"program": defaults[0][0], "alternatives": alternatives})]
+        return []
+    out: list[CheckSpec] = []
+    for mention in forbid:
+        params = _from_mention(mention, text, single=len(forbid) == 1)
+        if params is None:
+            continue
+        if alternatives:
+            params["alternatives"] = alternatives
+        if not any(existing.params == params for existing in out):
+            out.append(spec("forbidden_command", params))
+    return out
+
+
+def command_words(phrase: str, keep_adverbs: bool = False) -> list[str]:
+    """The leading words of a command named in prose, up to the first word that is not part of it."""
+    words: list[str] = []
+    for word in phrase.split():
+        lowered = word.lower()
+        if lowered in vocab.STOP or (not keep_adverbs and lowered.endswith("ly") and word[0] != "-"):
+            break
+        words.append(word)
+    return words

@@ -1,0 +1,100 @@
+"""Conditions and exceptions written inside a rule, and whether a proposed check decides them.
+
+A condition or exception stays with the rule: a check is proposed only when the evidence decides
+it ("use fd instead of find when you look for files": the check fires only when find runs, which
+is the condition). "Unless I ask" or "for large files" is not decided by any evidence: guidance.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from heedful.rules import vocabulary as vocab
+from heedful.rules.compile.words import COMMIT_WORDS, DELIVERY_WORDS, EDIT_WORDS, GENERIC, REPLY_WORDS
+from heedful.rules.models import CheckSpec
+
+_CONDITION = re.compile(
+    r"(?:^|(?<=[,;(])|(?<=\s))(?P<q>(?:when(?:ever)?|if|while|during|only (?:when|if|for)|"
+    r"as long as|in case)\b[^,;()]*)",
+    re.I,
+)
+_EXCEPTION = re.compile(
+    r"(?:^|(?<=[,;(])|(?<=\s))(?P<q>(?:unless|except|other than|apart from|but not|"
+    r"but (?:it'?s|that'?s) (?:ok|okay|fine)|\w+ is (?:ok|okay|fine))\b[^;()]*)",
+    re.I,
+)
+_QUALIFIER = re.compile(
+    r"\bfor (?:\w+ ){0,2}?(?:large|big|huge|small|tiny|long|short|important|major|minor|complex|"
+    r"simple|trivial|quick|critical|sensitive|risky|shared|public|production|prod)\b[\w ]*|"
+    r"\b(?:inside|outside|within|in|on|against) (?:the |a |an |any |our )?(?:containers?|docker|ci|"
+    r"prod(?:uction)?|servers?|vms?|clusters?|host|remote|staging|pods?|prod pods)\b[\w ]*",
+    re.I,
+)
+# "Without asking" forbids the action until the user approves it: blocking it is exactly that.
+_ASK_FIRST = re.compile(
+    r"[,;(]?\s*\b(?:without (?:asking|approval|permission|checking with me|my (?:ok|okay|approval|"
+    r"permission)|the user'?s? (?:ok|approval|permission))|ask(?: me)? first|check with me first)\b"
+    r"[^,;]*",
+    re.I,
+)
+
+
+def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
+    """(the directive, its conditions, its exceptions) as written inside one rule's text."""
+    conditions: list[str] = []
+    exceptions: list[str] = []
+    main = _ASK_FIRST.sub("", text)
+    for pattern, found in ((_EXCEPTION, exceptions), (_CONDITION, conditions), (_QUALIFIER, conditions)):
+        for match in list(pattern.finditer(main)):
+            found.append(match.group(0).strip(" ,;"))
+        main = pattern.sub(" ", main)
+    return re.sub(r"\s+", " ", main).strip(" ,;:.!?"), conditions, exceptions
+
+
+def _content_words(text: str) -> list[str]:
+    words = [w.strip("'\"`").rstrip(".").lower() for w in re.findall(r"[\w.'`/*-]+", text)]
+    return [w for w in words if w and w not in GENERIC and not w.startswith("when") and w not in ("if", "as", "long")]
+
+
+def condition_decided(condition: str, check: CheckSpec) -> bool:
+    """Whether the check's own firing decides the condition (it only fires when the activity happens)."""
+    allowed: set[str] = set()
+    params = check.params
+    if check.kind == "forbidden_command":
+        for program in [params.get("program"), *(params.get("alternatives") or [])]:
+            if isinstance(program, str):
+                allowed |= vocab.activity_words(program.split()[0])
+                allowed |= {program.lower(), *program.lower().split()}
+        allowed |= {str(w).lower() for w in params.get("subcommand") or []}
+    elif check.kind in ("forbidden_path",):
+        allowed |= EDIT_WORDS
+    elif check.kind in ("staged_path", "commit_message"):
+        allowed |= COMMIT_WORDS
+    elif check.kind.startswith("reply_") or check.kind == "field_value":
+        allowed |= REPLY_WORDS
+    elif check.kind in ("required_event", "workspace_leftovers"):
+        allowed |= DELIVERY_WORDS | EDIT_WORDS
+    content = _content_words(condition)
+    return bool(content) and all(w in allowed or re.fullmatch(r"\*?\.\w+", w) for w in content)
+
+
+def exception_decided(exception: str, check: CheckSpec) -> bool:
+    """Only an exception the check already leaves out: "--force-with-lease is fine" for --force, or
+    "grep is fine again" beside a rule against rg (another program being fine restricts nothing)."""
+    if check.kind != "forbidden_command":
+        return False
+    if "lease" in exception.lower():
+        return all("--force-with-lease" not in group for group in check.params.get("flags") or [])
+    fine = re.match(r"^`?([\w.-]+)`? is (?:ok|okay|fine|allowed)\b", exception.strip(), re.I)
+    named = vocab.program_named(fine.group(1)) if fine else None
+    return named is not None and named != check.params.get("program")
+
+
+def qualifiers_decided(text: str, check: CheckSpec, condition: str | None, exceptions: Sequence[str]) -> bool:
+    """Whether every condition and exception of the rule (in its text or given apart) is one the check decides."""
+    _, conditions, found_exceptions = split_qualifiers(text.strip().rstrip(".!?;:, "))
+    conditions += [condition] if condition else []
+    return all(condition_decided(c, check) for c in conditions) and all(
+        exception_decided(e, check) for e in [*found_exceptions, *exceptions]
+    )

@@ -1,0 +1,150 @@
+"""Readers for rules about replies: length limits, forbidden text, JSON fields and field values."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from heedful.rules.compile.words import EMOJI, NEGATED, NUM, number, quoted, spec
+from heedful.rules.models import CheckSpec
+
+_REPLY = r"(?:replies|reply|answers?|responses?|messages to me|final messages?|explanations?|summaries|summary|output)"
+_OP = (
+    r"(?P<op>under|below|fewer than|less than|at most|no more than|max(?:imum)?(?: of)?|within|not exceed(?:ing)?|"
+    r"limit(?:ed)? to|up to|no longer than|to|in)"
+)
+_UNIT = r"(?P<unit>words?|lines?|bullet points?|bullets?|points|sentences?|paragraphs?|items)"
+_COUNTS = (
+    re.compile(rf"\b{_OP}\s+{NUM}\s+{_UNIT}\b", re.I),
+    re.compile(rf"\b{NUM}\s+{_UNIT}\s+(?:max(?:imum)?|or (?:fewer|less)|tops|at most|or shorter)\b", re.I),
+    re.compile(
+        r"\b(?P<n>one|single)[- ](?P<unit>line|sentence|paragraph)\s+(?:replies|answers|responses|summaries)\b", re.I
+    ),
+)
+_NOT_REPLY = re.compile(
+    r"\b(?:commit|functions?|methods?|files?|classes|modules?|docstrings?|comments?|tests?|"
+    r"PR|pull requests?|titles?|names?|variables?|logs?|lines? of code|code|changelog|readme|"
+    r"issues?|tickets?|subjects?)\b",
+    re.I,
+)
+_UNITS = {
+    "word": "words",
+    "line": "lines",
+    "bullet": "bullets",
+    "point": "bullets",
+    "sentence": "sentences",
+    "paragraph": "paragraphs",
+    "item": "bullets",
+}
+_SAY = re.compile(
+    r"\b(?:never|don'?t|do not|stop|no more|avoid|quit)\s+(?:ever\s+)?(?:say(?:ing)?|writ(?:e|ing)|"
+    r"us(?:e|ing)|start(?:ing)?|begin(?:ning)?|open(?:ing)?|end(?:ing)?|clos(?:e|ing)|sign(?:ing)? off|"
+    r"add(?:ing)?|includ(?:e|ing)|put(?:ting)?|respond(?:ing)?|repl(?:y|ying)|tell(?:ing)? me)\b",
+    re.I,
+)
+_APOLOGY = re.compile(r"\b(?:don'?t|do not|never|stop|no)\s+(?:apologi[sz](?:e|ing)|apologies|saying sorry)\b", re.I)
+_EM_DASH = re.compile(r"\bem[- ]?dash(?:es)?\b|—", re.I)
+
+
+def reply_count(text: str) -> CheckSpec | None:
+    match = next((m for m in (p.search(text) for p in _COUNTS) if m), None)
+    if not match or _NOT_REPLY.search(text):
+        return None
+    n, unit = number(match.group("n") or ""), match.group("unit")
+    op = match.groupdict().get("op")
+    if (
+        op
+        and op.lower() in ("to", "in")
+        and not re.search(rf"\b(?:keep|limit|reply|respond|answer|{_REPLY})\b", text, re.I)
+    ):
+        return None
+    if not n or n <= 0:
+        return None
+    unit_name = _UNITS.get(unit.lower().rstrip("s").replace(" point", ""), "words")
+    if unit_name == "words":
+        return spec("reply_word_limit", {"limit": n})
+    return spec("reply_count_limit", {"unit": unit_name, "limit": n})
+
+
+def _forbidden_text(text: str) -> list[str]:
+    """Patterns a negated rule forbids in text: any emoji, em dashes, apologies, quoted phrases."""
+    if not NEGATED.search(text):
+        return []
+    if EMOJI.search(text):
+        return ["emoji"]
+    if _EM_DASH.search(text):
+        return ["—"]
+    if _APOLOGY.search(text):
+        return ["sorry", "I apologize"]
+    if _SAY.search(text) or re.search(r"\b(?:words?|phrases?)\b", text, re.I):
+        return [q for q in quoted(text) if q]
+    return []
+
+
+_OTHER_TEXT = re.compile(
+    r"\b(?:code|comments?|docstrings?|files?|variable|names?|logs?|docs?|documentation|readme|"
+    r"PR|pull requests?|issues?|UI|strings?|tests?|markdown|headers?|commit)\b",
+    re.I,
+)
+
+
+def reply_text(text: str) -> CheckSpec | None:
+    patterns = _forbidden_text(text)
+    if not patterns:
+        return None
+    if _OTHER_TEXT.search(text) and not re.search(rf"\b{_REPLY}\b|\bchat\b", text, re.I):
+        return None
+    return spec("reply_forbidden_text", {"patterns": patterns})
+
+
+_JSON_REPLY = re.compile(rf"\b(?:{_REPLY}|respond|reply|answer|output)\b.{{0,30}}\bjson\b", re.I)
+_FIELDS = re.compile(
+    r"\b(?:fields?|keys?|properties)\s*:?\s+(?P<list>.+?)(?:$|\.(?:\s|$))|\b(?:with|including|include|includes|"
+    r"containing|contain|has|have)\s+(?:an? |the )?(?P<list2>`[^`]+`(?:(?:,\s*|,?\s+and\s+)`[^`]+`)*|"
+    r"[\w-]+(?:,\s*[\w-]+)*,?\s+and\s+[\w-]+)",
+    re.I,
+)
+_FIELD_VALUE = re.compile(
+    r"`(?P<field>[\w.-]+)`\s+(?:field\s+)?(?:must|should|has to|needs to)\s+(?:always\s+)?(?P<neg>not\s+|never\s+)?"
+    r"(?:be|equal|equals|be set to)\s+`?(?P<value>[^`\s]+)`?"
+    r"|never set\s+`(?P<field2>[\w.-]+)`\s+to\s+`?(?P<value2>[^`\s]+)`?",
+    re.I,
+)
+
+
+def json_checks(text: str) -> list[CheckSpec]:
+    out: list[CheckSpec] = []
+    if _JSON_REPLY.search(text):
+        fields_match = _FIELDS.search(text)
+        if fields_match:
+            raw = fields_match.group("list") or fields_match.group("list2") or ""
+            fields = re.findall(r"`([^`]+)`", raw) or [
+                f.strip(" .'\"")
+                for f in re.split(r",\s*(?:and\s+)?|\s+and\s+", raw)
+                if re.fullmatch(r"[\w-]+", f.strip(" .'\""))
+            ]
+            if fields:
+                out.append(spec("reply_json_fields", {"fields": fields}))
+    value = _FIELD_VALUE.search(text)
+    if value and re.search(r"\bjson\b|\breply\b|\bresponse\b|\boutput\b|\bpayload\b", text, re.I):
+        field = value.group("field") or value.group("field2")
+        literal = value.group("value") or value.group("value2")
+        negated = bool(value.group("neg")) or bool(value.group("field2"))
+        parsed: Any = literal.strip("'\"")
+        if parsed in ("true", "false"):
+            parsed = parsed == "true"
+        elif re.fullmatch(r"-?\d+", parsed):
+            parsed = int(parsed)
+        target = "artifact" if re.search(r"\bfile\b|\bartifact\b|\.json\b", text, re.I) else "delivery"
+        out.append(
+            spec(
+                "field_value",
+                {
+                    "target": target,
+                    "path": field.split("."),
+                    "op": "not_equals" if negated else "equals",
+                    "value": parsed,
+                },
+            )
+        )
+    return out

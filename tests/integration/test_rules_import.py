@@ -210,7 +210,7 @@ def test_home_file_gives_global_rules(hf: Heedful, tmp_path: Path, monkeypatch: 
     assert report.files[0].scope == "global" and report.files[0].display == "~/.claude/CLAUDE.md"
     assert {r["scope"] for r in hf.rules.list("me")} == {"global"}
     words = _by_text(hf, "200 words")
-    assert words["check"]["kind"] == "reply_word_limit" and words["check"]["params"]["limit"] == 199  # "under 200"
+    assert words["check"]["kind"] == "reply_word_limit" and words["check"]["params"]["limit"] == 200  # "under 200"
 
 
 def test_bad_input_changes_nothing(hf: Heedful, repo: Path, tmp_path: Path) -> None:

@@ -100,8 +100,11 @@ def test_noop_supersede_split_retract(hf: Heedful) -> None:
     assert bundled.actions[0].op == "split" and len(bundled.actions[0].children) == 2
     assert [a.op for a in bundled.actions[1:]] == ["new", "new"]
 
+    # The emoji rule is checked (commit_message), so retracting it waits for the user's approval.
     retracted = hf.rules.learn("me", "forget what I said about emojis", project=PROJECT)
-    assert retracted.actions[0].op == "retract"
+    assert retracted.actions[0].op == "needs_user"
+    assert "Never use emojis in commit messages." in [r["text"] for r in hf.rules.list("me", project=PROJECT)]
+    hf.rules.approve("me", str(retracted.actions[0].rule_id))
     texts = [r["text"] for r in hf.rules.list("me", project=PROJECT)]
     assert "Never use emojis in commit messages." not in texts
     everything = {r["text"]: r["status"] for r in hf.rules.list("me", project=PROJECT, include_all=True)}

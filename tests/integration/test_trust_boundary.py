@@ -159,9 +159,9 @@ def test_approval_by_the_target_id_and_rejection(taught: Heedful) -> None:
 
 
 def test_a_guidance_rule_is_retracted_at_once(hf: Heedful) -> None:
-    hf.rules.learn("me", "never use emojis in commit messages", project=PROJECT)
-    assert live(hf)["Never use emojis in commit messages."] == "guidance"
-    done = hf.rules.learn("me", "forget what I said about emojis", project=PROJECT)
+    hf.rules.learn("me", "always prefer small, focused functions", project=PROJECT)
+    assert live(hf)["Always prefer small, focused functions."] == "guidance"
+    done = hf.rules.learn("me", "forget what I said about small functions", project=PROJECT)
     assert done.actions[0].op == "retract"
 
 

@@ -128,7 +128,7 @@ def shell_writes(command: str | None) -> list[tuple[str, str]]:
         # Parsed in full only up to the bound the pre-action checks read whole (they read longer ones in
         # parts); a longer command records no written files, so the hook stays within its time.
         command = command[:MAX_SHELL_PARSE]
-    from heedful.rules.shell import written_paths as shell_written  # the parser the path checks use
+    from heedful.rules.shell_writes import written_paths as shell_written  # the parser the path checks use
 
     named = {path: op for op, path in patch_files(command)} if "*** " in command else {}
     return [(named.get(path, "write"), path) for path in shell_written(command)]

@@ -240,8 +240,10 @@ def _states_a_rule(model: Model, text: str, embedder: Embedder | None = None) ->
 
 
 def _unchanged_related(turn: _Turn, candidate: Candidate, vector: np.ndarray) -> tuple[list[Rule], list[float]]:
-    """The related rules no earlier candidate of this message has changed."""
-    return _related(candidate, [r for r in turn.live if r.id not in turn.touched], turn.vectors, vector)
+    """The related rules no earlier candidate of this message has changed (their vectors kept aligned)."""
+    keep = [i for i, r in enumerate(turn.live) if r.id not in turn.touched]
+    vectors = None if turn.vectors is None else turn.vectors[keep]
+    return _related(candidate, [turn.live[i] for i in keep], vectors, vector)
 
 
 def _decide(

@@ -237,12 +237,19 @@ def concept_flags(program: str, concept: str, subcommand: list[str]) -> FlagRule
     return rule
 
 
+_CLAUSE_STARTS = frozenset(
+    "we i you they it it's its this our here use prefer try just only instead always go switch stick".split()
+)
+
+
 def _role(words: list[str], start: int, end: int) -> str:
     """forbid | prefer | neutral, from the words before (and just after) the mention."""
     before: list[str] = []
     for word in reversed(words[max(0, start - 8) : start]):
         if word in (".", ";", "!", "?"):
             break
+        if word == "," and before and before[0] in _CLAUSE_STARTS:
+            break  # "never use pip, we use uv" / "don't use npm, use pnpm": a new clause after the comma
         before.insert(0, word)
     joined = " ".join(before)
     after = words[end : end + 4]

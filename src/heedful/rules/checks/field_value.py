@@ -6,6 +6,7 @@ not_equals), value (a JSON scalar; comparison is type-strict).
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import action_of, artifact_of, as_dict, delivery_of, parse_json_reply
@@ -19,6 +20,14 @@ STAGE_OF_TARGET: dict[str, Stage] = {"action": "pre_action", "artifact": "artifa
 EVIDENCE = ["action | artifact | delivery (JSON)"]
 _MISSING = object()
 
+
+
+def _json(value: object) -> str:
+    """A value as JSON spells it (`true`, `null`), which is what the user and the agent read."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        return repr(value)
 
 def evidence_for(params: dict[str, Any]) -> list[str]:
     return [f"{params.get('target')}.{'.'.join(map(str, params.get('path') or []))}"]
@@ -44,7 +53,7 @@ def _valid(params: Any) -> bool:
 
 def describe(params: dict[str, Any]) -> str:
     op = "=" if params.get("op") == "equals" else "!="
-    return f"{params.get('target')}.{'.'.join(map(str, params.get('path') or []))} {op} {params.get('value')!r}"
+    return f"{params.get('target')}.{'.'.join(map(str, params.get('path') or []))} {op} {_json(params.get('value'))}"
 
 
 def _container(target: str, evidence: Any) -> tuple[str, Any]:
@@ -100,11 +109,12 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     ok = equal if params["op"] == "equals" else not equal
     shown = f"{found}" if not isinstance(found, str) else found
     if ok:
-        return Verdict(result="pass", reason=f"{dotted} is {found!r}", quotes=[shown] if isinstance(found, str) else [])
+        quotes = [shown] if isinstance(found, str) else []
+        return Verdict(result="pass", reason=f"{dotted} is {_json(found)}", quotes=quotes)
     want = "must be" if params["op"] == "equals" else "must not be"
     return Verdict(
         result="violated",
-        reason=f"{dotted} is {found!r} but {want} {params['value']!r}",
+        reason=f"{dotted} is {_json(found)} but {want} {_json(params['value'])}",
         quotes=[shown] if isinstance(found, str) else [],
     )
 

@@ -86,16 +86,26 @@ def feature_names(dim: int) -> tuple[str, ...]:
             *(f"g{i}" for i in range(admission_features.NGRAM_BUCKETS)))
 
 
-def decide(probabilities: np.ndarray, persist_threshold: float) -> list[Decision]:
-    """The most probable class, except that persist needs at least `persist_threshold`."""
+def decide(probabilities: np.ndarray, persist_threshold: float, lexicon_persist: np.ndarray | None = None
+           ) -> list[Decision]:
+    """The most probable class, except that persist needs at least `persist_threshold` — unless the
+    lexicon, read independently, also says persist: two readers agreeing is evidence enough."""
     out: list[Decision] = []
-    for row in probabilities:
+    for i, row in enumerate(probabilities):
         order = list(np.argsort(-row))
         best = int(order[0])
-        if CLASSES[best] == "persist" and row[best] < persist_threshold:
+        agreed = lexicon_persist is not None and bool(lexicon_persist[i])
+        if CLASSES[best] == "persist" and row[best] < persist_threshold and not agreed:
             best = int(order[1])
         out.append(CLASSES[best])
     return out
+
+
+def lexicon_says_persist(features: np.ndarray) -> np.ndarray:
+    """The lexicon's own persist decision, read back from its one-hot signal in the features."""
+    column = features.shape[1] - admission_features.NGRAM_BUCKETS - len(admission_features.NAMES)
+    result: np.ndarray = features[:, column + admission_features.NAMES.index("lexicon_persist")] == 1.0
+    return result
 
 
 def save(weights: AdmissionWeights, path: Path) -> None:
@@ -150,7 +160,7 @@ def admit(text: str, vector: np.ndarray, weights: AdmissionWeights, lexicon: Adm
         return lexicon
     features = feature_matrix([text], vector.reshape(1, -1))
     probabilities = weights.probabilities(features)[0]
-    decision = decide(probabilities[None, :], weights.persist_threshold)[0]
+    decision = decide(probabilities[None, :], weights.persist_threshold, lexicon_says_persist(features))[0]
     confidence = {c: round(float(p), 3) for c, p in zip(CLASSES, probabilities, strict=True)}
     reasons = [f"model: {decision} (p={confidence[decision]})"]
     if lexicon.decision == decision:

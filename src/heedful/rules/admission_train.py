@@ -26,10 +26,11 @@ from heedful.rules.admission_model import (
     decide,
     feature_matrix,
     feature_names,
+    lexicon_says_persist,
     softmax,
 )
 
-MAX_FALSE_PERSIST = 0.05  # the share of non-lasting out-of-fold messages the threshold may persist
+MAX_FALSE_PERSIST = 0.10  # the share of non-lasting out-of-fold messages the threshold may persist
 
 
 @dataclass(frozen=True)
@@ -277,7 +278,7 @@ class AdmissionScore:
 def predict(weights: AdmissionWeights, rows: Sequence[CorpusRow], vectors: np.ndarray
             ) -> list[tuple[str, str | None]]:
     features = feature_matrix([r.text for r in rows], vectors)
-    decisions = decide(weights.probabilities(features), weights.persist_threshold)
+    decisions = decide(weights.probabilities(features), weights.persist_threshold, lexicon_says_persist(features))
     project = weights.project_probability(features)
     return [(d, ("project" if p >= weights.scope_threshold else "global") if d in ("persist", "underspecified")
              else None) for d, p in zip(decisions, project, strict=True)]

@@ -134,9 +134,7 @@ class SQLiteSearch:
         ).fetchone()
         return int(row[0]) / docs
 
-    def keyword_positions(
-        self, index: UserRecallIndex, match_expression: str, limit: int
-    ) -> list[tuple[int, float]]:
+    def keyword_positions(self, index: UserRecallIndex, match_expression: str, limit: int) -> list[tuple[int, float]]:
         """BM25 (FTS5's formula, see `terms.py`) over the user's own rows and statistics; best first."""
         if not match_expression or not len(index):
             return []

@@ -32,9 +32,9 @@ from heedful.memory.recall.budget import (
     pack,
 )
 from heedful.memory.recall.fusion import BOOST_ONLY_ROUTES, CONTENT_ROUTES, RRF_K, Fused, fuse
-from heedful.memory.recall.query import QueryAnalysis, analyze
+from heedful.memory.recall.query import QueryAnalysis, analyze, words
 from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
-from heedful.memory.recall.supersession import admissible_states, current_first
+from heedful.memory.recall.supersession import admissible_states, asks_about_the_past, current_first, newer_first
 from heedful.memory.recall.tombstones import TombstoneFilter
 from heedful.memory.recall.types import RecallItem, RecallResult, RouteHit, State
 from heedful.store.sqlite.recall_index import micros_of
@@ -91,8 +91,10 @@ class Recaller:
         route_timeout: float = DEFAULT_ROUTE_TIMEOUT,
         weights: Mapping[str, float] | None = None,
         max_workers: int | None = None,
+        newer_first: bool = True,
     ) -> None:
         self.store = store
+        self.newer_first = newer_first
         self._embedder_provider = embedder_provider
         self.route_timeout = route_timeout
         self.weights = {**DEFAULT_WEIGHTS, **(weights or {})}
@@ -153,10 +155,14 @@ class Recaller:
         fused, records = self._honour_tombstones(
             user_id, fuse(filtered, self.weights, k=RRF_K, tied=TIED_ROUTES), states, include_forgotten, max_items
         )
-        if analysis.window is None or analysis.window.end > reference:  # a question about the present
+        if (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(
+            words(query)
+        ):  # a question about the present: what holds now comes first
             fused = current_first(fused, states, index, moment_us, include_forgotten)[:max_items]
             missing = [entry.id for entry in fused if entry.id not in records]
             records.update(self.store.memory.get_facts(user_id, missing) if missing else {})
+            if self.newer_first:
+                fused = newer_first(fused, records, index)
         items = self._items(fused, records, states)
         packed, used = pack(items, lambda item: item.tokens, budget, max_items)
         return RecallResult(

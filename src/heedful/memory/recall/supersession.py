@@ -24,6 +24,7 @@ from heedful.memory.recall.types import State
 from heedful.store.sqlite.recall_index import NEVER
 
 if TYPE_CHECKING:
+    from heedful.store.records import FactRecord
     from heedful.store.sqlite.recall_index import UserRecallIndex
 
 MAX_CHAIN = 16
@@ -100,3 +101,78 @@ def current_first(
         ordered.append(entry)
         placed.add(entry.id)
     return ordered
+
+
+# Two items this similar (cosine of their vectors) are taken to tell the same thing at two times.
+RESTATED_COSINE = 0.6
+_PAST_WORDS = frozenset(
+    "originally initially first earliest before previously previous formerly used old older earlier prior".split()
+)
+
+
+def asks_about_the_past(words: Sequence[str]) -> bool:
+    """A question naming an earlier state ("what was my original budget?") wants the old item first."""
+    return any(word in _PAST_WORDS or word.startswith("original") for word in words)
+
+
+def newer_first(
+    fused: list[Fused],
+    records: dict[str, FactRecord],
+    index: UserRecallIndex,
+    threshold: float = RESTATED_COSINE,
+) -> list[Fused]:
+    """Raise a newer restatement above an older one it ranks below (a changed number, date or place).
+
+    Two items count as one thing said twice when their vectors are at least `threshold` alike, or
+    when they are the messages behind a superseded fact and the fact that replaced it.
+    """
+    where = [index.position.get(entry.id, -1) for entry in fused]
+    known = np.array([here >= 0 and bool(index.has_vector[here]) for here in where])
+    if len(fused) < 2 or not known.any():
+        return fused
+    safe = np.array([here if here >= 0 else 0 for here in where], dtype=np.int64)
+    vectors = index.matrix[safe]
+    alike = (vectors @ vectors.T) >= threshold
+    alike &= known[:, None] & known[None, :]
+    _link_replaced_sources(fused, records, index, alike)
+    started = index.valid_from[safe]
+    moved: set[int] = set()
+    ordered: list[Fused] = []
+    for rank, entry in enumerate(fused):
+        if rank in moved:
+            continue
+        later = [
+            other
+            for other in range(rank + 1, len(fused))
+            if other not in moved and alike[rank, other] and started[other] > started[rank]
+        ]
+        if later:  # the newest restatement goes first, the rest keep their order after it
+            newest = max(later, key=lambda other: started[other])
+            ordered.append(fused[newest])
+            moved.add(newest)
+        ordered.append(entry)
+    return ordered
+
+
+def _link_replaced_sources(
+    fused: list[Fused], records: dict[str, FactRecord], index: UserRecallIndex, alike: np.ndarray
+) -> None:
+    """Mark as alike the messages behind a superseded fact and behind the fact that replaced it."""
+    rank_of_message: dict[str, int] = {}
+    for rank, entry in enumerate(fused):
+        record = records.get(entry.id)
+        if record is not None and record.kind == "excerpt":
+            for message_id in record.source_message_ids:
+                rank_of_message.setdefault(message_id, rank)
+    if not rank_of_message:
+        return
+    for entry in fused:
+        record = records.get(entry.id)
+        successor = index.superseded_by[index.position[entry.id]] if entry.id in index.position else None
+        if record is None or successor is None or successor not in records:
+            continue
+        old = [rank_of_message[m] for m in record.source_message_ids if m in rank_of_message]
+        new = [rank_of_message[m] for m in records[successor].source_message_ids if m in rank_of_message]
+        for a in old:
+            for b in new:
+                alike[a, b] = alike[b, a] = True

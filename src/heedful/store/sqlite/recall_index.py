@@ -11,8 +11,8 @@ rewritten statement (a secret purge) rebuilds it.
 from __future__ import annotations
 
 import sqlite3
-from datetime import UTC, datetime, timedelta
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 
@@ -160,6 +160,12 @@ class UserRecallIndex:
     @property
     def matrix(self) -> np.ndarray:
         return self._matrix.view if self._matrix is not None else np.zeros((len(self), 0), dtype=np.float32)
+
+    @property
+    def nbytes(self) -> int:
+        """Roughly what the index holds in memory: its arrays plus about 200 bytes a row for ids and maps."""
+        arrays = self.matrix.nbytes + self.rowids.nbytes * 6 + self.lengths.nbytes * 3
+        return int(arrays + 200 * len(self))
 
     def positions_of_rowids(self, rowids: np.ndarray) -> np.ndarray:
         """Positions of the given rowids (-1 for a rowid this index does not hold)."""

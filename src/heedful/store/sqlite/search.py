@@ -18,8 +18,9 @@ from heedful.store.sqlite.db import Database
 from heedful.store.sqlite.recall_index import EXCERPT, UserRecallIndex, micros_of
 from heedful.store.sqlite.terms import K1, MIN_IDF, B, phrases, user_totals
 
-# Users whose index stays in memory; the least recently recalled one is dropped beyond this.
+# Indexes kept in memory: beyond this many users or bytes, the least recently recalled is dropped.
 MAX_CACHED_USERS = 64
+MAX_CACHED_BYTES = 1 << 30
 
 
 class SQLiteSearch:
@@ -45,7 +46,10 @@ class SQLiteSearch:
                 cached = cached.refresh(self.db.conn, version)
             self._indexes[user_id] = cached
             self._indexes.move_to_end(user_id)
-            while len(self._indexes) > self._max_cached:
+            while len(self._indexes) > 1 and (
+                len(self._indexes) > self._max_cached
+                or sum(index.nbytes for index in self._indexes.values()) > MAX_CACHED_BYTES
+            ):
                 self._indexes.popitem(last=False)
         return cached
 

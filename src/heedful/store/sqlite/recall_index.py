@@ -40,11 +40,11 @@ def micros(texts: list[str | None], missing: int) -> np.ndarray:
     out = np.full(len(texts), missing, dtype=np.int64)
     present = [i for i, text in enumerate(texts) if text]
     if present:
-        try:
-            values = np.array([str(texts[i]).removesuffix("Z") for i in present], dtype="datetime64[us]")
-            out[present] = values.astype(np.int64)
-        except ValueError:  # a time written in another ISO form: read one by one
-            out[present] = [_one_micros(str(texts[i]), missing) for i in present]
+        listed = [str(texts[i]) for i in present]
+        if all(len(text) == 27 and text.endswith("Z") for text in listed):  # the store's own form, at once
+            out[present] = np.array([t[:-1] for t in listed], dtype="datetime64[us]").astype(np.int64)
+        else:  # a time written in another ISO form: read one by one
+            out[present] = [_one_micros(text, missing) for text in listed]
     return out
 
 

@@ -136,18 +136,17 @@ def newer_first(
     alike &= known[:, None] & known[None, :]
     _link_replaced_sources(fused, records, index, alike)
     started = index.valid_from[safe]
+    newer = np.triu(alike & (started[None, :] > started[:, None]), 1)  # [a, b]: b below a, alike, newer
+    if not newer.any():
+        return fused
     moved: set[int] = set()
     ordered: list[Fused] = []
     for rank, entry in enumerate(fused):
         if rank in moved:
             continue
-        later = [
-            other
-            for other in range(rank + 1, len(fused))
-            if other not in moved and alike[rank, other] and started[other] > started[rank]
-        ]
+        later = [int(other) for other in np.flatnonzero(newer[rank]) if int(other) not in moved]
         if later:  # the newest restatement goes first, the rest keep their order after it
-            newest = max(later, key=lambda other: started[other])
+            newest = max(later, key=lambda other: int(started[other]))
             ordered.append(fused[newest])
             moved.add(newest)
         ordered.append(entry)

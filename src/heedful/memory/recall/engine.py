@@ -68,6 +68,9 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "recency": 0.05,
 }
 TIED_ROUTES = frozenset({"entity", "time", "place"})
+# Routes that wait on the embedder or on SQLite run in the pool (under the timeout); the others are
+# array lookups in the user's index, cheaper than handing them to a thread, and run in the caller.
+POOLED_ROUTES = frozenset({"vector", "keyword"})
 RECALLABLE_KINDS = frozenset({"fact", "commitment", "excerpt", "summary"})
 DEFAULT_ROUTE_TIMEOUT = 2.5
 MIN_DEPTH = 200
@@ -202,11 +205,19 @@ class Recaller:
             finally:
                 timings[name] = round((time.perf_counter() - started) * 1000, 3)
 
-        futures: dict[str, Future[Ranking]] = {name: self._pool.submit(timed, name) for name in active}
-        wait(futures.values(), timeout=timeout)
+        futures: dict[str, Future[Ranking]] = {
+            name: self._pool.submit(timed, name) for name in active if name in POOLED_ROUTES
+        }
         rankings: dict[str, Ranking] = {}
         timed_out: list[str] = []
         failed: list[str] = []
+        for name in (name for name in active if name not in POOLED_ROUTES):  # while the pool works
+            try:
+                rankings[name] = timed(name)
+            except Exception as error:  # a failed route is reported; the others still answer
+                log.warning("recall route %s failed: %s", name, error)
+                failed.append(name)
+        wait(futures.values(), timeout=timeout)
         for name, future in futures.items():
             if not future.done():
                 future.cancel()

@@ -7,6 +7,7 @@ come from the user's own postings. Rows are read from SQLite only for the items 
 
 from __future__ import annotations
 
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -139,36 +140,39 @@ class SQLiteSearch:
         return int(row[0]) / docs
 
     def keyword_positions(self, index: UserRecallIndex, match_expression: str, limit: int) -> list[tuple[int, float]]:
-        """BM25 (FTS5's formula, see `terms.py`) over the user's own rows and statistics; best first."""
-        if not match_expression or not len(index):
-            return []
+        """BM25 (FTS5's formula, see `terms.py`) over the user's own rows and statistics; best first.
+
+        SQLite sums the scores over the user's postings and returns only the best `limit` rows, so
+        a common term costs a scan of its postings in C, not a Python loop over them.
+        """
+        stems = self._query_terms(match_expression) if match_expression else []
         docs, tokens = user_totals(self.db.conn, index.user_id)
-        if docs <= 0:
+        if not stems or docs <= 0 or not len(index):
+            return []
+        marks = ",".join("?" * len(stems))
+        frequencies = self.db.conn.execute(
+            f"SELECT term, COUNT(*) FROM fact_terms WHERE user_id = ? AND term IN ({marks}) GROUP BY term",
+            (index.user_id, *stems),
+        ).fetchall()
+        weights = []
+        for term, df in frequencies:
+            idf = math.log((docs - df + 0.5) / (df + 0.5))
+            weights.append((str(term), idf if idf > 0 else MIN_IDF))
+        if not weights:
             return []
         average = tokens / docs if tokens else 1.0
-        scores = np.zeros(len(index), dtype=np.float64)
-        for stem in self._query_terms(match_expression):
-            rows = self.db.conn.execute(
-                "SELECT fact_rowid, tf, dl FROM fact_terms WHERE user_id = ? AND term = ?", (index.user_id, stem)
-            ).fetchall()
-            if not rows:
-                continue
-            postings = np.array(rows, dtype=np.int64).reshape(-1, 3)
-            idf = float(np.log((docs - len(postings) + 0.5) / (len(postings) + 0.5)))
-            idf = idf if idf > 0 else MIN_IDF
-            where = index.positions_of_rowids(postings[:, 0])
-            known = where >= 0
-            tf, length = postings[known, 1].astype(np.float64), postings[known, 2].astype(np.float64)
-            norm = K1 * (1 - B + B * length / average)
-            np.add.at(scores, where[known], idf * tf * (K1 + 1) / (tf + norm))
-        hits = np.flatnonzero(scores)
-        if not len(hits):
+        values = ", ".join("(?, ?)" for _ in weights)
+        rows = self.db.conn.execute(
+            f"WITH q(term, idf) AS (VALUES {values})"
+            " SELECT f.fact_rowid, SUM(q.idf * f.tf * ? / (f.tf + ? * (1 - ? + ? * f.dl / ?))) AS s"
+            " FROM q JOIN fact_terms f ON f.user_id = ? AND f.term = q.term"
+            " GROUP BY f.fact_rowid ORDER BY s DESC, f.fact_rowid LIMIT ?",
+            (*[v for pair in weights for v in pair], K1 + 1, K1, B, B, average, index.user_id, limit),
+        ).fetchall()
+        if not rows:
             return []
-        if limit < len(hits):
-            hits = hits[np.argpartition(-scores[hits], limit - 1)[:limit]]
-        # Best first; equal scores by id, as the SQL version ordered them.
-        ordered = sorted(((int(i), float(scores[i])) for i in hits), key=lambda p: (-p[1], index.ids[p[0]]))
-        return ordered
+        where = index.positions_of_rowids(np.array([r[0] for r in rows], dtype=np.int64))
+        return [(int(here), float(row[1])) for here, row in zip(where, rows, strict=True) if here >= 0]
 
     def keyword(self, user_id: str, match_expression: str, limit: int) -> list[tuple[str, float]]:
         index = self.index(user_id)

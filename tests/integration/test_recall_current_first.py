@@ -108,3 +108,22 @@ def test_the_index_follows_supersession_after_it_was_built(hf: Heedful) -> None:
     states = {item.text: item.state for item in after.items}
     assert after.items[0].text == "The user's dog is called Fido"
     assert states["The user's dog is called Bruno"] == "superseded"
+
+
+def test_restated_messages_put_the_newer_first_only_when_asked(hf: Heedful) -> None:
+    from heedful.memory.recall.engine import Recaller
+
+    old, new = "My monthly book budget is 40 dollars", "My monthly book budget is 55 dollars now"
+    hf.memory.add("dana", [NewMessage(old, at=T0, session_id="a")], extract=False)
+    hf.memory.add("dana", [NewMessage(new, at=T0 + timedelta(days=9), session_id="b")], extract=False)
+    question = "what is my monthly book budget 40"  # the words favour the old message
+    plain = [item.text for item in hf.memory.recall("dana", question).items]
+    assert plain.index(old) < plain.index(new)
+    recaller = Recaller(hf.store, lambda: hf.embedder, restated_cosine=0.5)
+    try:
+        restated = [item.text for item in recaller.recall("dana", question).items]
+        past = [item.text for item in recaller.recall("dana", "what was my original monthly book budget").items]
+    finally:
+        recaller.close()
+    assert restated.index(new) < restated.index(old)
+    assert past.index(old) < past.index(new)

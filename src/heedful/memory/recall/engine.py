@@ -34,7 +34,13 @@ from heedful.memory.recall.budget import (
 from heedful.memory.recall.fusion import BOOST_ONLY_ROUTES, CONTENT_ROUTES, RRF_K, Fused, fuse
 from heedful.memory.recall.query import QueryAnalysis, analyze, words
 from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
-from heedful.memory.recall.supersession import admissible_states, asks_about_the_past, current_first, newer_first
+from heedful.memory.recall.supersession import (
+    RESTATED_COSINE,
+    admissible_states,
+    asks_about_the_past,
+    current_first,
+    newer_first,
+)
 from heedful.memory.recall.tombstones import TombstoneFilter
 from heedful.memory.recall.types import RecallItem, RecallResult, RouteHit, State
 from heedful.store.sqlite.recall_index import micros_of
@@ -94,10 +100,10 @@ class Recaller:
         route_timeout: float = DEFAULT_ROUTE_TIMEOUT,
         weights: Mapping[str, float] | None = None,
         max_workers: int | None = None,
-        newer_first: bool = True,
+        restated_cosine: float | None = RESTATED_COSINE,
     ) -> None:
         self.store = store
-        self.newer_first = newer_first
+        self.restated_cosine = restated_cosine
         self._embedder_provider = embedder_provider
         self.route_timeout = route_timeout
         self.weights = {**DEFAULT_WEIGHTS, **(weights or {})}
@@ -164,8 +170,7 @@ class Recaller:
             fused = current_first(fused, states, index, moment_us, include_forgotten)[:max_items]
             missing = [entry.id for entry in fused if entry.id not in records]
             records.update(self.store.memory.get_facts(user_id, missing) if missing else {})
-            if self.newer_first:
-                fused = newer_first(fused, records, index)
+            fused = newer_first(fused, records, index, self.restated_cosine)
         items = self._items(fused, records, states)
         packed, used = pack(items, lambda item: item.tokens, budget, max_items)
         return RecallResult(

@@ -136,13 +136,13 @@ def test_tombstone_hides_matching_excerpts_even_those_written_later(hf: Heedful)
 
 def test_a_slow_route_times_out_and_the_others_answer(hf: Heedful, monkeypatch: pytest.MonkeyPatch) -> None:
     add_turns(hf, "alice", ["I adopted a grey cat named Pixel", "I cooked pasta"])
-    original = hf.store.search.keyword
+    original = hf.store.search.keyword_positions
 
     def slow_keyword(*args: object, **kwargs: object) -> object:
         time.sleep(2.0)
         return original(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(hf.store.search, "keyword", slow_keyword)
+    monkeypatch.setattr(hf.store.search, "keyword_positions", slow_keyword)
     recaller = Recaller(hf.store, lambda: hf.embedder, route_timeout=0.5)
     try:
         result = recaller.recall("alice", "grey cat Pixel")
@@ -159,7 +159,7 @@ def test_a_failing_route_is_reported_and_the_others_answer(hf: Heedful, monkeypa
     def broken(*args: object, **kwargs: object) -> object:
         raise RuntimeError("index unavailable")
 
-    monkeypatch.setattr(hf.store.search, "vector_search", broken)
+    monkeypatch.setattr(hf.store.search, "vector_positions", broken)
     result = hf.memory.recall("alice", "grey cat")
     assert result.failed == ["vector"] and result.items
 

@@ -111,9 +111,18 @@ def cli(
     other_users: Annotated[int, typer.Option("--other-users", help="Users sharing the store.")] = 300,
     runs: Annotated[int, typer.Option("--runs", help="Passes over the query set.")] = 5,
     embedder: Annotated[str, typer.Option("--embedder", help="hashing (fast to build) or minilm.")] = "hashing",
+    sizes: Annotated[
+        str | None,
+        typer.Option("--sizes", help="Grow one user to these sizes (e.g. 1000,10000,100000) instead."),
+    ] = None,
+    data: Annotated[Path | None, typer.Option("--data", help="locomo10.json for --sizes")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
-    """One user's recall p50 alone and with --other-users users of --items notes each."""
+    """One user's recall p50 alone and with --other-users users of --items notes each; or, with
+    --sizes, one user's per-route latency, memory and ingest rate as their memory grows."""
+    if sizes is not None:
+        _growth(sizes, runs, embedder, data, as_json)
+        return
     if items < 1 or other_users < 0 or runs < 1:
         typer.echo("error: --items and --runs must be >= 1 and --other-users >= 0", err=True)
         raise typer.Exit(2)
@@ -130,6 +139,23 @@ def cli(
     typer.echo(
         f"  ratio {report['ratio_p50']}x; target <= {TARGET_RATIO}: {'met' if report['meets_target'] else 'not met'}"
     )
+
+
+def _growth(sizes: str, runs: int, embedder: str, data: Path | None, as_json: bool) -> None:
+    from heedful.bench import scale_growth
+
+    try:
+        chosen = [int(part) for part in sizes.split(",") if part.strip()]
+    except ValueError:
+        chosen = []
+    if not chosen or min(chosen) < 1 or runs < 1:
+        typer.echo("error: --sizes takes positive whole numbers separated by commas (e.g. 1000,10000)", err=True)
+        raise typer.Exit(2)
+    report = scale_growth.run(chosen, runs=runs, embedder=embedder, data=data)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2))
+    else:
+        scale_growth.print_report(report, typer.echo)
 
 
 __all__ = ["cli", "run"]

@@ -32,16 +32,25 @@ from heedful.memory.recall.budget import (
     pack,
 )
 from heedful.memory.recall.fusion import BOOST_ONLY_ROUTES, CONTENT_ROUTES, RRF_K, Fused, fuse
-from heedful.memory.recall.query import QueryAnalysis, analyze
+from heedful.memory.recall.query import QueryAnalysis, analyze, words
 from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
+from heedful.memory.recall.supersession import (
+    RESTATED_COSINE,
+    admissible_states,
+    asks_about_the_past,
+    current_first,
+    newer_first,
+)
 from heedful.memory.recall.tombstones import TombstoneFilter
 from heedful.memory.recall.types import RecallItem, RecallResult, RouteHit, State
+from heedful.store.sqlite.recall_index import micros_of
 from heedful.timeutil import from_text, now, parse_user_time, to_text
 
 if TYPE_CHECKING:
     from heedful.embed import Embedder
-    from heedful.store.records import CandidateRow
+    from heedful.store.records import CandidateRow, FactRecord
     from heedful.store.sqlite import SQLiteStore
+    from heedful.store.sqlite.recall_index import UserRecallIndex
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +74,9 @@ DEFAULT_WEIGHTS: dict[str, float] = {
     "recency": 0.05,
 }
 TIED_ROUTES = frozenset({"entity", "time", "place"})
+# Routes that wait on the embedder or on SQLite run in the pool (under the timeout); the others are
+# array lookups in the user's index, cheaper than handing them to a thread, and run in the caller.
+POOLED_ROUTES = frozenset({"vector", "keyword"})
 RECALLABLE_KINDS = frozenset({"fact", "commitment", "excerpt", "summary"})
 DEFAULT_ROUTE_TIMEOUT = 2.5
 MIN_DEPTH = 200
@@ -88,8 +100,10 @@ class Recaller:
         route_timeout: float = DEFAULT_ROUTE_TIMEOUT,
         weights: Mapping[str, float] | None = None,
         max_workers: int | None = None,
+        restated_cosine: float | None = RESTATED_COSINE,
     ) -> None:
         self.store = store
+        self.restated_cosine = restated_cosine
         self._embedder_provider = embedder_provider
         self.route_timeout = route_timeout
         self.weights = {**DEFAULT_WEIGHTS, **(weights or {})}
@@ -123,30 +137,41 @@ class Recaller:
         if budget_tokens is not None and budget_tokens < 1:
             raise InputError("the token budget must be at least 1")
         moment = to_text(parse_user_time(as_of)) if as_of else None
-        analysis = self.analyze(user_id, query, moment)
+        index = self.store.search.index(user_id)
+        reference = from_text(moment) if moment else now()
+        analysis = analyze(query, reference, index.entities)
         widen = ENUMERATION_FACTOR if analysis.enumeration else 1
         max_items = limit if limit is not None else DEFAULT_MAX_ITEMS * widen
         budget = budget_tokens if budget_tokens is not None else DEFAULT_BUDGET_TOKENS * widen
         depth = max(MIN_DEPTH, 3 * max_items)
 
         rankings, route_ms, timed_out, failed = self._run_routes(
-            user_id, analysis, depth, self.route_timeout if route_timeout is None else route_timeout
+            user_id, analysis, depth, self.route_timeout if route_timeout is None else route_timeout, index
         )
         # Only content routes admit items (anchors admit only when no content route found any), so
-        # only their items need reading; the anchor routes' other items could never come back.
+        # only their items need a state; the anchor routes' other items could never come back.
         admitting = [name for name in rankings if name in CONTENT_ROUTES and rankings[name]]
         if not admitting:
             admitting = [name for name in rankings if name not in BOOST_ONLY_ROUTES]
-        rows = self.store.search.candidates(user_id, [i for name in admitting for i, _ in rankings[name]])
-        states = self._admissible(user_id, rows, moment, include_forgotten)
+        moment_us = micros_of(moment) if moment else None
+        states = admissible_states(
+            index, [i for name in admitting for i, _ in rankings[name]], moment_us, include_forgotten
+        )
         filtered = {
             route: [(item_id, score) for item_id, score in ranking if item_id in states]
             for route, ranking in rankings.items()
         }
-        fused = self._honour_tombstones(
-            user_id, fuse(filtered, self.weights, k=RRF_K, tied=TIED_ROUTES), rows, states, include_forgotten, max_items
+        fused, records = self._honour_tombstones(
+            user_id, fuse(filtered, self.weights, k=RRF_K, tied=TIED_ROUTES), states, include_forgotten, max_items
         )
-        items = self._items(user_id, fused, rows, states)
+        if (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(
+            words(query)
+        ):  # a question about the present: what holds now comes first
+            fused = current_first(fused, states, index, moment_us, include_forgotten)[:max_items]
+            missing = [entry.id for entry in fused if entry.id not in records]
+            records.update(self.store.memory.get_facts(user_id, missing) if missing else {})
+            fused = newer_first(fused, records, index, self.restated_cosine)
+        items = self._items(fused, records, states)
         packed, used = pack(items, lambda item: item.tokens, budget, max_items)
         return RecallResult(
             query=query,
@@ -163,7 +188,7 @@ class Recaller:
 
     # -- steps ---------------------------------------------------------------------------------
     def _run_routes(
-        self, user_id: str, analysis: QueryAnalysis, depth: int, timeout: float
+        self, user_id: str, analysis: QueryAnalysis, depth: int, timeout: float, index: UserRecallIndex
     ) -> tuple[dict[str, Ranking], dict[str, float], list[str], list[str]]:
         active = [
             name
@@ -175,7 +200,7 @@ class Recaller:
             and not (name == "keyword" and not analysis.match_expression)
         ]
         embedder = self._embedder_provider() if "vector" in active else None
-        ctx = RouteContext(self.store.search, user_id, analysis, depth, embedder)
+        ctx = RouteContext(self.store.search, user_id, analysis, depth, embedder, index)
         timings: dict[str, float] = {}
 
         def timed(name: str) -> Ranking:
@@ -185,11 +210,19 @@ class Recaller:
             finally:
                 timings[name] = round((time.perf_counter() - started) * 1000, 3)
 
-        futures: dict[str, Future[Ranking]] = {name: self._pool.submit(timed, name) for name in active}
-        wait(futures.values(), timeout=timeout)
+        futures: dict[str, Future[Ranking]] = {
+            name: self._pool.submit(timed, name) for name in active if name in POOLED_ROUTES
+        }
         rankings: dict[str, Ranking] = {}
         timed_out: list[str] = []
         failed: list[str] = []
+        for name in (name for name in active if name not in POOLED_ROUTES):  # while the pool works
+            try:
+                rankings[name] = timed(name)
+            except Exception as error:  # a failed route is reported; the others still answer
+                log.warning("recall route %s failed: %s", name, error)
+                failed.append(name)
+        wait(futures.values(), timeout=timeout)
         for name, future in futures.items():
             if not future.done():
                 future.cancel()
@@ -206,82 +239,62 @@ class Recaller:
             route_ms[name] = round(timeout * 1000, 3)
         return rankings, route_ms, timed_out, failed
 
-    def _admissible(
-        self, user_id: str, rows: Mapping[str, CandidateRow], moment: str | None, include_forgotten: bool
-    ) -> dict[str, State]:
-        """The state of every candidate that may come back (recallable kind, holding by then).
-
-        With `as_of`, an item counts from its `valid_from` (history imported later still answers
-        for the time it describes), and its state then reads both axes: superseded if its validity
-        had ended, forgotten if it had been expired.
-
-        Requests to forget are applied after fusion, only to the items about to be returned.
-        """
-        states: dict[str, State] = {}
-        for item_id, row in rows.items():
-            if row.kind not in RECALLABLE_KINDS:
-                continue
-            if moment is not None and row.valid_from > moment:
-                continue
-            state = state_of(row, moment)
-            if state == "forgotten" and not include_forgotten:
-                continue
-            states[item_id] = state
-        return states
-
     def _honour_tombstones(
         self,
         user_id: str,
         fused: list[Fused],
-        rows: Mapping[str, CandidateRow],
         states: dict[str, State],
         include_forgotten: bool,
         max_items: int,
-    ) -> list[Fused]:
-        """The first `max_items` items that no active request to forget hides (checked in rank order).
+    ) -> tuple[list[Fused], dict[str, FactRecord]]:
+        """The first `max_items` items that no active request to forget hides (checked in rank order),
+        and their rows (read in rank order, a batch at a time, only as far as needed).
 
         A hidden item is left out, or with `include_forgotten` kept and marked forgotten.
         """
         tombstones = TombstoneFilter(self.store.search.tombstones(user_id))
-        if not tombstones:
-            return fused[:max_items]
-        vectors = self.store.search.vectors_for(user_id, [entry.id for entry in fused])
         kept: list[Fused] = []
-        for entry in fused:
-            if len(kept) >= max_items:
-                break
-            if states[entry.id] != "forgotten" and tombstones.hiding(rows[entry.id].statement, vectors.get(entry.id)):
-                if not include_forgotten:
+        records: dict[str, FactRecord] = {}
+        batch = max_items + 8
+        for start in range(0, len(fused), batch):
+            chunk = fused[start : start + batch]
+            records.update(self.store.memory.get_facts(user_id, [entry.id for entry in chunk]))
+            vectors = self.store.search.vectors_for(user_id, [entry.id for entry in chunk]) if tombstones else {}
+            for entry in chunk:
+                record = records.get(entry.id)
+                if record is None:
                     continue
-                states[entry.id] = "forgotten"
-            kept.append(entry)
-        return kept
+                hidden = tombstones and states[entry.id] != "forgotten"
+                if hidden and tombstones.hiding(record.statement, vectors.get(entry.id)):
+                    if not include_forgotten:
+                        continue
+                    states[entry.id] = "forgotten"
+                kept.append(entry)
+                if len(kept) >= max_items:
+                    return kept, records
+        return kept, records
 
     def _items(
-        self,
-        user_id: str,
-        fused: list[Fused],
-        rows: Mapping[str, CandidateRow],
-        states: Mapping[str, State],
+        self, fused: list[Fused], records: Mapping[str, FactRecord], states: Mapping[str, State]
     ) -> list[RecallItem]:
-        records = self.store.memory.get_facts(user_id, [entry.id for entry in fused])
         items: list[RecallItem] = []
         for entry in fused:
-            row = rows[entry.id]
             record = records.get(entry.id)
+            if record is None:
+                continue
             items.append(
                 RecallItem(
                     id=entry.id,
-                    kind=row.kind,
-                    text=row.statement,
+                    kind=record.kind,
+                    text=record.statement,
                     score=round(entry.score, 6),
                     state=states[entry.id],
-                    valid_from=row.valid_from,
-                    valid_to=row.valid_to,
-                    event_at=row.event_at,
-                    session_id=row.session_id,
-                    source_message_ids=list(record.source_message_ids) if record else [],
-                    tokens=estimate_tokens(row.statement),
+                    valid_from=record.valid_from,
+                    valid_to=record.valid_to,
+                    event_at=record.event_at,
+                    session_id=record.session_id,
+                    source_message_ids=list(record.source_message_ids),
+                    tokens=estimate_tokens(record.statement),
                     routes={
                         name: RouteHit(_plain(hit.rank), round(hit.score, 6), round(hit.contribution, 6))
                         for name, hit in entry.routes.items()

@@ -31,7 +31,7 @@ def run(ctx: RouteContext) -> Ranking:
         return []
     kept = terms
     names = set(ctx.analysis.entities) if NAMES_ONLY else set(terms)
-    if ctx.search.row_count(ctx.user_id) >= MIN_ROWS_TO_PRUNE and names & set(terms):
+    if len(ctx.index) >= MIN_ROWS_TO_PRUNE and names & set(terms):
         shares = {t: ctx.search.term_share(ctx.user_id, fts_expression([t])) if t in names else 0.0 for t in terms}
         kept = [t for t in terms if shares[t] <= COMMON_SHARE]
         if not kept or all(t in names and shares[t] == 0 for t in kept):
@@ -39,20 +39,20 @@ def run(ctx: RouteContext) -> Ranking:
     expression = fts_expression(kept)
     if not expression:
         return []
-    hits = ctx.search.keyword(ctx.user_id, expression, ctx.depth)
+    hits = ctx.search.keyword_positions(ctx.index, expression, ctx.depth)
     if PREVIOUS_WEIGHT <= 0 or not hits:
-        return hits
-    _, following = ctx.search.excerpt_neighbours(ctx.user_id)
-    lengths = ctx.search.excerpt_lengths(ctx.user_id) if SHORT_TURN_CHARS else {}
+        return ctx.ranking(hits)
+    following, lengths = ctx.index.following, ctx.index.lengths
     combined = dict(hits)
-    for item_id, score in hits:
-        after = following.get(item_id)
+    for here, score in hits:
+        after = int(following[here])
         weight = PREVIOUS_WEIGHT
         for _ in range(FOLLOWING_TURNS):
-            if after is None or (SHORT_TURN_CHARS and lengths.get(after, 0) > SHORT_TURN_CHARS):
+            if after < 0 or (SHORT_TURN_CHARS and lengths[after] > SHORT_TURN_CHARS):
                 break
             combined[after] = combined.get(after, 0.0) + weight * score
-            after = following.get(after)
+            after = int(following[after])
             weight *= PREVIOUS_WEIGHT
-    ranked = sorted(combined.items(), key=lambda pair: (-pair[1], pair[0]))
-    return ranked[: ctx.depth]
+    ids = ctx.index.ids
+    ranked = sorted(combined.items(), key=lambda pair: (-pair[1], ids[pair[0]]))
+    return ctx.ranking(ranked[: ctx.depth])

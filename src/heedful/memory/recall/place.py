@@ -10,4 +10,5 @@ PLACE_LIMIT = 1000
 def run(ctx: RouteContext) -> Ranking:
     if not ctx.analysis.places:
         return []
-    return [(fact_id, 1.0) for fact_id in ctx.search.at_place(ctx.user_id, ctx.analysis.places, PLACE_LIMIT)]
+    found = ctx.search.place_positions(ctx.index, ctx.analysis.places, PLACE_LIMIT)
+    return ctx.ranking([(here, 1.0) for here in found])

@@ -105,7 +105,8 @@ def query_entities(text: str, known: Iterable[str] = ()) -> list[str]:
     headings and sentence openings make many common words look like names.
     """
     found = [e for e in extract_entities(text) if e.lower() not in STOP_WORDS]
-    known_set = set(known)
+    # A mapping or set is looked up as it is: copying a large user's entity set per query costs.
+    known_set = known if isinstance(known, set | frozenset | dict) else set(known)
     if known_set:
         tokens = [w.removesuffix("'s") for w in words(text)]
         for size in (3, 2):

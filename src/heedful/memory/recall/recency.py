@@ -6,5 +6,5 @@ from heedful.memory.recall.routes import Ranking, RouteContext
 
 
 def run(ctx: RouteContext) -> Ranking:
-    ids = ctx.search.recent(ctx.user_id, ctx.depth)
-    return [(fact_id, float(len(ids) - position)) for position, fact_id in enumerate(ids)]
+    found = ctx.search.recent_positions(ctx.index, ctx.depth)
+    return ctx.ranking([(here, float(len(found) - n)) for n, here in enumerate(found)])

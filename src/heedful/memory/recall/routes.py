@@ -10,6 +10,7 @@ from heedful.memory.recall.query import QueryAnalysis
 
 if TYPE_CHECKING:
     from heedful.embed import Embedder
+    from heedful.store.sqlite.recall_index import UserRecallIndex
     from heedful.store.sqlite.search import SQLiteSearch
 
 Ranking = list[tuple[str, float]]
@@ -22,6 +23,12 @@ class RouteContext:
     analysis: QueryAnalysis
     depth: int
     embedder: Embedder | None
+    # The user's rows in memory, read once per recall: routes rank positions in it.
+    index: UserRecallIndex
+
+    def ranking(self, scored: list[tuple[int, float]]) -> Ranking:
+        """Positions turned into item ids."""
+        return [(self.index.ids[here], score) for here, score in scored]
 
 
 RouteFn = Callable[[RouteContext], Ranking]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from heedful.memory.recall.routes import Ranking, RouteContext
+from heedful.store.sqlite.recall_index import micros_of
 from heedful.timeutil import to_text
 
 WINDOW_LIMIT = 2000
@@ -23,10 +24,11 @@ def run(ctx: RouteContext) -> Ranking:
     window = ctx.analysis.window
     if window is None:
         return []
-    start, end = to_text(window.start), to_text(window.end)
-    ranked = [(fact_id, 1.0) for fact_id in ctx.search.in_window(ctx.user_id, start, end, WINDOW_LIMIT)]
+    start, end = micros_of(to_text(window.start)), micros_of(to_text(window.end))
+    ranked = [(here, 1.0) for here in ctx.search.window_positions(ctx.index, start, end, WINDOW_LIMIT)]
     if window.end - window.start <= SHORT_WINDOW:
-        seen = {fact_id for fact_id, _ in ranked}
-        later = ctx.search.in_window(ctx.user_id, end, to_text(window.end + TOLD_AFTER), WINDOW_LIMIT)
-        ranked.extend((fact_id, AFTER_SCORE) for fact_id in later if fact_id not in seen)
-    return ranked
+        seen = {here for here, _ in ranked}
+        after = micros_of(to_text(window.end + TOLD_AFTER))
+        later = ctx.search.window_positions(ctx.index, end, after, WINDOW_LIMIT)
+        ranked.extend((here, AFTER_SCORE) for here in later if here not in seen)
+    return ctx.ranking(ranked)

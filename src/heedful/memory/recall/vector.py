@@ -1,4 +1,4 @@
-"""The vector route: an exact cosine scan of one user's embeddings.
+"""The vector route: an exact cosine scan of one user's embeddings (one matrix product).
 
 A raw excerpt's vector is made from the turn with the one before it (see indexing.py), so an
 answer is found through the question it follows.
@@ -13,4 +13,4 @@ def run(ctx: RouteContext) -> Ranking:
     if ctx.embedder is None or not ctx.analysis.text.strip():
         return []
     query = ctx.embedder.embed([ctx.analysis.text])[0]
-    return ctx.search.vector_search(ctx.user_id, query, ctx.depth)
+    return ctx.ranking(ctx.search.vector_positions(ctx.index, query, ctx.depth))

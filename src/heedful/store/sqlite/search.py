@@ -1,90 +1,105 @@
-"""Read queries behind recall's routes. Each one is scoped to a single user."""
+"""Read queries behind recall's routes. Each one is scoped to a single user.
+
+Routes work on positions in the user's in-memory index (`recall_index.py`): a vector scan is one
+matrix product, time, place, entity and recency lookups are array operations, and keyword scores
+come from the user's own postings. Rows are read from SQLite only for the items recall returns.
+"""
 
 from __future__ import annotations
 
+import math
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
 
 from heedful.store.records import CandidateRow
 from heedful.store.sqlite.db import Database
-from heedful.store.sqlite.terms import RECALLABLE_KINDS, bm25, phrases, postings, user_totals
+from heedful.store.sqlite.recall_index import EXCERPT, UserRecallIndex, micros_of
+from heedful.store.sqlite.terms import K1, MIN_IDF, B, phrases, user_totals
+
+# Indexes kept in memory: beyond this many users or bytes, the least recently recalled is dropped.
+MAX_CACHED_USERS = 64
+MAX_CACHED_BYTES = 1 << 30
 
 
 class SQLiteSearch:
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, max_cached_users: int = MAX_CACHED_USERS) -> None:
         self.db = db
-        # user_id -> (version, ids, matrix). A version is the user's newest fact rowid plus the count.
-        self._vector_cache: dict[str, tuple[tuple[int, int], list[str], np.ndarray]] = {}
-        self._row_index: dict[str, tuple[tuple[int, int], dict[str, int]]] = {}
-        self._entity_cache: dict[str, tuple[tuple[int, int], frozenset[str]]] = {}
-        self._sequence_cache: dict[str, tuple[tuple[int, int], dict[str, str], dict[str, str], dict[str, int]]] = {}
-        self._share_cache: dict[tuple[str, str], tuple[tuple[int, int], float]] = {}
+        self._indexes: OrderedDict[str, UserRecallIndex] = OrderedDict()
+        self._max_cached = max_cached_users
+        self._lock = threading.Lock()
 
-    def _vector_version(self, user_id: str) -> tuple[int, int]:
+    # -- the per-user index ----------------------------------------------------------------------
+    def version(self, user_id: str) -> tuple[int, int, int]:
         row = self.db.conn.execute(
-            "SELECT COALESCE(MAX(rowid), 0), COUNT(*) FROM facts WHERE user_id = ?", (user_id,)
+            "SELECT inserted, updated, rewritten FROM user_fact_versions WHERE user_id = ?", (user_id,)
         ).fetchone()
-        return int(row[0]), int(row[1])
+        return (0, 0, 0) if row is None else (int(row[0]), int(row[1]), int(row[2]))
+
+    def index(self, user_id: str) -> UserRecallIndex:
+        """The user's recall index at the current version (appended to, or rebuilt, as needed)."""
+        version = self.version(user_id)
+        with self._lock:
+            cached = self._indexes.get(user_id) or UserRecallIndex(user_id)
+            if cached.version != version:
+                cached = cached.refresh(self.db.conn, version)
+            self._indexes[user_id] = cached
+            self._indexes.move_to_end(user_id)
+            while len(self._indexes) > 1 and (
+                len(self._indexes) > self._max_cached
+                or sum(index.nbytes for index in self._indexes.values()) > MAX_CACHED_BYTES
+            ):
+                self._indexes.popitem(last=False)
+        return cached
 
     def row_count(self, user_id: str) -> int:
-        """How many rows (of any kind) one user has."""
-        return self._vector_version(user_id)[1]
+        """How many recallable rows one user has."""
+        return len(self.index(user_id))
 
-    def vectors(self, user_id: str) -> tuple[list[str], np.ndarray]:
-        """Every recallable row's id and embedding for one user (exact scan; cached per version)."""
-        version = self._vector_version(user_id)
-        cached = self._vector_cache.get(user_id)
-        if cached is not None and cached[0] == version:
-            return cached[1], cached[2]
-        rows = self.db.conn.execute(
-            f"SELECT id, embedding FROM facts WHERE user_id = ? AND embedding IS NOT NULL"
-            f" AND kind IN ({','.join('?' * len(RECALLABLE_KINDS))}) ORDER BY rowid",
-            (user_id, *RECALLABLE_KINDS),
-        ).fetchall()
-        ids = [row[0] for row in rows]
-        matrix = (
-            np.frombuffer(b"".join(row[1] for row in rows), dtype=np.float32).reshape(len(rows), -1)
-            if rows
-            else np.zeros((0, 0), dtype=np.float32)
-        )
-        self._vector_cache[user_id] = (version, ids, matrix)
-        return ids, matrix
-
-    def vector_search(self, user_id: str, query: np.ndarray, limit: int) -> list[tuple[str, float]]:
-        """The `limit` rows most similar (cosine) to `query`, best first."""
-        ids, matrix = self.vectors(user_id)
-        if not ids or matrix.shape[1] != query.shape[-1]:
+    # -- vectors ---------------------------------------------------------------------------------
+    def vector_positions(self, index: UserRecallIndex, query: np.ndarray, limit: int) -> list[tuple[int, float]]:
+        """Positions of the `limit` rows most similar (cosine) to `query`, best first."""
+        matrix = index.matrix
+        if not len(index) or matrix.shape[1] != query.shape[-1]:
             return []
         scores = matrix @ query.astype(np.float32).reshape(-1)
-        if limit < len(ids):
-            top = np.argpartition(-scores, limit)[:limit]
-            top = top[np.argsort(-scores[top], kind="stable")]
-        else:
-            top = np.argsort(-scores, kind="stable")
-        return [(ids[i], float(scores[i])) for i in top]
+        scores[~index.has_vector] = -np.inf
+        count = int(index.has_vector.sum())
+        limit = min(limit, count)
+        if limit <= 0:
+            return []
+        top = np.argpartition(-scores, limit - 1)[:limit] if limit < len(scores) else np.arange(len(scores))
+        top = top[np.argsort(-scores[top], kind="stable")]
+        return [(int(i), float(scores[i])) for i in top[:limit]]
+
+    def vector_search(self, user_id: str, query: np.ndarray, limit: int) -> list[tuple[str, float]]:
+        index = self.index(user_id)
+        return [(index.ids[i], score) for i, score in self.vector_positions(index, query, limit)]
 
     def vectors_for(self, user_id: str, fact_ids: Sequence[str]) -> dict[str, np.ndarray]:
-        """Cached embeddings of the given recallable rows (rows without one are left out)."""
-        ids, matrix = self.vectors(user_id)
-        version = self._vector_version(user_id)
-        cached = self._row_index.get(user_id)
-        if cached is None or cached[0] != version:
-            cached = (version, {fact_id: row for row, fact_id in enumerate(ids)})
-            self._row_index[user_id] = cached
-        index = cached[1]
-        return {fact_id: matrix[index[fact_id]] for fact_id in fact_ids if fact_id in index}
+        """Embeddings of the given recallable rows (rows without one are left out)."""
+        index = self.index(user_id)
+        found = {}
+        for fact_id in fact_ids:
+            here = index.position.get(fact_id)
+            if here is not None and index.has_vector[here]:
+                found[fact_id] = index.matrix[here]
+        return found
 
+    # -- rows ------------------------------------------------------------------------------------
     def candidates(self, user_id: str, fact_ids: Sequence[str]) -> dict[str, CandidateRow]:
         """The state and text of the given facts (one user's only)."""
         found: dict[str, CandidateRow] = {}
         unique = list(dict.fromkeys(fact_ids))
         for start in range(0, len(unique), 500):
             chunk = unique[start : start + 500]
+            # `+user_id` keeps SQLite on the id index: by the user index it would read all their rows.
             rows = self.db.conn.execute(
                 "SELECT id, kind, statement, session_id, event_at, valid_from, valid_to, ingested_at,"
-                f" expired_at FROM facts WHERE user_id = ? AND id IN ({','.join('?' * len(chunk))})",
-                (user_id, *chunk),
+                f" expired_at FROM facts WHERE id IN ({','.join('?' * len(chunk))}) AND +user_id = ?",
+                (*chunk, user_id),
             ).fetchall()
             for row in rows:
                 found[row[0]] = CandidateRow(*row)
@@ -100,47 +115,7 @@ class SQLiteSearch:
         ).fetchall()
         return [(row[0], row[1], None if row[2] is None else np.frombuffer(row[2], dtype=np.float32)) for row in rows]
 
-    def entity_set(self, user_id: str) -> frozenset[str]:
-        """Every entity one user's facts name (cached until the user's facts change)."""
-        version = self._vector_version(user_id)
-        cached = self._entity_cache.get(user_id)
-        if cached is not None and cached[0] == version:
-            return cached[1]
-        names = frozenset(self.known_entities(user_id))
-        self._entity_cache[user_id] = (version, names)
-        return names
-
-    def excerpt_neighbours(self, user_id: str) -> tuple[dict[str, str], dict[str, str]]:
-        """(previous, following): excerpt id -> its neighbour in the same session (cached per version)."""
-        cached = self._excerpt_sequence(user_id)
-        return cached[1], cached[2]
-
-    def excerpt_lengths(self, user_id: str) -> dict[str, int]:
-        """excerpt id -> the length of its statement in characters (cached per version)."""
-        return self._excerpt_sequence(user_id)[3]
-
-    def _excerpt_sequence(self, user_id: str) -> tuple[tuple[int, int], dict[str, str], dict[str, str], dict[str, int]]:
-        version = self._vector_version(user_id)
-        cached = self._sequence_cache.get(user_id)
-        if cached is not None and cached[0] == version:
-            return cached
-        rows = self.db.conn.execute(
-            "SELECT id, session_id, length(statement) FROM facts WHERE user_id = ? AND kind = 'excerpt' ORDER BY rowid",
-            (user_id,),
-        ).fetchall()
-        previous: dict[str, str] = {}
-        lengths: dict[str, int] = {}
-        last_in_session: dict[str | None, str] = {}
-        for fact_id, session_id, length in rows:
-            lengths[fact_id] = int(length or 0)
-            if session_id in last_in_session:
-                previous[fact_id] = last_in_session[session_id]
-            last_in_session[session_id] = fact_id
-        following = {before: after for after, before in previous.items()}
-        entry = (version, previous, following, lengths)
-        self._sequence_cache[user_id] = entry
-        return entry
-
+    # -- keywords --------------------------------------------------------------------------------
     def _query_terms(self, match_expression: str) -> list[str]:
         return self.db.tokenizer.terms(phrases(match_expression))
 
@@ -149,43 +124,64 @@ class SQLiteSearch:
         docs, _ = user_totals(self.db.conn, user_id)
         if not docs:
             return 0.0
-        found: set[int] = set()
-        for stem in self._query_terms(term):
-            found.update(rowid for rowid, _, _ in postings(self.db.conn, user_id, stem))
-        return len(found) / docs
+        stems = self._query_terms(term)
+        if not stems:
+            return 0.0
+        if len(stems) == 1:
+            row = self.db.conn.execute(
+                "SELECT COUNT(*) FROM fact_terms WHERE user_id = ? AND term = ?", (user_id, stems[0])
+            ).fetchone()
+            return int(row[0]) / docs
+        marks = ",".join("?" * len(stems))
+        row = self.db.conn.execute(
+            f"SELECT COUNT(DISTINCT fact_rowid) FROM fact_terms WHERE user_id = ? AND term IN ({marks})",
+            (user_id, *stems),
+        ).fetchone()
+        return int(row[0]) / docs
+
+    def keyword_positions(self, index: UserRecallIndex, match_expression: str, limit: int) -> list[tuple[int, float]]:
+        """BM25 (FTS5's formula, see `terms.py`) over the user's own rows and statistics; best first.
+
+        SQLite sums the scores over the user's postings and returns only the best `limit` rows, so
+        a common term costs a scan of its postings in C, not a Python loop over them.
+        """
+        stems = self._query_terms(match_expression) if match_expression else []
+        docs, tokens = user_totals(self.db.conn, index.user_id)
+        if not stems or docs <= 0 or not len(index):
+            return []
+        marks = ",".join("?" * len(stems))
+        frequencies = self.db.conn.execute(
+            f"SELECT term, COUNT(*) FROM fact_terms WHERE user_id = ? AND term IN ({marks}) GROUP BY term",
+            (index.user_id, *stems),
+        ).fetchall()
+        weights = []
+        for term, df in frequencies:
+            idf = math.log((docs - df + 0.5) / (df + 0.5))
+            weights.append((str(term), idf if idf > 0 else MIN_IDF))
+        if not weights:
+            return []
+        average = tokens / docs if tokens else 1.0
+        values = ", ".join("(?, ?)" for _ in weights)
+        rows = self.db.conn.execute(
+            f"WITH q(term, idf) AS (VALUES {values})"
+            " SELECT f.fact_rowid, SUM(q.idf * f.tf * ? / (f.tf + ? * (1 - ? + ? * f.dl / ?))) AS s"
+            " FROM q JOIN fact_terms f ON f.user_id = ? AND f.term = q.term"
+            " GROUP BY f.fact_rowid ORDER BY s DESC, f.fact_rowid LIMIT ?",
+            (*[v for pair in weights for v in pair], K1 + 1, K1, B, B, average, index.user_id, limit),
+        ).fetchall()
+        if not rows:
+            return []
+        where = index.positions_of_rowids(np.array([r[0] for r in rows], dtype=np.int64))
+        return [(int(here), float(row[1])) for here, row in zip(where, rows, strict=True) if here >= 0]
 
     def keyword(self, user_id: str, match_expression: str, limit: int) -> list[tuple[str, float]]:
-        """BM25 over the user's own rows and statistics (see `terms.py`); best first."""
-        if not match_expression:
-            return []
-        docs, tokens = user_totals(self.db.conn, user_id)
-        stems = self._query_terms(match_expression)
-        scores = bm25(docs, tokens, [postings(self.db.conn, user_id, stem) for stem in stems])
-        best = sorted(scores.items(), key=lambda pair: (-pair[1], pair[0]))[:limit]
-        if not best:
-            return []
-        rowids = [rowid for rowid, _ in best]
-        ids = dict(
-            self.db.conn.execute(
-                f"SELECT rowid, id FROM facts WHERE user_id = ? AND rowid IN ({','.join('?' * len(rowids))})",
-                (user_id, *rowids),
-            ).fetchall()
-        )
-        return [(ids[rowid], score) for rowid, score in best if rowid in ids]
+        index = self.index(user_id)
+        return [(index.ids[i], score) for i, score in self.keyword_positions(index, match_expression, limit)]
 
-    def entity_facts(self, user_id: str, entities: Sequence[str]) -> dict[str, list[str]]:
-        """fact id -> the query entities it mentions."""
-        if not entities:
-            return {}
-        rows = self.db.conn.execute(
-            f"SELECT fact_id, entity FROM fact_entities WHERE user_id = ? AND entity IN"
-            f" ({','.join('?' * len(entities))})",
-            (user_id, *entities),
-        ).fetchall()
-        found: dict[str, list[str]] = {}
-        for fact_id, entity in rows:
-            found.setdefault(fact_id, []).append(entity)
-        return found
+    # -- entities ----------------------------------------------------------------------------------
+    def entity_set(self, user_id: str) -> frozenset[str]:
+        """Every entity one user's recallable rows name."""
+        return frozenset(self.index(user_id).entities)
 
     def co_entities(self, user_id: str, entities: Sequence[str], limit: int = 20) -> list[str]:
         """Entities that share facts with the given ones (one hop in the entity graph)."""
@@ -202,35 +198,54 @@ class SQLiteSearch:
         return [row[0] for row in rows]
 
     def known_entities(self, user_id: str) -> list[str]:
-        rows = self.db.conn.execute(
-            "SELECT DISTINCT entity FROM fact_entities WHERE user_id = ?", (user_id,)
-        ).fetchall()
-        return [row[0] for row in rows]
+        return sorted(self.index(user_id).entities)
+
+    # -- time, place, recency ------------------------------------------------------------------------
+    def window_positions(self, index: UserRecallIndex, start: int, end: int, limit: int) -> list[int]:
+        """Positions whose event time or recorded time falls in [start, end) (microseconds), newest first."""
+        mask = ((index.event_at >= start) & (index.event_at < end)) | (
+            (index.valid_from >= start) & (index.valid_from < end)
+        )
+        return [int(i) for i in np.flatnonzero(mask)[::-1][:limit]]
+
+    def place_positions(self, index: UserRecallIndex, places: Sequence[str], limit: int) -> list[int]:
+        found = sorted({here for place in places for here in index.places.get(place.lower(), ())}, reverse=True)
+        return found[:limit]
+
+    def recent_positions(self, index: UserRecallIndex, limit: int) -> list[int]:
+        return [int(i) for i in index.recent_order()[:limit]]
+
+    # -- id-based forms of the above (the `SearchStore` protocol) ------------------------------------
+    def vectors(self, user_id: str) -> tuple[list[str], np.ndarray]:
+        index = self.index(user_id)
+        keep = np.flatnonzero(index.has_vector)
+        return [index.ids[i] for i in keep], index.matrix[keep]
+
+    def excerpt_neighbours(self, user_id: str) -> tuple[dict[str, str], dict[str, str]]:
+        index = self.index(user_id)
+        pairs = [(index.ids[i], index.ids[j]) for i, j in enumerate(index.previous) if j >= 0]
+        return dict(pairs), {before: after for after, before in pairs}
+
+    def excerpt_lengths(self, user_id: str) -> dict[str, int]:
+        index = self.index(user_id)
+        return {index.ids[i]: int(length) for i, length in enumerate(index.lengths) if index.kinds[i] == EXCERPT}
+
+    def entity_facts(self, user_id: str, entities: Sequence[str]) -> dict[str, list[str]]:
+        index = self.index(user_id)
+        found: dict[str, list[str]] = {}
+        for name in entities:
+            for here in index.entities.get(name, ()):
+                found.setdefault(index.ids[here], []).append(name)
+        return found
 
     def in_window(self, user_id: str, start: str, end: str, limit: int) -> list[str]:
-        """Facts whose event time or recorded time falls in [start, end)."""
-        rows = self.db.conn.execute(
-            f"SELECT id FROM facts WHERE user_id = ? AND kind IN ({','.join('?' * len(RECALLABLE_KINDS))})"
-            " AND ((event_at >= ? AND event_at < ?) OR (valid_from >= ? AND valid_from < ?))"
-            " ORDER BY rowid DESC LIMIT ?",
-            (user_id, *RECALLABLE_KINDS, start, end, start, end, limit),
-        ).fetchall()
-        return [row[0] for row in rows]
+        index = self.index(user_id)
+        return [index.ids[i] for i in self.window_positions(index, micros_of(start), micros_of(end), limit)]
 
     def at_place(self, user_id: str, places: Sequence[str], limit: int) -> list[str]:
-        if not places:
-            return []
-        clauses = " OR ".join("lower(place) = ?" for _ in places)
-        rows = self.db.conn.execute(
-            f"SELECT id FROM facts WHERE user_id = ? AND ({clauses}) ORDER BY rowid DESC LIMIT ?",
-            (user_id, *[p.lower() for p in places], limit),
-        ).fetchall()
-        return [row[0] for row in rows]
+        index = self.index(user_id)
+        return [index.ids[i] for i in self.place_positions(index, places, limit)]
 
     def recent(self, user_id: str, limit: int) -> list[str]:
-        rows = self.db.conn.execute(
-            f"SELECT id FROM facts WHERE user_id = ? AND kind IN ({','.join('?' * len(RECALLABLE_KINDS))})"
-            " ORDER BY valid_from DESC, rowid DESC LIMIT ?",
-            (user_id, *RECALLABLE_KINDS, limit),
-        ).fetchall()
-        return [row[0] for row in rows]
+        index = self.index(user_id)
+        return [index.ids[i] for i in self.recent_positions(index, limit)]

@@ -20,9 +20,9 @@ MIN_ROWS_TO_PRUNE = 100
 # A common entity still says whose item it is (the person speaking, the person asked about).
 COMMON_SCORE = 0.25
 # Items sharing a score share one rank, so a large group adds almost nothing to each (a group of
-# 200 at RRF k = 60 gives each item under a 100th of a first place). Groups past this many items
+# 800 at RRF k = 60 gives each item under a 400th of a first place). Groups past this many items
 # times the route's depth are left out; the first group is cut there, newest items kept.
-GROUP_DEPTH_FACTOR = 1
+GROUP_DEPTH_FACTOR = 4
 
 
 def run(ctx: RouteContext) -> Ranking:

@@ -4,18 +4,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from heedful.commands.common import emit, fail
 
+if TYPE_CHECKING:
+    from heedful.bench.admission_corpus import CorpusRow
+
 app = typer.Typer(help="Train the learned parts of the offline learner from the labelled corpus.",
                   no_args_is_help=True)
 
 
-def corpus_digest(rows: list) -> str:  # type: ignore[type-arg]
+def corpus_digest(rows: Sequence[CorpusRow]) -> str:
     digest = hashlib.sha256()
     for row in rows:
         digest.update(json.dumps([row.id, row.text, row.decision, row.scope], ensure_ascii=False).encode(

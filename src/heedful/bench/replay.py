@@ -135,7 +135,7 @@ class Replayer:
         if item["kind"] == "reply":
             answer = self.hook(platform, self.payload(platform, "Stop", session, cwd, turn,
                                                       last_assistant_message=item["reply"]))
-            return bool(answer) and answer.get("decision") == "block"
+            return answer is not None and answer.get("decision") == "block"
         if item["kind"] == "bash":
             tool, tool_input = "Bash", {"command": item["command"]}
         else:

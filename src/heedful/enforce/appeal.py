@@ -11,26 +11,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field
-
 from heedful.enforce.judge import review_offline
 from heedful.llm import ChatMessage, run_step
-from heedful.llm.prompts import DATA_NOTE, data_block
+from heedful.llm.prompts import appeal_review
+from heedful.llm.prompts.appeal_review import AppealDecision, AppealInput
 
 if TYPE_CHECKING:
     from heedful.llm import Model
-
-
-class AppealInput(BaseModel):
-    rule: str
-    judgment: dict[str, Any]
-    evidence: dict[str, Any]
-    appeal: str
-
-
-class AppealDecision(BaseModel):
-    overturn: bool
-    reason: str = Field(default="")
 
 
 class AppealStep:
@@ -38,13 +25,7 @@ class AppealStep:
     response_model = AppealDecision
 
     def messages(self, context: AppealInput) -> list[ChatMessage]:
-        system = (
-            "An AI coding agent appeals a judgment that its reply breaks a rule its user taught. Overturn the "
-            "judgment only if the agent's evidence shows that the reply keeps the rule as written; otherwise "
-            "uphold it. " + DATA_NOTE
-        )
-        return [ChatMessage(role="system", content=system),
-                ChatMessage(role="user", content=data_block(context.model_dump()))]
+        return appeal_review.messages(context)
 
     def offline(self, context: AppealInput) -> AppealDecision:
         passed = review_offline(context.judgment)

@@ -89,7 +89,8 @@ def command_keywords(rules: Iterable[dict[str, Any]]) -> set[str]:
     """
     words: set[str] = set()
     for rule in rules:
-        check = rule.get("check") if isinstance(rule.get("check"), dict) else {}
+        check_value = rule.get("check")
+        check: dict[str, Any] = check_value if isinstance(check_value, dict) else {}
         if check.get("kind") != "forbidden_command" or not isinstance(check.get("params"), dict):
             continue
         params = check["params"]

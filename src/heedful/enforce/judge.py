@@ -31,7 +31,8 @@ def run_checks(
         check = rule.get("check")
         if rule.get("status") != "checked" or not isinstance(check, dict) or check.get("stage") != stage:
             continue
-        params = check.get("params") if isinstance(check.get("params"), dict) else {}
+        params_value = check.get("params")
+        params: dict[str, Any] = params_value if isinstance(params_value, dict) else {}
         try:
             verdict = evaluate(str(check.get("kind")), params, stage, evidence)
             result, reason, quotes = verdict.result, verdict.reason, list(verdict.quotes)

@@ -38,10 +38,12 @@ class Write(NamedTuple):
         """A write read back from a spool file; None for anything malformed."""
         if not isinstance(value, dict) or value.get("op") not in OPS:
             return None
-        parts = [value.get(key) for key in ("user", "session", "at")]
-        if not all(isinstance(part, str) for part in parts) or not isinstance(value.get("data"), dict):
+        user, session, at = (value.get(key) for key in ("user", "session", "at"))
+        if not (isinstance(user, str) and isinstance(session, str) and isinstance(at, str)):
             return None
-        return cls(op=value["op"], user=parts[0], session=parts[1], at=parts[2], data=value["data"])
+        if not isinstance(value.get("data"), dict):
+            return None
+        return cls(op=value["op"], user=user, session=session, at=at, data=value["data"])
 
 
 class SessionView:

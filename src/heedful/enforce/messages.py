@@ -95,8 +95,8 @@ def hint(kind: str | None, params: dict[str, Any], quotes: list[str]) -> str:
         left = ", ".join(quotes) if quotes else "the files you created"
         return f"delete {left} before finishing"
     if kind == "staged_path":
-        globs = ", ".join(_words(params.get("globs"))) or "those paths"
-        return f"stage files by name and leave {globs} out (unstage it with `git restore --staged`)"
+        staged = ", ".join(_words(params.get("globs"))) or "those paths"
+        return f"stage files by name and leave {staged} out (unstage it with `git restore --staged`)"
     if kind == "commit_message":
         parts = []
         if _words(params.get("forbid")):

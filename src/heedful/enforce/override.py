@@ -78,7 +78,8 @@ def override(check: dict[str, Any] | None, prompt: str | None) -> str | None:
     if not check or not prompt:
         return None
     kind = check.get("kind")
-    params = check.get("params") if isinstance(check.get("params"), dict) else {}
+    params_value = check.get("params")
+    params: dict[str, Any] = params_value if isinstance(params_value, dict) else {}
     if kind in ("reply_word_limit", "reply_count_limit"):
         return _count_limit({"unit": "words", **params}, prompt)
     if kind == "reply_forbidden_text":

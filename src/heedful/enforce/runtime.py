@@ -41,8 +41,10 @@ def _config(root: Path) -> dict[str, Any]:
 
 def user_and_timeout(root: Path) -> tuple[str, int]:
     config = _config(root)
-    user_section = config.get("user") if isinstance(config.get("user"), dict) else {}
-    store_section = config.get("store") if isinstance(config.get("store"), dict) else {}
+    user_section_value = config.get("user")
+    user_section: dict[str, Any] = user_section_value if isinstance(user_section_value, dict) else {}
+    store_section_value = config.get("store")
+    store_section: dict[str, Any] = store_section_value if isinstance(store_section_value, dict) else {}
     user = os.environ.get("HEEDFUL_USER") or str(user_section.get("default") or "me")
     busy = store_section.get("busy_timeout_ms")
     timeout = min(int(busy), HOOK_BUSY_TIMEOUT_MS) if isinstance(busy, int) and busy > 0 else HOOK_BUSY_TIMEOUT_MS

@@ -187,10 +187,10 @@ def events(
             found.append({**base, "kind": "edit", "path": rel})
     if found:
         return found
-    path = _text(tool_input.get("file_path")) or _text(tool_input.get("path"))
+    named = _text(tool_input.get("file_path")) or _text(tool_input.get("path"))
     event: dict[str, Any] = {**base, "kind": "tool"}
-    if path:
-        event["path"] = relative(path, project, cwd)
+    if named:
+        event["path"] = relative(named, project, cwd)
     return [event]
 
 

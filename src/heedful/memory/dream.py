@@ -11,9 +11,10 @@ import re
 from collections import defaultdict
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel
-
 from heedful.ids import new_id
+from heedful.llm.prompts import summarize_session, write_profile
+from heedful.llm.prompts.summarize_session import SessionText, Summary
+from heedful.llm.prompts.write_profile import Profile, ProfileInput
 from heedful.llm.protocol import ChatMessage, run_step
 from heedful.memory.events import OpLog
 from heedful.memory.normalize import norm_key, trigram_overlap
@@ -26,16 +27,6 @@ if TYPE_CHECKING:
 SUMMARY_SENTENCES = 4
 _WORD = re.compile(r"\w+")
 _FILLER = re.compile(r"(?i)^(hi|hey|hello|thanks|thank you|ok|okay|cool|great|nice|bye|sure|yes|no)\b[\s!.,]*$")
-
-
-class SessionText(BaseModel):
-    session_id: str
-    lines: list[str]
-    tombstones: list[str]  # read by the offline summariser only; never put into a prompt
-
-
-class Summary(BaseModel):
-    text: str
 
 
 def summarize_offline(context: SessionText) -> Summary:
@@ -60,25 +51,10 @@ class SummarizeStep:
     response_model = Summary
 
     def messages(self, context: SessionText) -> list[ChatMessage]:
-        # The forgotten content is never sent: the lines that match it were left out before.
-        return [
-            ChatMessage(
-                role="system",
-                content="Summarise this conversation session in at most four sentences, in its language.",
-            ),
-            ChatMessage(role="user", content="\n".join(context.lines)),
-        ]
+        return summarize_session.messages(context)
 
     def offline(self, context: SessionText) -> Summary:
         return summarize_offline(context)
-
-
-class ProfileInput(BaseModel):
-    facts: list[dict[str, str]]  # statement, entity, predicate of each current fact
-
-
-class Profile(BaseModel):
-    text: str
 
 
 class ProfileStep:
@@ -88,16 +64,7 @@ class ProfileStep:
     response_model = Profile
 
     def messages(self, context: ProfileInput) -> list[ChatMessage]:
-        lines = "\n".join(f"- [{f['entity']}] {f['statement']}" for f in context.facts)
-        return [
-            ChatMessage(
-                role="system",
-                content="Write the user's profile from these current facts, in their language: the user's own "
-                "facts first, then a separate block for other people (their preferences are not the user's). "
-                "Use only these facts; add nothing.",
-            ),
-            ChatMessage(role="user", content=lines),
-        ]
+        return write_profile.messages(context)
 
     def offline(self, context: ProfileInput) -> Profile:
         return Profile(text=_group_profile(context.facts))

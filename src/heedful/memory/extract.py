@@ -71,7 +71,8 @@ class _Sentence:
         )
 
 
-Pattern = tuple[re.Pattern[str], Callable[[_Sentence, re.Match[str]], Candidate]]
+# A pattern's builder is None where the candidate is built by `_favorite` (defined below).
+Pattern = tuple[re.Pattern[str], Callable[[_Sentence, re.Match[str]], Candidate] | None]
 
 
 def _about_user(predicate: str, template: str, *, negated: bool = False, place: bool = False) -> Callable:

@@ -6,6 +6,7 @@ expires, and an undo restores the validity and expiry fields it changed and is i
 
 from __future__ import annotations
 
+import builtins
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -87,11 +88,11 @@ class MemoryHistory:
         self,
         user_id: str,
         *,
-        kinds: list[str] | None = None,
+        kinds: builtins.list[str] | None = None,
         include_inactive: bool = False,
         as_of: str | None = None,
         limit: int | None = None,
-    ) -> list[FactRecord]:
+    ) -> builtins.list[FactRecord]:
         facts = self.hf.store.memory.list_facts(user_id, kinds=kinds or ["fact", "commitment", "tombstone"])
         if as_of is not None:
             facts = [f for f in facts if f.valid_from <= as_of]  # valid time: what held then
@@ -104,7 +105,7 @@ class MemoryHistory:
         memory = self.hf.store.memory
         chain = [fact]
         # Walk back through the facts this one replaced, and forward through its replacements.
-        replaced_by: dict[str, list[str]] = {}
+        replaced_by: dict[str, builtins.list[str]] = {}
         for op in memory.ops(user_id):
             if op.op == "supersede" and op.after.get("superseded_by"):
                 replaced_by.setdefault(str(op.after["superseded_by"]), []).append(op.fact_id)
@@ -189,7 +190,7 @@ class MemoryHistory:
             self.hf.store.memory.record_ops(oplog.ops)
         return MemoryEvent("retract", fact_id, fact.statement, "deleted by the user", fact.kind)
 
-    def undo(self, user_id: str) -> list[dict[str, object]]:
+    def undo(self, user_id: str) -> builtins.list[dict[str, object]]:
         """Reverse the newest change group that is not already undone; the undo is logged too."""
         memory = self.hf.store.memory
         group = memory.last_undoable_group(user_id)
@@ -197,7 +198,7 @@ class MemoryHistory:
             raise InputError(f"user {user_id!r} has nothing to undo")
         undo_log = OpLog(user_id)
         stamp = now_text()
-        reversed_ops = []
+        reversed_ops: builtins.list[dict[str, object]] = []
         with self.hf.store.transaction():
             for op in reversed(memory.ops(user_id, group_id=group)):
                 fact = memory.get_fact(user_id, op.fact_id)

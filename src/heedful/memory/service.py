@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -104,11 +105,11 @@ class MemoryService:
         self,
         user_id: str,
         *,
-        kinds: list[str] | None = None,
+        kinds: builtins.list[str] | None = None,
         include_inactive: bool = False,
         as_of: str | None = None,
         limit: int | None = None,
-    ) -> list[FactRecord]:
+    ) -> builtins.list[FactRecord]:
         return self._history.list(
             self.require_user(user_id), kinds=kinds, include_inactive=include_inactive, as_of=as_of, limit=limit
         )
@@ -127,7 +128,7 @@ class MemoryService:
     def delete(self, user_id: str, fact_id: str) -> MemoryEvent:
         return self._history.delete(self.require_user(user_id), fact_id)
 
-    def undo(self, user_id: str) -> list[dict[str, object]]:
+    def undo(self, user_id: str) -> builtins.list[dict[str, object]]:
         return self._history.undo(self.require_user(user_id))
 
     # -- consolidation -------------------------------------------------------------------------

@@ -163,7 +163,7 @@ class MemoryWriter:
                 source_message_ids=[record.id],
                 session_id=record.session_id,
                 event_at=record.created_at,
-                place=(extract_places(record.text) or [None])[0],
+                place=next(iter(extract_places(record.text)), None),
                 background=record.background,
                 entities=extract_entities(record.text, record.speaker),
                 embedding=vector,
@@ -362,9 +362,10 @@ def _forgotten_by(fact: FactRecord, tombstones: list[FactRecord]) -> FactRecord 
 
 def _neighbours(fact: FactRecord, pool: list[FactRecord]) -> list[StoredFact]:
     """Stored facts about the same entity, plus the nearest by cosine (to find, not to decide)."""
+    pool = [f for f in pool if f.embedding is not None]
     if not pool or fact.embedding is None:
         return []
-    sims = np.stack([f.embedding for f in pool]) @ fact.embedding  # every pooled fact has a vector
+    sims = np.stack([f.embedding for f in pool if f.embedding is not None]) @ fact.embedding
     entity = norm_key(fact.entity or "")
     chosen = {i for i, f in enumerate(pool) if norm_key(f.entity or "") == entity}
     chosen.update(int(i) for i in np.argsort(-sims)[:NEIGHBOURS])

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from heedful.rules import lexicon as lx
-from heedful.rules.models import Admission
+from heedful.rules.models import Admission, Scope
 
 _LOG_LINE = re.compile(r"(?:Traceback|Error:|Exception|^\s+at |^\s*File \"|\[\w+\]|^\d{4}-\d\d-\d\d)", re.MULTILINE)
 
@@ -76,7 +76,7 @@ def admit(text: str) -> Admission:
         if is_question(plain) or lx.ACK.match(plain) or looks_like_paste(text) or not plain:
             return Admission(decision="none", reasons=["no learning signal in the message"])
         return Admission(decision="none", reasons=["no instruction in the message"])
-    scope = "project" if project_scoped(plain) else "global"
+    scope: Scope = "project" if project_scoped(plain) else "global"
     if lx.RETRACT.search(plain) and not _task_local(plain):
         return Admission(decision="persist", scope=scope, retraction=True, reasons=["explicit retraction"])
     if _task_local(plain):

@@ -43,8 +43,9 @@ def related(candidate: Candidate, vector: np.ndarray, rows: list[RuleRow]) -> tu
     words = content_words(candidate.text)
     scored = []
     for row in rows:
-        usable = row.embedding is not None and len(row.embedding) == len(vector)
-        cosine = float(np.dot(row.embedding, vector)) if usable else 0.0
+        embedding = row.embedding
+        usable = embedding is not None and len(embedding) == len(vector)
+        cosine = float(np.dot(embedding, vector)) if embedding is not None and usable else 0.0
         shared = len(words & content_words(row.text))
         scored.append((max(cosine, 0.3 * shared), cosine, row))
     scored.sort(key=lambda item: item[0], reverse=True)

@@ -23,7 +23,7 @@ from heedful.rules import lexicon as lx
 from heedful.rules.detect import is_question, project_scoped
 from heedful.rules.interpret import is_referent_only, referent_scope, resolve_referent, verify_evidence
 from heedful.rules.library import compile_candidate, row_for, rule_from_row
-from heedful.rules.models import LIVE_STATUSES, Action, Admission, Candidate, ContextMessage, LearnResult, Rule
+from heedful.rules.models import LIVE_STATUSES, Action, Admission, Candidate, ContextMessage, LearnResult, Op, Rule
 from heedful.rules.proposals import Change, Proposal, change_row, proposal_of
 from heedful.rules.quoting import own_words
 from heedful.rules.resolve import content_words, merge_update
@@ -81,12 +81,13 @@ def parse_context(context: Any) -> list[ContextMessage]:
         if isinstance(item, ContextMessage):
             out.append(item)
             continue
-        if not isinstance(item, dict) or not isinstance(item.get("text", item.get("content")), str):
+        text = item.get("text", item.get("content")) if isinstance(item, dict) else None
+        if not isinstance(text, str):
             raise InputError(f"context message {index} needs a role and a text")
         role = item.get("role", "user")
         if role not in ("user", "assistant", "tool", "system"):
             raise InputError(f"context message {index} has an unknown role {role!r}")
-        out.append(ContextMessage(role=role, text=item.get("text", item.get("content"))))
+        out.append(ContextMessage(role=role, text=text))
     return out
 
 
@@ -306,7 +307,7 @@ def _resolve_one(turn: _Turn, candidate: Candidate, vector: np.ndarray) -> tuple
         return _propose(turn, candidate, "supersede", target, "user", why, vector)
     rule_id = turn.service._new_id()
     rows = []
-    op = "new"
+    op: Op = "new"
     supersedes = None
     if decision.op == "supersede" and target is not None:
         op, supersedes = "supersede", target.id

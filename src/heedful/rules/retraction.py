@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from heedful.rules.models import Action, Admission, LearnResult, Rule
+from heedful.rules.models import Action, Admission, LearnResult, Rule, Scope
 from heedful.rules.proposals import Proposal, retraction_row
 from heedful.rules.resolve import retraction_target
 from heedful.rules.revisions import card, public_row, retired_row
@@ -23,7 +23,7 @@ def _evidence(own_text: str) -> list[str]:
     return [part.strip() for part in own_text.split("\n") if part.strip()]
 
 
-def _result(scope: str | None, admission: Admission, action: Action, version: int | None = None) -> LearnResult:
+def _result(scope: Scope | None, admission: Admission, action: Action, version: int | None = None) -> LearnResult:
     return LearnResult(
         decision="persist", scope=scope, reasons=[*admission.reasons], library_version=version, actions=[action]
     )

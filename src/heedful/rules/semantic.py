@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any, Literal
-
-from pydantic import BaseModel, Field
+from typing import Any
 
 from heedful.llm import ChatMessage, Model, run_step
-from heedful.llm.prompts import DATA_NOTE, data_block
-from heedful.rules.checks.verdict import Result, Stage, Verdict
+from heedful.llm.prompts import judge_rules, semantic_cases
+from heedful.llm.prompts.judge_rules import JudgeInput, JudgeResponse, RuleCard, SemanticJudgment
+from heedful.llm.prompts.semantic_cases import CasesInput, CasesResponse
+from heedful.rules.checks.verdict import Verdict
 from heedful.rules.models import Case, CheckSpec
 
 log = logging.getLogger(__name__)
@@ -36,51 +36,12 @@ EVIDENCE_FOR: dict[str, tuple[str, ...]] = {
 }
 
 
-class RuleCard(BaseModel):
-    id: str
-    text: str
-    condition: str | None = None
-    exceptions: list[str] = Field(default_factory=list)
-
-
-class JudgeInput(BaseModel):
-    stage: Stage
-    evidence: dict[str, Any]
-    rules: list[RuleCard]
-    other_rules: list[str] = Field(default_factory=list)
-
-
-class SemanticJudgment(BaseModel):
-    rule_id: str
-    result: Literal["pass", "violated", "not_applicable", "unknown"]
-    reason: str
-    quotes: list[str] = Field(default_factory=list, description="Verbatim excerpts of the evidence.")
-
-
-class JudgeResponse(BaseModel):
-    judgments: list[SemanticJudgment]
-
-
 class JudgeStep:
     name = "rules.semantic_check"
     response_model = JudgeResponse
 
     def messages(self, context: JudgeInput) -> list[ChatMessage]:
-        system = (
-            f"You check an AI coding agent's {context.stage.replace('_', ' ')} against rules its user taught. "
-            "For each rule answer violated (quote the offending text verbatim), pass, not_applicable (the rule "
-            "does not concern this evidence) or unknown (the evidence cannot tell). Judge only what each rule "
-            "says, honour its condition and exceptions, and do not add requirements. " + DATA_NOTE
-        )
-        payload = {
-            "rules": [r.model_dump() for r in context.rules],
-            "other rules in force (context only)": context.other_rules,
-            "evidence": context.evidence,
-        }
-        return [
-            ChatMessage(role="system", content=system),
-            ChatMessage(role="user", content=data_block(payload)),
-        ]
+        return judge_rules.messages(context)
 
     def offline(self, context: JudgeInput) -> JudgeResponse:
         return JudgeResponse(judgments=[
@@ -136,38 +97,12 @@ def _strings(value: Any) -> list[str]:
 
 
 # -- compilation: cases written by the model, reviewed blind, then executed ------------------------
-class CasesInput(BaseModel):
-    text: str
-    condition: str | None = None
-    exceptions: list[str] = Field(default_factory=list)
-    attempt: int = 1
-
-
-class GeneratedCase(BaseModel):
-    stage: Stage
-    evidence: dict[str, Any]
-    expected: Result
-
-
-class CasesResponse(BaseModel):
-    stage: Stage = Field(description="The stage at which the rule can be judged.")
-    cases: list[GeneratedCase]
-
-
 class CasesStep:
     name = "rules.semantic_cases"
     response_model = CasesResponse
 
     def messages(self, context: CasesInput) -> list[ChatMessage]:
-        system = (
-            "Write validation cases for checking a rule with a model. Pick the stage at which it can be judged "
-            "(pre_action: a proposed tool call {action: {tool, command|file_path}}; artifact: a written file "
-            "{artifact: {path, content}}; delivery: the final reply {delivery: text}). Write 3 to 9 cases: at "
-            "least one that complies (pass) and one that violates it at that stage, and at least one where it "
-            "does not apply (not_applicable). " + DATA_NOTE
-        )
-        return [ChatMessage(role="system", content=system),
-                ChatMessage(role="user", content=data_block(context.model_dump()))]
+        return semantic_cases.messages(context)
 
     def offline(self, context: CasesInput) -> CasesResponse:
         raise RuntimeError("semantic checks are compiled only with a model")

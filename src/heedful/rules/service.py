@@ -9,6 +9,7 @@ Every write is one new immutable library version; a turn adopts one version and 
 
 from __future__ import annotations
 
+import builtins
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,7 @@ from heedful.rules.models import (
     Judgment,
     LearnResult,
     Rule,
+    RuleStatus,
     Source,
 )
 from heedful.rules.proposals import Proposal, approval_rows, proposal_of, retraction_row
@@ -157,7 +159,7 @@ class RuleService:
         """Rules as `rules list --json` shows them; a pending proposal and its target name each other."""
         rules = [rule.public() for rule in self.rules(user_id, project, include_all)]
         pending = {p.rule_id: p for p in self.pending(user_id)}
-        waiting: dict[str, list[str]] = {}
+        waiting: dict[str, builtins.list[str]] = {}
         for proposal in pending.values():
             if proposal.target:
                 waiting.setdefault(proposal.target, []).append(proposal.rule_id)
@@ -168,7 +170,7 @@ class RuleService:
                 rule["pending"] = waiting[rule["id"]]
         return rules
 
-    def pending(self, user_id: str) -> list[Proposal]:
+    def pending(self, user_id: str) -> builtins.list[Proposal]:
         """Changes waiting for the user's approval (every project)."""
         user = _user(user_id)
         rows = self._repo.rules_at(user, self._repo.latest_version(user), statuses=("needs_user",), any_project=True)
@@ -190,7 +192,7 @@ class RuleService:
         out["history"] = len(self._repo.history(rule.user_id, rule_id))
         return out
 
-    def history(self, user_id: str, rule_id: str) -> list[dict[str, Any]]:
+    def history(self, user_id: str, rule_id: str) -> builtins.list[dict[str, Any]]:
         user = _user(user_id)
         rows = self._repo.history(user, rule_id)
         if not rows:
@@ -239,7 +241,7 @@ class RuleService:
             "note": "Current user instructions and required output formats take precedence over learned rules.",
         }
 
-    def _vectors(self, rows: list[Any], query: str) -> tuple[np.ndarray | None, np.ndarray | None]:
+    def _vectors(self, rows: builtins.list[Any], query: str) -> tuple[np.ndarray | None, np.ndarray | None]:
         if not rows:
             return None, None
         import numpy as np
@@ -258,7 +260,7 @@ class RuleService:
 
     def check(
         self, user_id: str, stage: str, evidence: dict[str, Any], project: str | Path | None = None,
-        session: str | None = None, turn: str | None = None, rule_ids: list[str] | None = None,
+        session: str | None = None, turn: str | None = None, rule_ids: builtins.list[str] | None = None,
     ) -> dict[str, Any]:
         user = _user(user_id)
         if stage not in STAGES:
@@ -272,7 +274,7 @@ class RuleService:
             evidence = {**evidence, "project": project_path}
         version = self.version_for(user, session, turn)
         rows = _rows_for(self._repo, user, version, project_path, statuses=("checked",))
-        judgments: list[Judgment] = []
+        judgments: builtins.list[Judgment] = []
         due = [rule for rule in (rule_from_row(row) for row in rows)
                if rule.check is not None and rule.check.stage == stage and (not rule_ids or rule.id in rule_ids)]
         semantic = [rule for rule in due if rule.check is not None and rule.check.kind == "semantic"]
@@ -288,8 +290,8 @@ class RuleService:
                 "blocked": counts["violated"] > 0, "counts": counts,
                 "judgments": [j.model_dump() for j in judgments]}
 
-    def _semantic_verdicts(self, rules: list[Rule], stage: str, evidence: dict[str, Any],
-                           others: list[str]) -> dict[str, Any]:
+    def _semantic_verdicts(self, rules: builtins.list[Rule], stage: str, evidence: dict[str, Any],
+                           others: builtins.list[str]) -> dict[str, Any]:
         """Semantic checks are judged by the configured model (unknown offline: they never block)."""
         if not rules:
             return {}
@@ -301,7 +303,7 @@ class RuleService:
     # -- people editing rules ------------------------------------------------------------------
     def edit(
         self, user_id: str, rule_id: str, text: str | None = None, condition: str | None = None,
-        exceptions: list[str] | None = None, approve: bool = False,
+        exceptions: builtins.list[str] | None = None, approve: bool = False,
     ) -> dict[str, Any]:
         """A new revision from the user's own edit (their words are its evidence); recompiled."""
         rule = self.get(user_id, rule_id)
@@ -330,6 +332,7 @@ class RuleService:
         quotes = [q for q in (changes.get("text"), changes.get("condition"), *changes.get("exceptions", [])) if q]
         candidate = restate(rule, **changes)
         candidate = candidate.model_copy(update={"evidence": list(dict.fromkeys([*rule.evidence, *quotes]))})
+        outcome_status: RuleStatus
         if rule.status == "needs_user" and not approve:
             outcome_status, check, reason = "needs_user", None, rule.reason
         else:

@@ -6,22 +6,25 @@ configured; a configured model answers the same response models from `messages()
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from pydantic import BaseModel, Field
-
 from heedful.embed import Embedder
 from heedful.llm import ChatMessage
-from heedful.llm.prompts import DATA_NOTE, data_block
-from heedful.rules.models import Admission, Candidate, CheckSpec, Result
+from heedful.llm.prompts import admit_rule, compile_check, interpret_rule, resolve_rule, review_check, select_rules
+from heedful.llm.prompts.admit_rule import AdmitInput
+from heedful.llm.prompts.compile_check import CompileInput, CompileResponse
+from heedful.llm.prompts.interpret_rule import InterpretInput, InterpretResponse
+from heedful.llm.prompts.resolve_rule import ResolveInput, ResolveResponse
+from heedful.llm.prompts.review_check import ReviewInput, ReviewResponse
+from heedful.llm.prompts.select_rules import SelectCard, SelectDecision, SelectInput, SelectResponse
+from heedful.rules.models import Admission
+
+__all__ = [
+    "AdmitInput", "AdmitStep", "CompileInput", "CompileResponse", "CompileStep", "InterpretInput",
+    "InterpretResponse", "InterpretStep", "ResolveInput", "ResolveResponse", "ResolveStep", "ReviewInput",
+    "ReviewResponse", "ReviewStep", "SelectCard", "SelectDecision", "SelectInput", "SelectResponse", "SelectStep",
+]
 
 
 # -- admission --------------------------------------------------------------------------------
-class AdmitInput(BaseModel):
-    text: str
-
-
 class AdmitStep:
     """Offline: the learned admission model over the embedding and the lexicon's signals when the
     embedder it was trained with is given, else the lexicon alone."""
@@ -33,17 +36,7 @@ class AdmitStep:
         self.embedder = embedder
 
     def messages(self, context: AdmitInput) -> list[ChatMessage]:
-        system = (
-            "Decide whether one user message to a coding agent holds a lasting behavioural rule. "
-            "Read the message alone. Answer decision: persist (a lasting preference, recurring friction or "
-            "mistake to avoid; 'from now on X' is lasting), task_local (only for the current task: a request, "
-            "an answer, a temporary exception such as 'be detailed this time'), underspecified (reusable but "
-            "its meaning or activation is unclear: 'be careful with that', 'when the project is done'), or none "
-            "(no instruction). Scope for persist: project when the user binds it to this repo/project/codebase/"
-            "'here'/'we', else global. Set retraction when the user explicitly withdraws an earlier rule. "
-            + DATA_NOTE
-        )
-        return [ChatMessage(role="system", content=system), ChatMessage(role="user", content=data_block(context.text))]
+        return admit_rule.messages(context)
 
     def offline(self, context: AdmitInput) -> Admission:
         from heedful.rules.detect import admit
@@ -61,27 +54,12 @@ class AdmitStep:
 
 
 # -- interpretation ---------------------------------------------------------------------------
-class InterpretInput(BaseModel):
-    text: str
-
-
-class InterpretResponse(BaseModel):
-    candidates: list[Candidate] = Field(default_factory=list)
-
-
 class InterpretStep:
     name = "rules.interpret"
     response_model = InterpretResponse
 
     def messages(self, context: InterpretInput) -> list[ChatMessage]:
-        system = (
-            "Split the user's correction into atomic directives (one behaviour each; keep a prohibition with "
-            "its replacement, split independent requirements). For each give text, polarity, condition (only "
-            "from explicit wording), exceptions, and evidence: exact quotes copied from the message. Mark "
-            "dangerous any rule that would weaken safety (skipping hooks or tests, never asking before deleting, "
-            "force pushes, committing secrets). " + DATA_NOTE
-        )
-        return [ChatMessage(role="system", content=system), ChatMessage(role="user", content=data_block(context.text))]
+        return interpret_rule.messages(context)
 
     def offline(self, context: InterpretInput) -> InterpretResponse:
         from heedful.rules.interpret import interpret
@@ -90,16 +68,6 @@ class InterpretStep:
 
 
 # -- compilation ------------------------------------------------------------------------------
-class CompileInput(BaseModel):
-    text: str
-    condition: str | None = None
-    exceptions: list[str] = Field(default_factory=list)
-
-
-class CompileResponse(BaseModel):
-    proposals: list[CheckSpec] = Field(default_factory=list)
-
-
 class CompileStep:
     name = "rules.compile"
     response_model = CompileResponse
@@ -108,13 +76,7 @@ class CompileStep:
         from heedful.rules.checks import KINDS
 
         kinds = {name: (module.__doc__ or "").strip() for name, module in KINDS.items()}
-        system = (
-            "Propose programmatic checks for a learned rule, most faithful first, using only these kinds: "
-            f"{json.dumps(kinds)}. Propose nothing when no kind states the whole requirement; never drop a "
-            "condition or exception to make a rule checkable, never invent thresholds. " + DATA_NOTE
-        )
-        return [ChatMessage(role="system", content=system),
-                ChatMessage(role="user", content=data_block(context.model_dump()))]
+        return compile_check.messages(context, kinds)
 
     def offline(self, context: CompileInput) -> CompileResponse:
         from heedful.rules.compile import propose
@@ -123,19 +85,6 @@ class CompileStep:
 
 
 # -- independent review -----------------------------------------------------------------------
-class ReviewInput(BaseModel):
-    rule_text: str
-    spec: CheckSpec
-    cases: list[tuple[str, dict[str, Any]]]
-
-
-class ReviewResponse(BaseModel):
-    approved: bool
-    meaning_clear: bool
-    reason: str
-    labels: list[Result]
-
-
 class ReviewStep:
     """Sees the rule, the proposed check and the cases' evidence, never the expected labels."""
 
@@ -143,14 +92,7 @@ class ReviewStep:
     response_model = ReviewResponse
 
     def messages(self, context: ReviewInput) -> list[ChatMessage]:
-        system = (
-            "Review a proposed check for a learned rule. Say whether it preserves the rule's meaning, scope and "
-            "exceptions without inventing requirements (approved), whether the rule is clear (meaning_clear), "
-            "and label each case pass, violated, not_applicable or unknown on your own. " + DATA_NOTE
-        )
-        spec = context.spec.model_dump(exclude={"cases", "validation"})
-        payload = {"rule": context.rule_text, "check": spec, "cases": context.cases}
-        return [ChatMessage(role="system", content=system), ChatMessage(role="user", content=data_block(payload))]
+        return review_check.messages(context)
 
     def offline(self, context: ReviewInput) -> ReviewResponse:
         from heedful.rules.validate import offline_review
@@ -160,30 +102,12 @@ class ReviewStep:
 
 
 # -- library resolution -----------------------------------------------------------------------
-class ResolveInput(BaseModel):
-    candidate: Candidate
-    related: list[dict[str, Any]] = Field(default_factory=list)
-    similarities: list[float] = Field(default_factory=list)
-
-
-class ResolveResponse(BaseModel):
-    op: str
-    target_id: str | None = None
-    reason: str = ""
-
-
 class ResolveStep:
     name = "rules.resolve"
     response_model = ResolveResponse
 
     def messages(self, context: ResolveInput) -> list[ChatMessage]:
-        system = (
-            "Resolve a candidate rule against related existing rules: noop (already covered), update (refined "
-            "condition, exception or wording), supersede (the requirement changed), or new. Retract only on an "
-            "explicit retraction. Name the target rule id. " + DATA_NOTE
-        )
-        return [ChatMessage(role="system", content=system),
-                ChatMessage(role="user", content=data_block(context.model_dump()))]
+        return resolve_rule.messages(context)
 
     def offline(self, context: ResolveInput) -> ResolveResponse:
         from heedful.rules.resolve import resolve_offline
@@ -192,33 +116,6 @@ class ResolveStep:
 
 
 # -- selection ------------------------------------------------------------------------------
-class SelectCard(BaseModel):
-    id: str
-    text: str
-    condition: str | None = None
-    exceptions: list[str] = Field(default_factory=list)
-    cosine: float = 0.0
-    keyword: float = 0.0
-
-
-class SelectInput(BaseModel):
-    query: str
-    project_languages: list[str] | None = None
-    cards: list[SelectCard]
-    cosine_threshold: float
-    keyword_threshold: float
-
-
-class SelectDecision(BaseModel):
-    id: str
-    applies: bool
-    why: str
-
-
-class SelectResponse(BaseModel):
-    decisions: list[SelectDecision]
-
-
 class SelectStep:
     """One batch of rule cards (at most 32) judged for the current task and message."""
 
@@ -226,14 +123,7 @@ class SelectStep:
     response_model = SelectResponse
 
     def messages(self, context: SelectInput) -> list[ChatMessage]:
-        system = (
-            "Select the learned rules that apply to the CURRENT task and the user's latest message. Judge each "
-            "rule's scope, condition and exceptions; topic similarity alone is not enough; an exception that the "
-            "request meets excludes a rule. Prefer including a rule that may apply over missing it. Answer one "
-            "decision per card with a short reason. " + DATA_NOTE
-        )
-        return [ChatMessage(role="system", content=system),
-                ChatMessage(role="user", content=data_block(context.model_dump()))]
+        return select_rules.messages(context)
 
     def offline(self, context: SelectInput) -> SelectResponse:
         from heedful.rules.select import judge_card

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from heedful.llm.prompts import DATA_NOTE, data_block
 from heedful.llm.prompts.extract_facts import Candidate
 from heedful.llm.protocol import ChatMessage
 
@@ -40,21 +41,28 @@ class Adjudication(BaseModel):
     decisions: list[Decision]
 
 
-SYSTEM = """For each candidate fact, compare it with the stored facts listed beside it and decide:
+SYSTEM = (
+    """For each candidate fact, compare it with the stored facts listed beside it and decide:
 - duplicate: it says the same as a stored fact (target_ids = that fact);
 - replacement: the user changed their mind or the value changed (target_ids = the old facts, at most 2);
 - enrichment: it adds detail to a stored fact that stays true (target_ids = that fact);
 - coexisting: related but both hold (target_ids = the related fact);
 - new: nothing related is stored.
-"Always X" and "never X" are not duplicates. Answer with JSON matching the schema."""
+"Always X" and "never X" are not duplicates. Answer with JSON matching the schema. """
+    + DATA_NOTE
+)
 
 
 def build_messages(context: AdjudicationContext) -> list[ChatMessage]:
-    blocks = []
-    for item in context.items:
-        stored = "\n".join(f"  - [{f.id}] {f.statement}" for f in item.neighbours) or "  (none)"
-        blocks.append(f"Candidate {item.index}: {item.candidate.statement}\n{stored}")
+    payload = [
+        {
+            "candidate": item.index,
+            "statement": item.candidate.statement,
+            "stored": [{"id": f.id, "statement": f.statement} for f in item.neighbours],
+        }
+        for item in context.items
+    ]
     return [
         ChatMessage(role="system", content=SYSTEM),
-        ChatMessage(role="user", content="\n\n".join(blocks)),
+        ChatMessage(role="user", content=data_block(payload)),
     ]

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from heedful.llm.prompts import DATA_NOTE, data_block
 from heedful.llm.protocol import ChatMessage
 
 
@@ -42,18 +43,21 @@ class Extraction(BaseModel):
     candidates: list[Candidate]
 
 
-SYSTEM = """You maintain a personal memory. From the new messages, extract:
+SYSTEM = (
+    """You maintain a personal memory. From the new messages, extract:
 - facts the user states about themselves (preferences, attributes, plans, relationships) and
   about other people (keep that person as the entity, never the user);
 - commitments (reminders, promises, deadlines);
 - requests to forget something (kind "forget", object = what to forget).
 Ignore greetings, questions and small talk. Never record secrets. Keep the user's language.
-Answer with JSON matching the schema."""
+Answer with JSON matching the schema. """
+    + DATA_NOTE
+)
 
 
 def build_messages(context: ExtractionContext) -> list[ChatMessage]:
-    lines = [f"[{m.id}] {m.at} {m.speaker or m.role}: {m.text}" for m in context.messages]
+    payload = [{"id": m.id, "at": m.at, "speaker": m.speaker or m.role, "text": m.text} for m in context.messages]
     return [
         ChatMessage(role="system", content=SYSTEM),
-        ChatMessage(role="user", content="New messages:\n" + "\n".join(lines)),
+        ChatMessage(role="user", content=data_block({"new messages": payload})),
     ]

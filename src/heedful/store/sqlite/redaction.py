@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from heedful.memory.redact import redact
@@ -186,7 +186,7 @@ class RedactingConnection(sqlite3.Connection):
             for index, value in enumerate(parameters)
         ]
 
-    def execute(self, sql: str, parameters: Sequence[Any] | Mapping[str, Any] = (), /) -> sqlite3.Cursor:
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
         plan = self._plan(sql) if parameters else None
         if plan is None or (all(plan) and not isinstance(parameters, Mapping)):
             return super().execute(sql, parameters)

@@ -30,6 +30,8 @@ CHECK_PARAMS: dict[str, tuple[set[str], set[str]]] = {
 }
 # Files whose rows name a source other than the file stem.
 SOURCE_OF_FILE = {"instructions": "instruction_files"}
+# Sources whose rows are lines of agent-instruction files (line kinds, repository provenance).
+INSTRUCTION_SOURCES = {"instruction_files", "instructions_b"}
 REQUIRED = ("id", "source", "text", "decision", "scope", "rules", "retraction", "derived", "provenance")
 
 
@@ -99,7 +101,7 @@ def check_row(row: dict, stem: str, ids: set[str]) -> list[str]:
             problems.append(f"{where}: {flag} must be a boolean")
     if not isinstance(row["provenance"], dict):
         problems.append(f"{where}: provenance must be an object")
-    if row["source"] == "instruction_files":
+    if row["source"] in INSTRUCTION_SOURCES:
         prov = row["provenance"]
         for key in ("repo", "path", "line", "licence"):
             if key not in prov:

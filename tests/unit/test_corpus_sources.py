@@ -1,0 +1,83 @@
+"""The corpus sources written from public material: well-formed, traceable to where they came from."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path(__file__).resolve().parents[2] / "src" / "heedful" / "bench" / "corpus"
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})(.*)$")
+
+
+def _rows(name: str) -> list[dict]:
+    return [json.loads(line) for line in (CORPUS / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _unfenced_lines(text: str) -> set[int]:
+    """Numbers of the non-blank lines outside code fences (a fence closes only on its own marker or a longer one)."""
+    lines, fence = set(), ""
+    for number, raw in enumerate(text.split("\n"), 1):
+        match = FENCE.match(raw)
+        if match:
+            mark, rest = match.groups()
+            if not fence:
+                fence = mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence) and not rest.strip():
+                fence = ""
+            continue
+        if not fence and raw.strip():
+            lines.add(number)
+    return lines
+
+
+def test_validator_accepts_every_source() -> None:
+    result = subprocess.run(
+        [sys.executable, str(CORPUS / "validate_corpus.py")], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout[-2000:]
+    assert "0 problems" in result.stdout
+
+
+def test_tracker_quotes_name_their_thread_and_stay_short_per_thread() -> None:
+    rows = _rows("tracker_quotes.jsonl")
+    assert len(rows) >= 150
+    per_thread = Counter()
+    for row in rows:
+        provenance = row["provenance"]
+        assert provenance["url"].startswith("https://github.com/"), row["id"]
+        assert provenance["repository"] and provenance["url"].split("/")[4] == provenance["repository"].split("/")[1]
+        assert provenance["quote_of"], row["id"]
+        assert row["derived"] is False
+        per_thread[provenance["url"]] += 1
+    assert max(per_thread.values()) <= 5
+    assert len(per_thread) >= 80
+    assert {row["decision"] for row in rows} == {"persist", "task_local", "underspecified", "none"}
+
+
+@pytest.mark.parametrize("source", _rows("instruction_files_b/SOURCES.jsonl"), ids=lambda source: source["file"])
+def test_every_instruction_line_is_labelled_as_written(source: dict) -> None:
+    text = (CORPUS / "instruction_files_b" / source["file"]).read_text(encoding="utf-8")
+    lines = text.split("\n")
+    labelled = {
+        row["provenance"]["line"]: row
+        for row in _rows("instructions_b.jsonl")
+        if row["provenance"]["repo"] == source["repo"] and row["provenance"]["path"] == source["path"]
+    }
+    assert set(labelled) == _unfenced_lines(text)
+    for number, row in labelled.items():
+        assert row["text"] == lines[number - 1].strip()
+        assert row["provenance"]["licence"] == source["licence"]
+        assert (row["line_kind"] == "directive") == (row["decision"] == "persist")
+
+
+def test_instruction_batch_b_is_disjoint_from_the_first_batch() -> None:
+    first = {source["repo"] for source in _rows("instruction_files/SOURCES.jsonl")}
+    second = {source["repo"] for source in _rows("instruction_files_b/SOURCES.jsonl")}
+    assert not first & second
+    assert len(second) >= 20

@@ -152,10 +152,19 @@ def command_views(command: str, keywords: Iterable[str]) -> CommandViews:
 
 
 def _segment_start(text: str, at: int) -> int | None:
-    """Where the step holding position `at` starts: just after the nearest separator, if one is near."""
+    """Where the step holding position `at` starts: just after the nearest separator, if one is near.
+
+    A word preceded only by blanks back to a separator (or the start) is the step's program however
+    long the blank run is: padding a forbidden program with spaces must not hide it.
+    """
     low = max(at - WINDOW_CHARS // 2, 0)
     cut = max(text.rfind(ch, low, at) for ch in _SEPARATORS)
-    return cut + 1 if cut >= 0 else None
+    if cut >= 0:
+        return cut + 1
+    before = at - 1
+    while before >= 0 and text[before] in " \t\r":
+        before -= 1
+    return at if before < 0 or text[before] in _SEPARATORS else None
 
 
 def _segment_stop(command: str, at: int) -> int:

@@ -39,9 +39,10 @@ def _renderer(platform: str):  # type: ignore[no-untyped-def]
 def _shared(platform: str, payload: dict[str, Any]) -> dict[str, Any] | None:
     """The payload as the shared events (Claude Code and Codex send them as they are)."""
     if platform == "gemini":
+        from heedful.enforce.runtime import home as gemini_home
         from heedful.integrations.gemini import normalize
 
-        return normalize(payload)
+        return normalize(payload, gemini_home())
     if platform == "cursor":
         from heedful.enforce.runtime import home
         from heedful.integrations.cursor import normalize as cursor_normalize

@@ -20,14 +20,13 @@ Allowing is an empty object, never `permission: "allow"`, which would skip Curso
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from heedful.enforce.engine import Outcome
+from heedful.integrations import replies
 
 PLATFORM = "cursor"
 EVENTS = (
@@ -59,7 +58,7 @@ SHARED_EVENT = {
     "stop": "Stop",
 }
 TOOLS = {"Shell": "Bash", "Write": "Write", "StrReplace": "Edit", "Edit": "Edit", "MultiEdit": "MultiEdit"}
-MAX_REPLY = 512_000
+REPLIES = "cursor-replies"
 
 
 def _json(data: dict[str, Any]) -> str:
@@ -84,40 +83,6 @@ def tool_call(name: str, tool_input: dict[str, Any]) -> tuple[str, dict[str, Any
     return shared, given
 
 
-def replies_dir(home: Path) -> Path:
-    return home / "run" / "cursor-replies"
-
-
-def _reply_file(home: Path, conversation: str) -> Path:
-    return replies_dir(home) / (hashlib.sha256(conversation.encode("utf-8", "replace")).hexdigest()[:32] + ".json")
-
-
-def keep_reply(home: Path, conversation: str, generation: str | None, text: str) -> None:
-    """Keep the agent's reply for this conversation's next `stop` (atomically; a later reply replaces it)."""
-    folder = replies_dir(home)
-    folder.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=".reply.", dir=folder)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            json.dump({"generation": generation, "text": text[:MAX_REPLY]}, out, ensure_ascii=False)
-        os.replace(temp, _reply_file(home, conversation))
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-def take_reply(home: Path, conversation: str) -> str | None:
-    """The reply kept for this conversation, removed as it is read (None when there is none)."""
-    path = _reply_file(home, conversation)
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    with contextlib.suppress(OSError):
-        path.unlink()
-    return data.get("text") if isinstance(data, dict) and isinstance(data.get("text"), str) else None
-
-
 def normalize(payload: dict[str, Any], home: Path | None = None) -> dict[str, Any] | None:
     """A Cursor payload as the shared event payload; None for an event answered with `{}` and nothing else.
 
@@ -134,7 +99,7 @@ def normalize(payload: dict[str, Any], home: Path | None = None) -> dict[str, An
     if native == "afterAgentResponse":
         text = _text(payload.get("text"))
         if text is not None and home is not None:
-            keep_reply(home, conversation, _text(payload.get("generation_id")), text)
+            replies.keep(home, REPLIES, conversation, text)
         return None
     event = SHARED_EVENT.get(native)
     if event is None:
@@ -166,7 +131,7 @@ def normalize(payload: dict[str, Any], home: Path | None = None) -> dict[str, An
     elif event == "Stop":
         if payload.get("status") not in (None, "completed"):
             return None
-        out["last_assistant_message"] = take_reply(home, conversation) if home is not None else None
+        out["last_assistant_message"] = replies.read(home, REPLIES, conversation, remove=True) if home else None
         loops = payload.get("loop_count")
         out["stop_hook_active"] = isinstance(loops, int) and loops > 0
     return out

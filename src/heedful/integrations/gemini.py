@@ -13,15 +13,21 @@ artifact feedback is `hookSpecificOutput.additionalContext`, appended to the too
 result stays visible; a reply revision is AfterAgent's `decision: "deny"`, which rejects the reply
 before it is delivered and sends the reason as the next prompt (`stop_hook_active` is then true).
 Gemini CLI parses stderr when stdout is empty, so every answer is JSON (`{}` allows).
+
+On a retry, Gemini CLI (0.61) sends as `prompt_response` every reply of the turn joined by
+newlines, the rejected ones first; the reply last judged is kept per session (see `replies`) and
+only what follows it is judged, so that a compliant revision is not failed for the draft before it.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 from typing import Any
 
 from heedful.enforce.engine import Outcome
+from heedful.integrations import replies
 
 PLATFORM = "gemini"
 EVENTS = ("SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent")
@@ -34,6 +40,7 @@ SHARED_EVENT = {
 }
 NATIVE_EVENT = {shared: native for native, shared in SHARED_EVENT.items()} | {"PostToolUseFailure": "AfterTool"}
 TOOLS = {"run_shell_command": "Bash", "write_file": "Write", "replace": "Edit"}
+REPLIES = "gemini-replies"
 
 
 def _json(data: dict[str, Any]) -> str:
@@ -50,8 +57,22 @@ def tool_call(name: str, tool_input: dict[str, Any], cwd: str) -> tuple[str, dic
     return shared, dict(tool_input), cwd
 
 
-def normalize(payload: dict[str, Any]) -> dict[str, Any]:
-    """A Gemini CLI payload as the shared event payload (unknown events pass through and fail open)."""
+def revision(home: Path | None, session: str | None, text: str, retry: bool) -> str:
+    """The reply to judge: on a retry, what follows the reply judged before (which is then this one)."""
+    if home is None or not session:
+        return text
+    earlier = replies.read(home, REPLIES, session) if retry else None
+    replies.keep(home, REPLIES, session, text)
+    if earlier and text.startswith(earlier + "\n"):
+        return text[len(earlier) + 1 :]
+    return text
+
+
+def normalize(payload: dict[str, Any], home: Path | None = None) -> dict[str, Any]:
+    """A Gemini CLI payload as the shared event payload (unknown events pass through and fail open).
+
+    With `home`, AfterAgent keeps the reply it judges there (see `revision`).
+    """
     native = payload.get("hook_event_name")
     event = SHARED_EVENT.get(native) if isinstance(native, str) else None
     if event is None:
@@ -67,7 +88,11 @@ def normalize(payload: dict[str, Any]) -> dict[str, Any]:
         if event == "PostToolUse" and isinstance(response, dict) and response.get("error"):
             out["hook_event_name"] = "PostToolUseFailure"
     if event == "Stop":
-        out["last_assistant_message"] = payload.get("prompt_response")
+        text = payload.get("prompt_response")
+        if isinstance(text, str):
+            session = payload.get("session_id") if isinstance(payload.get("session_id"), str) else None
+            text = revision(home, session, text, payload.get("stop_hook_active") is True)
+        out["last_assistant_message"] = text
     return out
 
 

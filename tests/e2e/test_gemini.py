@@ -189,3 +189,24 @@ def test_project_hooks_deny_too(world: Any) -> None:
     box.learn("never use pip, we use uv")
     assert response(gemini(box, model, "add requests")) == "Left pip alone."
     assert box.ran("pip") == []
+
+
+# -- 6. the rules already written in GEMINI.md, imported by `install --import` -----------------------
+GEMINI_MD = """# Project notes
+
+This service ships every Friday.
+
+## Rules
+- Never use pip; we use uv.
+- Keep final replies under 20 words.
+"""
+
+
+def test_install_import_enforces_the_projects_gemini_md(world: Any) -> None:
+    box, model = world([shell("pip install requests"), shell("uv pip install requests"), say("Installed.")])
+    (box.project / "GEMINI.md").write_text(GEMINI_MD)
+    done = box.heedful("install", "gemini", "--project", str(box.project), "--import", "--json")
+    imported = json.loads(done.stdout)["import"]
+    assert imported["imported"] is True and imported["report"]["counts"]["checked"] >= 2, imported
+    assert response(gemini(box, model, "add requests")) == "Installed."
+    assert box.ran("pip") == [] and box.ran("uv") == ["pip install requests"]

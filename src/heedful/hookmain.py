@@ -1,11 +1,11 @@
-"""The hook entry point: `python -m heedful.hookmain claude-code|codex` reads one event on stdin.
+"""The hook entry point: `python -m heedful.hookmain claude-code|codex|gemini|cursor` reads one event on stdin.
 
 Kept apart from the CLI so that a hook never imports typer, rich, pydantic, numpy or onnxruntime.
 It always exits 0: malformed payloads, an unreadable or broken home and any internal error allow
-the action (Codex's Stop gets `{}`), with the error logged under HEEDFUL_HOME/logs/. The decision
-needs only reads: the answer is printed first and the event's writes are stored afterwards, so a
-database locked by another writer delays the record (spooled, see `heedful.enforce.spool`) but
-never turns a deny into an allow.
+the action (with `{}` where the platform wants JSON: Codex's Stop, Gemini CLI and Cursor always),
+with the error logged under HEEDFUL_HOME/logs/. The decision needs only reads: the answer is
+printed first and the event's writes are stored afterwards, so a database locked by another
+writer delays the record (spooled, see `heedful.enforce.spool`) but never turns a deny into an allow.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import os
 import sys
 from typing import Any
 
-PLATFORMS = ("claude-code", "codex")
+PLATFORMS = ("claude-code", "codex", "gemini", "cursor")
 
 
 def _renderer(platform: str):  # type: ignore[no-untyped-def]
@@ -23,9 +23,38 @@ def _renderer(platform: str):  # type: ignore[no-untyped-def]
         from heedful.integrations.codex import RENDERER
 
         return RENDERER
+    if platform == "gemini":
+        from heedful.integrations.gemini import RENDERER as GEMINI
+
+        return GEMINI
+    if platform == "cursor":
+        from heedful.integrations.cursor import RENDERER as CURSOR
+
+        return CURSOR
     from heedful.integrations.claude_code import RENDERER as CLAUDE
 
     return CLAUDE
+
+
+def _shared(platform: str, payload: dict[str, Any]) -> dict[str, Any] | None:
+    """The payload as the shared events (Claude Code and Codex send them as they are)."""
+    if platform == "gemini":
+        from heedful.enforce.runtime import home as gemini_home
+        from heedful.integrations.gemini import normalize
+
+        return normalize(payload, gemini_home())
+    if platform == "cursor":
+        from heedful.enforce.runtime import home
+        from heedful.integrations.cursor import normalize as cursor_normalize
+
+        return cursor_normalize(payload, home())
+    return payload
+
+
+def _fail_open(platform: str, event: str | None) -> str:
+    if platform in ("gemini", "cursor"):
+        return '{"continue": true}' if platform == "cursor" and event == "beforeSubmitPrompt" else "{}"
+    return "{}" if platform == "codex" and event in (None, "Stop") else ""
 
 
 def answer(platform: str, raw: bytes) -> tuple[str, Any]:
@@ -43,10 +72,13 @@ def answer(platform: str, raw: bytes) -> tuple[str, Any]:
             log_error(f"{platform}: ignored a payload that is not a JSON object ({len(raw)} bytes)")
             return render.fail_open(None), None
         event = payload.get("hook_event_name") if isinstance(payload.get("hook_event_name"), str) else None
+        shared = _shared(platform, payload)
+        if shared is None:  # an event the platform only lets us observe, or one we do not handle
+            return render.fail_open(None), None
         from heedful.enforce.runtime import HookRuntime
 
         runtime = HookRuntime(platform)
-        return dispatch(runtime, payload, render), runtime
+        return dispatch(runtime, shared, render), runtime
     except Exception as exc:
         try:
             from heedful.enforce.runtime import log_error
@@ -56,7 +88,7 @@ def answer(platform: str, raw: bytes) -> tuple[str, Any]:
                 runtime.discard()
         except Exception:
             pass
-        return ("{}" if platform == "codex" and event in (None, "Stop") else ""), runtime
+        return _fail_open(platform, event), runtime
 
 
 def finish(runtime: Any, close: bool = True) -> None:

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install the pinned Claude Code and Codex CLIs for tests/e2e into a cache outside the repository
+# Install the pinned Claude Code, Codex and Gemini CLIs for tests/e2e into a cache outside the repository
 # (default ~/.cache/heedful-e2e, or $HEEDFUL_E2E_CACHE), with node and npm from Debian when the
 # machine has none. Safe to run again: it does nothing when the pinned versions are in place.
 set -euo pipefail
@@ -17,7 +17,7 @@ echo "e2e setup: node $(node --version), npm $(npm --version)"
 
 stamp="$prefix/.pinned"
 if [[ -f "$stamp" && "$(cat "$stamp")" == "$pins" && -x "$prefix/node_modules/.bin/claude" \
-      && -x "$prefix/node_modules/.bin/codex" ]]; then
+      && -x "$prefix/node_modules/.bin/codex" && -x "$prefix/node_modules/.bin/gemini" ]]; then
     echo "e2e setup: cached $pins"
     exit 0
 fi
@@ -30,5 +30,6 @@ if ! "$prefix/node_modules/.bin/claude" --version >/dev/null 2>&1; then
 fi
 "$prefix/node_modules/.bin/claude" --version
 "$prefix/node_modules/.bin/codex" --version
+"$prefix/node_modules/.bin/gemini" --version
 printf '%s' "$pins" > "$stamp"
 echo "e2e setup: installed $pins under $prefix"

@@ -1,19 +1,37 @@
-"""`heedful install|uninstall claude-code|codex [--project DIR | --user]`: the hooks in the agent's settings."""
+"""`heedful install|uninstall claude-code|codex|gemini|cursor [--project DIR | --user]`: hooks in the agent's settings.
+
+`install` also offers to import the instruction files it finds (the project's CLAUDE.md, AGENTS.md,
+GEMINI.md, .cursorrules, ...; with user settings the agent's own file in your home): `--import`
+imports them, `--no-import` skips, neither asks on a terminal and skips with a hint otherwise.
+"""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from heedful.commands.common import HomeOption, JsonOption, emit, fail, user_errors
+from heedful.commands.common import HomeOption, JsonOption, emit, fail, opened, user_errors
 
 ProjectOption = Annotated[
     Path | None,
-    typer.Option("--project", help="Install into this project's settings (.claude/settings.json, .codex/hooks.json)."),
+    typer.Option(
+        "--project",
+        help="Install into this project's settings (.claude/settings.json, .codex/hooks.json, "
+        ".gemini/settings.json, .cursor/hooks.json).",
+    ),
 ]
 UserScopeOption = Annotated[bool, typer.Option("--user", help="Install into your user settings (the default).")]
+ImportOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--import/--no-import",
+        help="Import the rules of the instruction files found (CLAUDE.md, AGENTS.md, GEMINI.md, ...) without "
+        "asking, or skip them. Neither: ask on a terminal, skip otherwise.",
+    ),
+]
 
 install_app = typer.Typer(help="Add heedful's hooks to an agent's settings (idempotent).", no_args_is_help=True)
 uninstall_app = typer.Typer(help="Remove exactly the hooks `heedful install` added.", no_args_is_help=True)
@@ -43,6 +61,10 @@ def _installed(data: dict[str, Any]) -> None:
             typer.echo("  Claude Code reads project settings only when it starts at the project root; started in a")
             typer.echo("  subdirectory it does not run these hooks. User-level hooks work anywhere (recommended):")
             typer.echo("  heedful install claude-code --user")
+    if platform == "gemini" and data["scope"] == "project":
+        typer.echo("  Gemini CLI runs project hooks only in a trusted folder and lists new ones once at start.")
+    if platform == "cursor":
+        typer.echo("  Restart Cursor to load the hooks (Settings > Hooks lists them).")
     if platform == "codex":
         if data["scope"] == "project" and not data.get("project_trusted"):
             project = str(Path(data["settings"]).parent.parent)
@@ -50,6 +72,20 @@ def _installed(data: dict[str, Any]) -> None:
             typer.echo(f'    [projects."{project}"]')
             typer.echo('    trust_level = "trusted"')
         typer.echo("  Codex runs new or changed hooks only after you trust them in /hooks (`heedful doctor` checks).")
+    _imported(data.get("import"))
+
+
+def _imported(data: dict[str, Any] | None) -> None:
+    if not data or not data["found"]:
+        return
+    if not data["imported"]:
+        typer.echo(f"  {data['hint']}")
+        return
+    counts = data["report"]["counts"]
+    summary = ", ".join(f"{counts[k]} {k}" for k in ("checked", "guidance", "inactive") if counts.get(k)) or "no rules"
+    version = data["report"]["library_version"]
+    typer.echo(f"  imported {counts['directives']} directives from {', '.join(data['found'])}: {summary}")
+    typer.echo(f"  (library version {version}; `heedful rules list` shows them)" if version else "  (nothing changed)")
 
 
 def _removed(data: dict[str, Any]) -> None:
@@ -59,11 +95,45 @@ def _removed(data: dict[str, Any]) -> None:
         typer.echo(f"no heedful {data['platform']} hooks in {data['settings']}")
 
 
-def _install(platform: str, project: Path | None, user: bool, home: Path | None, as_json: bool) -> None:
-    from heedful.integrations.install import install
+def _ask(found: list[Path]) -> bool:
+    names = ", ".join(str(p) for p in found)
+    return typer.confirm(f"Import the rules written in {names}? heedful will check them", default=True)
+
+
+def _import(
+    found: list[Path], project: Path | None, home: Path | None, choice: bool | None, as_json: bool, again: str
+) -> dict[str, Any]:
+    """Import `found` as `choice` says, asking on a terminal when it says nothing."""
+    data: dict[str, Any] = {"found": [str(p) for p in found], "imported": False, "report": None}
+    if not found:
+        return data
+    if choice is None:
+        interactive = not as_json and sys.stdin.isatty() and sys.stdout.isatty()
+        choice = _ask(found) if interactive else None
+    if not choice:
+        reason = "skipped (--no-import)" if choice is False else "not imported (not asked: no terminal)"
+        data["hint"] = f"found {', '.join(data['found'])}: {reason}; import their rules with `{again} --import`"
+        return data
+    from heedful.commands.common import resolve_user
+    from heedful.rules.importer import import_rules
+
+    with opened(home) as hf:
+        report = import_rules(hf, resolve_user(hf, None), found, project=project)
+    data.update(imported=True, report=report.public())
+    return data
+
+
+def _install(
+    platform: str, project: Path | None, user: bool, home: Path | None, as_json: bool, choice: bool | None = None
+) -> None:
+    from heedful.integrations.install import install, instruction_files
 
     with user_errors():
-        emit(install(platform, _project(project, user), home), as_json, _installed)
+        where = _project(project, user)
+        result = install(platform, where, home)
+        again = f"heedful install {platform}" + (f" --project {where}" if where else "")
+        result["import"] = _import(instruction_files(platform, where), where, home, choice, as_json, again)
+        emit(result, as_json, _installed)
 
 
 def _uninstall(platform: str, project: Path | None, user: bool, as_json: bool) -> None:
@@ -75,18 +145,50 @@ def _uninstall(platform: str, project: Path | None, user: bool, as_json: bool) -
 
 @install_app.command("claude-code")
 def install_claude_code(
-    project: ProjectOption = None, user: UserScopeOption = False, home: HomeOption = None, as_json: JsonOption = False
+    project: ProjectOption = None,
+    user: UserScopeOption = False,
+    import_rules: ImportOption = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Merge the hooks into Claude Code's settings.json (user settings unless --project)."""
-    _install("claude-code", project, user, home, as_json)
+    _install("claude-code", project, user, home, as_json, import_rules)
 
 
 @install_app.command("codex")
 def install_codex(
-    project: ProjectOption = None, user: UserScopeOption = False, home: HomeOption = None, as_json: JsonOption = False
+    project: ProjectOption = None,
+    user: UserScopeOption = False,
+    import_rules: ImportOption = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Merge the hooks into Codex's hooks.json (user ~/.codex unless --project)."""
-    _install("codex", project, user, home, as_json)
+    _install("codex", project, user, home, as_json, import_rules)
+
+
+@install_app.command("gemini")
+def install_gemini(
+    project: ProjectOption = None,
+    user: UserScopeOption = False,
+    import_rules: ImportOption = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Merge the hooks into Gemini CLI's settings.json (user ~/.gemini unless --project)."""
+    _install("gemini", project, user, home, as_json, import_rules)
+
+
+@install_app.command("cursor")
+def install_cursor(
+    project: ProjectOption = None,
+    user: UserScopeOption = False,
+    import_rules: ImportOption = None,
+    home: HomeOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Merge the hooks into Cursor's hooks.json (user ~/.cursor unless --project)."""
+    _install("cursor", project, user, home, as_json, import_rules)
 
 
 @uninstall_app.command("claude-code")
@@ -101,3 +203,15 @@ def uninstall_claude_code(
 def uninstall_codex(project: ProjectOption = None, user: UserScopeOption = False, as_json: JsonOption = False) -> None:
     """Remove heedful's hooks from Codex's hooks.json."""
     _uninstall("codex", project, user, as_json)
+
+
+@uninstall_app.command("gemini")
+def uninstall_gemini(project: ProjectOption = None, user: UserScopeOption = False, as_json: JsonOption = False) -> None:
+    """Remove heedful's hooks from Gemini CLI's settings.json."""
+    _uninstall("gemini", project, user, as_json)
+
+
+@uninstall_app.command("cursor")
+def uninstall_cursor(project: ProjectOption = None, user: UserScopeOption = False, as_json: JsonOption = False) -> None:
+    """Remove heedful's hooks from Cursor's hooks.json."""
+    _uninstall("cursor", project, user, as_json)

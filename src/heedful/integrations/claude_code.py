@@ -25,8 +25,15 @@ class ClaudeCodeRenderer:
 
     def pre_tool(self, outcome: Outcome) -> str:
         if outcome.decision == "deny":
-            return _json({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "deny",
-                                                 "permissionDecisionReason": outcome.message or ""}})
+            return _json(
+                {
+                    "hookSpecificOutput": {
+                        "hookEventName": "PreToolUse",
+                        "permissionDecision": "deny",
+                        "permissionDecisionReason": outcome.message or "",
+                    }
+                }
+            )
         return self.context("PreToolUse", outcome.message)
 
     def post_tool(self, outcome: Outcome) -> str:

@@ -1,11 +1,13 @@
-"""The hook event loop shared by Claude Code and Codex: payload in, the platform's answer out.
+"""The hook event loop shared by every platform: payload in, the platform's answer out.
 
-The two platforms send the same field names (`hook_event_name`, `session_id`, `cwd`, `prompt`,
+Claude Code and Codex send the same field names (`hook_event_name`, `session_id`, `cwd`, `prompt`,
 `tool_name`, `tool_input`, `tool_response`, `tool_use_id`, `stop_hook_active`,
-`last_assistant_message`; Codex adds `turn_id`, recent Claude Code `prompt_id`); they differ in
-what they accept back, which each adapter's `Renderer` decides. Every string of a payload is
-made valid text first (a lone surrogate or a byte that is not UTF-8 becomes U+FFFD), so that odd
-input is judged like any other. Anything unexpected fails open.
+`last_assistant_message`; Codex adds `turn_id`, recent Claude Code `prompt_id`); Gemini CLI and
+Cursor name events and fields differently, and their adapters (`gemini.normalize`,
+`cursor.normalize`) turn a payload into these events first. The platforms differ in what they
+accept back, which each adapter's `Renderer` decides. Every string of a payload is made valid text
+first (a lone surrogate or a byte that is not UTF-8 becomes U+FFFD), so that odd input is judged
+like any other. Anything unexpected fails open.
 """
 
 from __future__ import annotations

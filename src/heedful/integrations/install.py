@@ -1,8 +1,11 @@
 """Installing the hooks: merge heedful's handlers into a settings file, and take exactly them out again.
 
 Claude Code reads `hooks` from `~/.claude/settings.json` (user) or `<project>/.claude/settings.json`;
-Codex from `~/.codex/hooks.json` or `<project>/.codex/hooks.json`. Both use the same three-level
-shape: event -> [{matcher, hooks: [{type, command, timeout}]}]. heedful's handlers are recognised
+Codex from `~/.codex/hooks.json` or `<project>/.codex/hooks.json`; Gemini CLI from
+`~/.gemini/settings.json` or `<project>/.gemini/settings.json`. These use the same three-level
+shape: event -> [{matcher, hooks: [{type, command, timeout}]}] (Gemini's timeout in milliseconds).
+Cursor's `~/.cursor/hooks.json` or `<project>/.cursor/hooks.json` is flat:
+{version: 1, hooks: {event: [{command, matcher?, timeout?}]}}. heedful's handlers are recognised
 by their command (`-m heedful.hookmain <platform>`); every other key, group and handler is kept as
 it was. Installing twice changes nothing; uninstalling removes only heedful's handlers and the
 groups and events that held nothing else.
@@ -21,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from heedful.errors import InputError
+from heedful.integrations import cursor, gemini
 
 MARK = "heedful.hookmain"
 SCRIPT = "heedful-hook"  # the console script of `heedful.hookmain`
@@ -28,18 +32,25 @@ TOOL_EVENTS = ("PreToolUse", "PostToolUse", "PostToolUseFailure")
 EVENTS = {
     "claude-code": ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop"),
     "codex": ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop"),
+    "gemini": gemini.EVENTS,
+    "cursor": cursor.EVENTS,
 }
 MATCHERS = {"claude-code": "*", "codex": "Bash|apply_patch"}
 TIMEOUT_SECONDS = 30
+SESSION_START = {"gemini": "SessionStart", "cursor": "sessionStart"}
+SETTINGS = {
+    "claude-code": (".claude", "settings.json"),
+    "codex": (".codex", "hooks.json"),
+    "gemini": (".gemini", "settings.json"),
+    "cursor": (".cursor", "hooks.json"),
+}
 
 
 def settings_path(platform: str, project: Path | None, user_home: Path | None = None) -> Path:
-    base = user_home or Path.home()
-    if platform == "claude-code":
-        return (project / ".claude" / "settings.json") if project else base / ".claude" / "settings.json"
-    if platform == "codex":
-        return (project / ".codex" / "hooks.json") if project else base / ".codex" / "hooks.json"
-    raise InputError(f"unknown platform {platform!r}; one of: claude-code, codex")
+    if platform not in SETTINGS:
+        raise InputError(f"unknown platform {platform!r}; one of: {', '.join(SETTINGS)}")
+    folder, name = SETTINGS[platform]
+    return (project or user_home or Path.home()) / folder / name
 
 
 def hook_command(platform: str, home: Path | None = None, python: str | None = None) -> str:
@@ -61,8 +72,10 @@ def missing_notice(platform: str) -> str:
         "are not checked. Tell the user once if they rely on them."
     )
     answer: dict[str, Any] = {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": agent}}
-    if platform == "claude-code":  # Codex accepts only the fields it documents per event
+    if platform in ("claude-code", "gemini"):  # Codex accepts only the fields it documents per event
         answer = {"systemMessage": user, **answer}
+    if platform == "cursor":
+        answer = {"additional_context": agent}
     return json.dumps(answer)
 
 
@@ -74,7 +87,7 @@ def portable_command(platform: str, event: str, home: Path | None = None) -> str
     command = f"{SCRIPT} {platform}"
     if home is not None:
         command = f"HEEDFUL_HOME={shlex.quote(str(home.expanduser().resolve()))} {command}"
-    if event != "SessionStart":
+    if event != SESSION_START.get(platform, "SessionStart"):
         return command
     notice = shlex.quote(missing_notice(platform))
     return f"command -v {SCRIPT} >/dev/null 2>&1 && exec {command}; printf '%s\\n' {notice}"
@@ -127,16 +140,61 @@ def merge(data: dict[str, Any], platform: str, command: str | Callable[[str], st
         if not isinstance(groups, list):
             groups = []
         text = command(event) if callable(command) else command
-        handler = {"type": "command", "command": text, "timeout": TIMEOUT_SECONDS}
+        handler = _handler(platform, text)
         present = [h for g in groups if isinstance(g, dict) for h in g.get("hooks") or [] if is_ours(h, platform)]
         if present == [handler]:
             continue
         groups = _without_ours(groups, platform)
         group: dict[str, Any] = {"hooks": [handler]}
-        if event in TOOL_EVENTS or (event == "SessionStart" and platform == "claude-code"):
+        if platform in MATCHERS and (event in TOOL_EVENTS or (event == "SessionStart" and platform == "claude-code")):
             group = {"matcher": MATCHERS[platform] if event in TOOL_EVENTS else "*", **group}
         hooks[event] = [*groups, group]
         changed.append(event)
+    return out, changed
+
+
+def _handler(platform: str, command: str) -> dict[str, Any]:
+    if platform == "gemini":  # Gemini CLI counts the timeout in milliseconds and shows the name in /hooks
+        return {"type": "command", "name": "heedful", "command": command, "timeout": TIMEOUT_SECONDS * 1000}
+    return {"type": "command", "command": command, "timeout": TIMEOUT_SECONDS}
+
+
+def merge_flat(data: dict[str, Any], platform: str, command: Callable[[str], str]) -> tuple[dict[str, Any], list[str]]:
+    """Cursor's flat hooks.json: (new settings, events changed), heedful's handler once per event."""
+    out = json.loads(json.dumps(data))
+    out.setdefault("version", 1)
+    hooks = out.setdefault("hooks", {})
+    changed = []
+    for event in EVENTS[platform]:
+        handlers = hooks.get(event) if isinstance(hooks.get(event), list) else []
+        handler: dict[str, Any] = {"command": command(event), "timeout": TIMEOUT_SECONDS}
+        if event in cursor.MATCHERS:
+            handler["matcher"] = cursor.MATCHERS[event]
+        if [h for h in handlers if is_ours(h, platform)] == [handler]:
+            continue
+        hooks[event] = [h for h in handlers if not is_ours(h, platform)] + [handler]
+        changed.append(event)
+    return out, changed
+
+
+def remove_flat(data: dict[str, Any], platform: str) -> tuple[dict[str, Any], list[str]]:
+    """Cursor's flat hooks.json: (new settings, events changed), every heedful handler taken out."""
+    out = json.loads(json.dumps(data))
+    hooks = out.get("hooks")
+    if not isinstance(hooks, dict):
+        return out, []
+    changed = []
+    for event in list(hooks):
+        handlers = hooks[event]
+        if not isinstance(handlers, list):
+            continue
+        kept = [h for h in handlers if not is_ours(h, platform)]
+        if len(kept) != len(handlers):
+            changed.append(event)
+            if kept:
+                hooks[event] = kept
+            else:
+                del hooks[event]
     return out, changed
 
 
@@ -184,11 +242,15 @@ def install(
     path = settings_path(platform, project, user_home)
     data = read_settings(path)
     if project is not None:
-        merged, changed = merge(data, platform, lambda event: portable_command(platform, event, home))
+        per_event: Callable[[str], str] = lambda event: portable_command(platform, event, home)  # noqa: E731
         command = portable_command(platform, "UserPromptSubmit", home)
     else:
         command = hook_command(platform, home)
-        merged, changed = merge(data, platform, command)
+        per_event = lambda event: command  # noqa: E731
+    if platform == "cursor":
+        merged, changed = merge_flat(data, platform, per_event)
+    else:
+        merged, changed = merge(data, platform, per_event)
     if changed or not path.exists():
         write_settings(path, merged)
     result: dict[str, Any] = {
@@ -213,7 +275,29 @@ def uninstall(platform: str, project: Path | None = None, user_home: Path | None
     if not path.exists():
         return {"platform": platform, "settings": str(path), "removed": []}
     data = read_settings(path)
-    cleaned, changed = remove(data, platform)
+    cleaned, changed = remove_flat(data, platform) if platform == "cursor" else remove(data, platform)
     if changed:
         write_settings(path, cleaned)
     return {"platform": platform, "settings": str(path), "removed": changed}
+
+
+# The instruction file each agent reads from the user's home (Cursor keeps its user rules in the app).
+HOME_INSTRUCTIONS = {
+    "claude-code": (".claude/CLAUDE.md", ".claude/rules/*.md"),
+    "codex": (".codex/AGENTS.md",),
+    "gemini": (".gemini/GEMINI.md",),
+    "cursor": (),
+}
+
+
+def instruction_files(platform: str, project: Path | None, user_home: Path | None = None) -> list[Path]:
+    """The instruction files `install` offers to import: the project's (every agent's), or the agent's home file."""
+    from heedful.rules.import_files import instruction_files as project_files
+
+    if project is not None:
+        return project_files(project)
+    base = user_home or Path.home()
+    found: list[Path] = []
+    for pattern in HOME_INSTRUCTIONS[platform]:
+        found.extend(sorted(p for p in base.glob(pattern) if p.is_file()))
+    return found

@@ -2,6 +2,9 @@
 
 Field names follow the Claude Code hooks reference and Codex's hook input schemas; Codex adds
 `model` and `turn_id`, and its apply_patch carries the patch text in `tool_input.command`.
+Gemini CLI's follow its hooks reference (`docs/hooks/reference.md`: base fields `session_id`,
+`transcript_path`, `cwd`, `hook_event_name`, `timestamp`); Cursor's its hooks documentation
+(`conversation_id`, `generation_id`, `model`, `cursor_version`, `workspace_roots`, ...).
 """
 
 from __future__ import annotations
@@ -78,6 +81,52 @@ def codex(event: str, session: str, cwd: str, turn: str | None = None, **fields:
         payload["tool_use_id"] = fields.pop("tool_use_id", f"call_{time.monotonic_ns()}")
     if event == "Stop":
         payload["stop_hook_active"] = fields.pop("stop_hook_active", False)
+    payload.update(fields)
+    return payload
+
+
+def gemini(event: str, session: str, cwd: str, **fields: Any) -> dict[str, Any]:
+    """A Gemini CLI hook payload: BeforeTool/AfterTool carry `tool_name`, `tool_input` (AfterTool
+    `tool_response` = {llmContent, returnDisplay, error?}); BeforeAgent `prompt`; AfterAgent `prompt`,
+    `prompt_response`, `stop_hook_active`; SessionStart `source`."""
+    payload: dict[str, Any] = {
+        "session_id": session,
+        "transcript_path": f"{Path.home()}/.gemini/tmp/example/chats/session-{session}.json",
+        "cwd": cwd,
+        "hook_event_name": event,
+        "timestamp": time.strftime("%Y-%m-%dT%H:%M:%S.000Z", time.gmtime()),
+    }
+    if event == "SessionStart":
+        payload["source"] = fields.pop("source", "startup")
+    if event == "AfterAgent":
+        payload["stop_hook_active"] = fields.pop("stop_hook_active", False)
+    if event == "AfterTool" and "tool_response" not in fields:
+        payload["tool_response"] = {"llmContent": "ok", "returnDisplay": "ok"}
+    payload.update(fields)
+    return payload
+
+
+def cursor(event: str, conversation: str, root: str, generation: str = "gen-1", **fields: Any) -> dict[str, Any]:
+    """A Cursor hook payload: beforeShellExecution `command`, `cwd`; preToolUse/postToolUse `tool_name`,
+    `tool_input`, `tool_use_id` (post: `tool_output`, `duration_ms`); beforeSubmitPrompt `prompt`;
+    afterAgentResponse `text`; stop `status`, `loop_count`."""
+    payload: dict[str, Any] = {
+        "conversation_id": conversation,
+        "generation_id": generation,
+        "model": "gpt-5",
+        "hook_event_name": event,
+        "cursor_version": "1.105.1",
+        "workspace_roots": [root],
+        "user_email": "user@example.com",
+        "transcript_path": f"{Path.home()}/.cursor/projects/example/agent-transcripts/{conversation}.jsonl",
+    }
+    if event in ("preToolUse", "postToolUse", "postToolUseFailure", "beforeShellExecution", "afterShellExecution"):
+        payload["cwd"] = fields.pop("cwd", root)
+    if event in ("preToolUse", "postToolUse", "postToolUseFailure"):
+        payload["tool_use_id"] = fields.pop("tool_use_id", f"tool_{time.monotonic_ns()}")
+    if event == "stop":
+        payload["status"] = fields.pop("status", "completed")
+        payload["loop_count"] = fields.pop("loop_count", 0)
     payload.update(fields)
     return payload
 

@@ -11,9 +11,11 @@ import os
 import re
 from typing import Any
 
-SHELL_TOOLS = frozenset({"bash", "powershell", "shell", "exec_command", "local_shell", "run_terminal_cmd"})
+SHELL_TOOLS = frozenset(
+    {"bash", "powershell", "shell", "exec_command", "local_shell", "run_terminal_cmd", "run_shell_command"}
+)
 WRITE_TOOLS = frozenset({"write", "create", "write_file"})
-EDIT_TOOLS = frozenset({"edit", "multiedit", "notebookedit", "str_replace_editor"})
+EDIT_TOOLS = frozenset({"edit", "multiedit", "notebookedit", "str_replace_editor", "replace", "strreplace"})
 PATCH_TOOLS = frozenset({"apply_patch"})
 MAX_CONTENT = 512_000
 MAX_SHELL_PARSE = 32_768  # as enforce.bounds.HEAD_CHARS

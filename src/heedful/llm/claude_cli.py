@@ -49,7 +49,9 @@ class ClaudeCLIModel(AgentCLIModel):
         text = str(result.get("result") or "")
         if result.get("is_error"):
             if "not logged in" in text.lower() or "/login" in text:
-                raise ModelError("claude-cli: Claude Code is not logged in: run `claude` and /login, or set ANTHROPIC_API_KEY")
+                raise ModelError(
+                    "claude-cli: Claude Code is not logged in: run `claude` and /login, or set ANTHROPIC_API_KEY"
+                )
             status = result.get("api_error_status")
             if isinstance(status, int) and status in TRANSIENT_STATUS:
                 raise TransientModelError(f"claude -p: HTTP {status}: {first_line(text)}")

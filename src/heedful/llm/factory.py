@@ -171,7 +171,10 @@ def build_model(
 def load_model(settings: ModelSettings, log_dir: Path | None = None) -> Model:
     usage_path = log_dir / "model-usage.jsonl" if log_dir else None
     primary = build_model(
-        settings.name, base_url=settings.base_url, api_key_env=settings.api_key_env, settings=settings,
+        settings.name,
+        base_url=settings.base_url,
+        api_key_env=settings.api_key_env,
+        settings=settings,
         usage_path=usage_path,
     )
     if not settings.fallback:

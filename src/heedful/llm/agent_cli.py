@@ -180,10 +180,12 @@ class CLIStatus:
     version: str | None
     logged_in: bool | None
     detail: str
+    login_decides: bool = False  # False when a run may work without the CLI's login (Codex's own providers)
 
     @property
     def usable(self) -> bool:
-        return self.path is not None and self.version is not None
+        found = self.path is not None and self.version is not None
+        return found and not (self.login_decides and self.logged_in is False)
 
 
 def probe(argv: list[str]) -> Finished | None:

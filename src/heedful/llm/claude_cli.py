@@ -97,7 +97,8 @@ def status() -> CLIStatus:
         except (ValueError, AttributeError):
             logged_in = None
     login = {True: "logged in", False: "not logged in: run `claude` and /login", None: "login unknown"}[logged_in]
-    return CLIStatus("claude-cli", "claude", str(binary), version, logged_in, f"{version} at {binary}, {login}")
+    detail = f"{version} at {binary}, {login}"
+    return CLIStatus("claude-cli", "claude", str(binary), version, logged_in, detail, login_decides=True)
 
 
 __all__ = ["ClaudeCLIModel", "status"]

@@ -56,7 +56,8 @@ class ClaudeCLIModel(AgentCLIModel):
             if isinstance(status, int) and status in TRANSIENT_STATUS:
                 raise TransientModelError(f"claude -p: HTTP {status}: {first_line(text)}")
             raise ModelError(f"claude-cli failed: {first_line(text) or result.get('subtype') or 'an error'}")
-        usage = result.get("usage") if isinstance(result.get("usage"), dict) else {}
+        found = result.get("usage")
+        usage: dict[str, Any] = found if isinstance(found, dict) else {}
         return Reply(
             text=text,
             finish_reason="length" if result.get("stop_reason") == "max_tokens" else result.get("stop_reason"),

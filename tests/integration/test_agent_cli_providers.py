@@ -159,6 +159,7 @@ def test_recorded_codex_cli_reads_the_last_message_file(tmp_path: Path, monkeypa
     assert argv[0] == "exec" and argv[-1] == "-" and argv[argv.index("--sandbox") + 1] == "read-only"
     assert argv[argv.index("--disable") + 1] == "hooks" and "--ephemeral" in argv
     assert argv[argv.index("--model") + 1] == "gpt-test" and call["child"] == "1"
+    assert call["stdin"].startswith("You are a JSON function") and '"ok"' in call["stdin"]
     (entry,) = [json.loads(line) for line in usage_log.read_text().splitlines()]
     assert (entry["provider"], entry["model"], entry["prompt_tokens"], entry["outcome"]) == (
         "codex-cli",

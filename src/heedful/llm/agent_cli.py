@@ -46,11 +46,6 @@ class Finished:
     stderr: str
 
 
-def is_child() -> bool:
-    """True inside a run that heedful started as its model (its hooks must stay quiet)."""
-    return os.environ.get(CHILD_ENV, "") not in ("", "0")
-
-
 def child_env() -> dict[str, str]:
     env = dict(os.environ)
     env[CHILD_ENV] = "1"
@@ -116,6 +111,7 @@ class AgentCLIModel:
     provider = ""
     command = ""
     product = ""
+    preamble = ""  # said first on stdin, for a CLI whose own system prompt cannot be replaced
 
     def __init__(
         self,
@@ -149,7 +145,8 @@ class AgentCLIModel:
         # An empty scratch directory: no project instructions, settings or files reach the child.
         with tempfile.TemporaryDirectory(prefix="heedful-model-") as scratch:
             work = Path(scratch)
-            finished = run_cli(self.argv(work), render_prompt(conversation, schema), work, self.timeout_seconds)
+            prompt = "\n\n".join(filter(None, [self.preamble, render_prompt(conversation, schema)]))
+            finished = run_cli(self.argv(work), prompt, work, self.timeout_seconds)
             return self.reply(finished, work)
 
     def structured(self, messages: list[ChatMessage], response_model: type[ResponseT]) -> ResponseT:
@@ -213,7 +210,6 @@ __all__ = [
     "Finished",
     "child_env",
     "first_line",
-    "is_child",
     "locate",
     "probe",
     "render_prompt",

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from heedful.llm.agent_cli import AgentCLIModel, CLIStatus, Finished, first_line, locate, probe
+from heedful.llm.agent_cli import SYSTEM_PROMPT, AgentCLIModel, CLIStatus, Finished, first_line, locate, probe
 from heedful.llm.structured import ModelError, Reply, TransientModelError
 
 ANSWER_FILE = "answer.txt"
@@ -27,6 +27,7 @@ class CodexCLIModel(AgentCLIModel):
     provider = "codex-cli"
     command = "codex"
     product = "Codex"
+    preamble = SYSTEM_PROMPT  # Codex keeps its own system prompt: say first what this run is for
 
     def argv(self, work: Path) -> list[str]:
         argv = [str(self.binary), "exec", "--json", "--sandbox", "read-only", "--skip-git-repo-check", "--ephemeral"]

@@ -7,6 +7,11 @@ calls), one turn per agent request. Side requests a client makes on its own (tit
 probes, summaries) get a short text answer and do not consume the script. Every request is
 logged, so a test can assert what the client sent back to the model (a tool result, a hook's
 reason).
+
+A mock can also answer by what the prompt says (`PromptAnswer`): a request whose messages hold a
+marker phrase gets that answer, whatever its tools, and does not consume the script. That plays
+the model behind heedful's own `claude-cli` / `codex-cli` providers, which send one structured
+prompt per learner step (`learner_answers` scripts a whole correction).
 """
 
 from __future__ import annotations
@@ -44,12 +49,25 @@ def call(name: str, **arguments: Any) -> Turn:
     return Turn(calls=(ToolCall(name, arguments),))
 
 
+@dataclass(frozen=True)
+class PromptAnswer:
+    """Answer `text` to any request whose messages contain `marker`."""
+
+    marker: str
+    text: str
+
+
+def prompt_answer(marker: str, payload: dict[str, Any]) -> PromptAnswer:
+    return PromptAnswer(marker, json.dumps(payload))
+
+
 @dataclass
 class Logged:
     path: str
     body: dict[str, Any]
     scripted: bool
     turn: Turn | None = None
+    answered: str | None = None  # the marker of the PromptAnswer that answered it
 
 
 @dataclass
@@ -60,9 +78,15 @@ class ScriptedModel:
     log: list[Logged] = field(default_factory=list)
     overrun: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
+    answers: list[PromptAnswer] = field(default_factory=list)
 
     def play(self, path: str, body: dict[str, Any], scripted: bool) -> Turn:
         with self.lock:
+            conversation = json.dumps(body.get("messages") or body.get("input") or [], ensure_ascii=False)
+            for answer in self.answers:
+                if answer.marker in conversation:
+                    self.log.append(Logged(path, body, False, say(answer.text), answer.marker))
+                    return say(answer.text)
             turn: Turn | None = None
             if scripted:
                 if self.turns:
@@ -72,12 +96,52 @@ class ScriptedModel:
             self.log.append(Logged(path, body, scripted, turn))
             return turn or say(FALLBACK_TEXT)
 
+    def answered(self, marker: str) -> list[dict[str, Any]]:
+        """The requests a PromptAnswer with this marker answered."""
+        return [entry.body for entry in self.log if entry.answered == marker]
+
     def agent_requests(self) -> list[dict[str, Any]]:
         return [entry.body for entry in self.log if entry.scripted]
 
     def sent_text(self, start: int = 0) -> str:
         """Everything the client sent in agent requests from index `start` on, as one JSON string."""
         return "\n".join(json.dumps(body, ensure_ascii=False) for body in self.agent_requests()[start:])
+
+
+# Phrases of the learner steps' prompts (heedful.rules.steps), one per step.
+ADMIT = "Decide whether one user message"
+INTERPRET = "Split the user's correction"
+RESOLVE = "Resolve a candidate rule"
+COMPILE = "Propose programmatic checks"
+REVIEW = "Review a proposed check"
+
+
+def learner_answers(rule: str, quote: str, program: str, alternative: str) -> list[PromptAnswer]:
+    """The model's side of learning one "never run PROGRAM, use ALTERNATIVE" correction.
+
+    The reviewer's labels are those of the four validation cases `forbidden_command` generates
+    (a direct call, one behind a prefix, the alternative, an edit).
+    """
+    candidate = {"text": rule, "polarity": "dont", "evidence": [quote]}
+    check = {
+        "kind": "forbidden_command",
+        "stage": "pre_action",
+        "params": {"program": program, "alternatives": [alternative]},
+        "evidence": ["action.command"],
+    }
+    review = {
+        "approved": True,
+        "meaning_clear": True,
+        "reason": f"forbids {program}, allows {alternative}",
+        "labels": ["violated", "violated", "pass", "not_applicable"],
+    }
+    return [
+        prompt_answer(ADMIT, {"decision": "persist", "scope": "project", "reasons": ["a standing rule"]}),
+        prompt_answer(INTERPRET, {"candidates": [candidate]}),
+        prompt_answer(RESOLVE, {"op": "new", "reason": "nothing like it yet"}),
+        prompt_answer(COMPILE, {"proposals": [check]}),
+        prompt_answer(REVIEW, review),
+    ]
 
 
 def _sse(event: str, data: dict[str, Any]) -> bytes:
@@ -144,8 +208,8 @@ class _Server:
 class AnthropicMock(ScriptedModel):
     """The Messages API. Agent requests are the ones that offer tools (the main loop always does)."""
 
-    def __init__(self, turns: list[Turn]) -> None:
-        super().__init__(turns=list(turns))
+    def __init__(self, turns: list[Turn], answers: list[PromptAnswer] | None = None) -> None:
+        super().__init__(turns=list(turns), answers=list(answers or []))
         self.ids = itertools.count(1)
         self.server = _Server(self.answer)
         self.url = self.server.url
@@ -235,8 +299,8 @@ class AnthropicMock(ScriptedModel):
 class ResponsesMock(ScriptedModel):
     """The Responses API as Codex streams it. Agent requests are the ones that offer tools."""
 
-    def __init__(self, turns: list[Turn]) -> None:
-        super().__init__(turns=list(turns))
+    def __init__(self, turns: list[Turn], answers: list[PromptAnswer] | None = None) -> None:
+        super().__init__(turns=list(turns), answers=list(answers or []))
         self.ids = itertools.count(1)
         self.server = _Server(self.answer)
         self.url = self.server.url

@@ -45,6 +45,35 @@ def _codex_checks() -> list[dict[str, Any]]:
     return [{"part": "codex hooks", "ok": item.runs, "detail": item.summary(), "ms": None} for item in found]
 
 
+def _agent_cli_checks(configured: set[str]) -> list[dict[str, Any]]:
+    """claude-cli and codex-cli: binary found, its version and login, with no model call.
+
+    Optional unless configured: a missing CLI fails doctor only when the model (or its fallback) uses it.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from heedful.llm import claude_cli, codex_cli
+
+    started = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=2) as pool:  # each CLI takes a second or two to start
+        statuses = list(pool.map(lambda probe: probe(), (claude_cli.status, codex_cli.status)))
+    checks = []
+    for found in statuses:
+        checks.append(
+            {
+                "part": found.provider,
+                "ok": found.usable,
+                "detail": found.detail,
+                "ms": round((time.perf_counter() - started) * 1000, 1),
+                "optional": found.provider not in configured,
+                "path": found.path,
+                "version": found.version,
+                "logged_in": found.logged_in,
+            }
+        )
+    return checks
+
+
 def doctor(
     skip_model: Annotated[bool, typer.Option("--skip-model", help="Do not call the configured model.")] = False,
     home: HomeOption = None,
@@ -91,6 +120,8 @@ def doctor(
         if not skip_model:
             checks.append(_check("model", model_check))
         checks += _codex_checks()
+        providers = {spec.partition(":")[0] for spec in (settings.model.name, settings.model.fallback or "")}
+        checks += _agent_cli_checks(providers)
         data = {
             "version": __version__,
             "home": str(settings.home),
@@ -102,7 +133,7 @@ def doctor(
             "fallback": settings.model.fallback,
             "jobs": opened[0].store.jobs.counts() if opened else None,
             "checks": checks,
-            "ok": all(c["ok"] for c in checks),
+            "ok": all(c["ok"] or c.get("optional") for c in checks),
         }
     finally:
         for hf in opened:
@@ -116,7 +147,7 @@ def doctor(
             + (f" at {d['model_base_url']}" if d["model_base_url"] else "")
         )
         for c in d["checks"]:
-            mark = "[green]ok[/green]" if c["ok"] else "[red]FAIL[/red]"
+            mark = "[green]ok[/green]" if c["ok"] else "[dim]--[/dim]" if c.get("optional") else "[red]FAIL[/red]"
             console.print(f"  {mark} {c['part']}: {escape(str(c['detail']))}" + (f" ({c['ms']} ms)" if c["ms"] else ""))
 
     emit(data, as_json, render)

@@ -169,7 +169,27 @@ class Enforcer:
 
         session = self._session(self._view(session_id), session_id, cwd)
         version = self.repo.latest_library_version(self.user)
-        return select.session_index(self.rules(version, session.get("project")), session.get("project"))
+        index = select.session_index(self.rules(version, session.get("project")), session.get("project"))
+        notice = self._changed_imports(session.get("project"))
+        return "\n\n".join(part for part in (index, notice) if part) or None
+
+    def _changed_imports(self, project: str | None) -> str | None:
+        """Instruction files imported for this project (or globally) that changed since: say so, never import.
+
+        Best effort: the rule index above must reach the agent even if this cannot be worked out.
+        """
+        try:
+            from heedful.rules.import_origin import changed_files, read_stamps, stamps_key
+
+            get_meta = getattr(getattr(self.repo, "db", None), "get_meta", None)
+            if get_meta is None:
+                return None
+            changes = changed_files(read_stamps(get_meta(stamps_key(self.user))).values(), lineage(project))
+        except Exception:
+            return None
+        if not changes:
+            return None
+        return "\n".join(f"heedful: {change.notice()}." for change in changes)
 
     @_stores_writes
     def user_prompt(self, session_id: str, prompt: str, cwd: str, turn_hint: str | None = None) -> dict[str, Any]:

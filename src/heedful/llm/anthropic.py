@@ -50,9 +50,7 @@ class AnthropicModel:
         if not api_key:
             raise InputError(f"no API key: set {key_env} (or model.api_key_env)")
         self._anthropic = anthropic
-        self._client = anthropic.Anthropic(
-            api_key=api_key, base_url=base_url, timeout=timeout_seconds, max_retries=0
-        )
+        self._client = anthropic.Anthropic(api_key=api_key, base_url=base_url, timeout=timeout_seconds, max_retries=0)
         self.model = model
         self.name = f"anthropic:{model}"
         self.retry_budget_seconds = retry_budget_seconds
@@ -79,8 +77,10 @@ class AnthropicModel:
                 raise TransientModelError(f"HTTP {exc.status_code}: {exc.message}") from exc
             raise ModelError(f"{self.name} refused the request: HTTP {exc.status_code}: {exc.message}") from exc
         tool_inputs = [block.input for block in response.content if getattr(block, "type", "") == "tool_use"]
-        text = json.dumps(tool_inputs[0]) if tool_inputs else "".join(
-            getattr(block, "text", "") for block in response.content
+        text = (
+            json.dumps(tool_inputs[0])
+            if tool_inputs
+            else "".join(getattr(block, "text", "") for block in response.content)
         )
         finish = "length" if response.stop_reason == "max_tokens" else response.stop_reason
         return Reply(

@@ -1,9 +1,11 @@
-"""Building the configured model: offline, local, openai:MODEL or anthropic:MODEL, with an
+"""Building the configured model from its spec (`provider[:model]`, see `PROVIDERS`), with an
 optional fallback provider that takes over when the first fails for good."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -18,7 +20,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 ResponseT = TypeVar("ResponseT", bound=BaseModel)
-PROVIDERS = ("offline", "local", "openai:MODEL", "anthropic:MODEL")
 
 
 class FailoverModel:
@@ -39,6 +40,118 @@ class FailoverModel:
             return self.secondary.structured(messages, response_model)
 
 
+@dataclass(frozen=True)
+class BuildRequest:
+    """What a provider's builder gets: the part after `provider:`, the endpoint and the limits."""
+
+    model_id: str
+    base_url: str | None
+    api_key_env: str | None
+    settings: ModelSettings | None
+    usage: UsageLog
+
+    @property
+    def timeout(self) -> float:
+        return self.settings.timeout_seconds if self.settings else 60.0
+
+    @property
+    def budget(self) -> float:
+        return self.settings.retry_budget_seconds if self.settings else 180.0
+
+    @property
+    def max_tokens(self) -> int:
+        return self.settings.max_tokens if self.settings else 2048
+
+    def required_model(self, example: str) -> str:
+        if not self.model_id:
+            raise InputError(f"name the model: {example}")
+        return self.model_id
+
+
+@dataclass(frozen=True)
+class Provider:
+    usage: str  # how a spec for it is written, for help and errors
+    build: Callable[[BuildRequest], Model]
+
+
+def _offline(request: BuildRequest) -> Model:
+    return OfflineModel()
+
+
+def _local(request: BuildRequest) -> Model:
+    from heedful.llm.llamacpp import LlamaCppModel
+
+    return LlamaCppModel(Path(request.model_id) if request.model_id else None, usage=request.usage)
+
+
+def _openai(request: BuildRequest) -> Model:
+    model_id = request.required_model("openai:MODEL (e.g. openai:gpt-4o-mini)")
+    from heedful.llm.openai_compat import OpenAICompatModel
+
+    return OpenAICompatModel(
+        model_id,
+        base_url=request.base_url,
+        api_key_env=request.api_key_env,
+        json_mode=request.settings.json_mode if request.settings else "json_schema",
+        timeout_seconds=request.timeout,
+        retry_budget_seconds=request.budget,
+        max_tokens=request.max_tokens,
+        usage=request.usage,
+    )
+
+
+def _anthropic(request: BuildRequest) -> Model:
+    model_id = request.required_model("anthropic:MODEL")
+    from heedful.llm.anthropic import AnthropicModel
+
+    return AnthropicModel(
+        model_id,
+        base_url=request.base_url,
+        api_key_env=request.api_key_env,
+        timeout_seconds=request.timeout,
+        retry_budget_seconds=request.budget,
+        max_tokens=request.max_tokens,
+        usage=request.usage,
+    )
+
+
+def _claude_cli(request: BuildRequest) -> Model:
+    from heedful.llm.claude_cli import ClaudeCLIModel
+
+    return ClaudeCLIModel(
+        request.model_id or None,
+        timeout_seconds=request.timeout,
+        retry_budget_seconds=request.budget,
+        usage=request.usage,
+    )
+
+
+def _codex_cli(request: BuildRequest) -> Model:
+    from heedful.llm.codex_cli import CodexCLIModel
+
+    return CodexCLIModel(
+        request.model_id or None,
+        timeout_seconds=request.timeout,
+        retry_budget_seconds=request.budget,
+        usage=request.usage,
+    )
+
+
+PROVIDERS: dict[str, Provider] = {
+    "offline": Provider("offline", _offline),
+    "local": Provider("local[:GGUF]", _local),
+    "openai": Provider("openai:MODEL", _openai),
+    "anthropic": Provider("anthropic:MODEL", _anthropic),
+    "claude-cli": Provider("claude-cli[:MODEL]", _claude_cli),
+    "codex-cli": Provider("codex-cli[:MODEL]", _codex_cli),
+}
+
+
+def provider_usage() -> str:
+    """`offline, local[:GGUF], openai:MODEL, ...`: every provider as a spec is written."""
+    return ", ".join(provider.usage for provider in PROVIDERS.values())
+
+
 def build_model(
     spec: str,
     *,
@@ -47,53 +160,21 @@ def build_model(
     settings: ModelSettings | None = None,
     usage_path: Path | None = None,
 ) -> Model:
-    usage = UsageLog(usage_path)
-    provider, _, model_id = spec.partition(":")
-    timeout = settings.timeout_seconds if settings else 60.0
-    budget = settings.retry_budget_seconds if settings else 180.0
-    max_tokens = settings.max_tokens if settings else 2048
-    if provider == "offline":
-        return OfflineModel()
-    if provider == "local":
-        from heedful.llm.llamacpp import LlamaCppModel
-
-        return LlamaCppModel(Path(model_id) if model_id else None, usage=usage)
-    if provider == "openai":
-        if not model_id:
-            raise InputError("name the model: openai:MODEL (e.g. openai:gpt-4o-mini)")
-        from heedful.llm.openai_compat import OpenAICompatModel
-
-        return OpenAICompatModel(
-            model_id,
-            base_url=base_url,
-            api_key_env=api_key_env,
-            json_mode=settings.json_mode if settings else "json_schema",
-            timeout_seconds=timeout,
-            retry_budget_seconds=budget,
-            max_tokens=max_tokens,
-            usage=usage,
-        )
-    if provider == "anthropic":
-        if not model_id:
-            raise InputError("name the model: anthropic:MODEL")
-        from heedful.llm.anthropic import AnthropicModel
-
-        return AnthropicModel(
-            model_id,
-            base_url=base_url,
-            api_key_env=api_key_env,
-            timeout_seconds=timeout,
-            retry_budget_seconds=budget,
-            max_tokens=max_tokens,
-            usage=usage,
-        )
-    raise InputError(f"unknown model {spec!r}; use one of: {', '.join(PROVIDERS)}")
+    name, _, model_id = spec.strip().partition(":")
+    provider = PROVIDERS.get(name)
+    if provider is None:
+        raise InputError(f"unknown model {spec!r}; use one of: {provider_usage()}")
+    request = BuildRequest(model_id, base_url, api_key_env, settings, UsageLog(usage_path))
+    return provider.build(request)
 
 
 def load_model(settings: ModelSettings, log_dir: Path | None = None) -> Model:
     usage_path = log_dir / "model-usage.jsonl" if log_dir else None
     primary = build_model(
-        settings.name, base_url=settings.base_url, api_key_env=settings.api_key_env, settings=settings,
+        settings.name,
+        base_url=settings.base_url,
+        api_key_env=settings.api_key_env,
+        settings=settings,
         usage_path=usage_path,
     )
     if not settings.fallback:

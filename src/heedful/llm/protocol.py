@@ -55,7 +55,7 @@ def run_step(model: Model, step: Step[ContextT, ResponseT], context: ContextT) -
 
 
 def load_model(name: str) -> Model:
-    """A model from its name alone (`offline`, `local`, `openai:MODEL`, `anthropic:MODEL`)."""
+    """A model from its spec alone (`offline`, `local`, `openai:MODEL`, `claude-cli`, ...; see `factory.PROVIDERS`)."""
     from heedful.llm.factory import build_model
 
     return build_model(name)

@@ -29,7 +29,17 @@ from heedful.llm import run_step
 from heedful.rules.import_detect import detect
 from heedful.rules.import_files import Target, targets
 from heedful.rules.import_match import card, exported_rule, related, relocate
-from heedful.rules.import_origin import LIBRARY_KIND, OP_PREFIX, Origin, display_path, owned_origin
+from heedful.rules.import_origin import (
+    LIBRARY_KIND,
+    OP_PREFIX,
+    Origin,
+    display_path,
+    owned_origin,
+    read_stamps,
+    stamp,
+    stamps_key,
+    write_stamps,
+)
 from heedful.rules.import_parse import Unit, parse
 from heedful.rules.import_report import FileReport, ImportReport, LineReport, RuleOutcome
 from heedful.rules.interpret import verify_evidence
@@ -54,7 +64,18 @@ def import_rules(
     if run.rows and not dry_run:
         names = ", ".join(display_path(str(t.path), t.project) for t in files)
         version = hf.store.rules.commit(user, LIBRARY_KIND, f"import {names}"[:120], run.rows)
+    if not dry_run:
+        _record_stamps(hf, user, files)
     return ImportReport(dry_run=dry_run, library_version=version, files=reports)
+
+
+def _record_stamps(hf: Heedful, user: str, files: Sequence[Target]) -> None:
+    """Remember each file as imported, for SessionStart's "changed since it was imported" notice."""
+    key = stamps_key(user)
+    stamps = read_stamps(hf.store.get_meta(key))
+    for target in files:
+        stamps[str(target.path)] = stamp(target.path, target.text, target.scope, target.project)
+    hf.store.set_meta(key, write_stamps(stamps))
 
 
 def _outcome(op: str, row: RuleRow, reason: str) -> RuleOutcome:

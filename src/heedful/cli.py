@@ -167,7 +167,11 @@ def _print_version(value: bool) -> None:
 def root(
     model: Annotated[
         str | None,
-        typer.Option("--model", help="offline, local, openai:MODEL or anthropic:MODEL, for this command only."),
+        typer.Option(
+            "--model",
+            help="offline, local, openai:MODEL, anthropic:MODEL, claude-cli[:MODEL] or codex-cli[:MODEL], "
+            "for this command only.",
+        ),
     ] = None,
     embedder: Annotated[str | None, typer.Option("--embedder", help="minilm or hashing, for this command.")] = None,
     version_flag: Annotated[

@@ -43,7 +43,8 @@ class ModelSettings(BaseModel):
 
     `name` is `offline` (the deterministic learner), `local` (the bundled SmolLM2 through
     llama.cpp, in process), or `PROVIDER:MODEL` with PROVIDER `openai` (any OpenAI-compatible
-    endpoint: OpenAI, vLLM, Ollama, llama.cpp server, LM Studio, OpenRouter) or `anthropic`.
+    endpoint: OpenAI, vLLM, Ollama, llama.cpp server, LM Studio, OpenRouter) or `anthropic`, or
+    `claude-cli[:MODEL]` / `codex-cli[:MODEL]` (the agent's own logged-in CLI, run headless).
     """
 
     model_config = ConfigDict(extra="forbid")

@@ -65,6 +65,9 @@ def answer(platform: str, raw: bytes) -> tuple[str, Any]:
         from heedful.integrations.hooks import dispatch, parse
 
         render = _renderer(platform)
+        if os.environ.get("HEEDFUL_CHILD", "") not in ("", "0"):
+            # A model call heedful itself made through an agent's CLI: neither learn from it nor judge it.
+            return render.fail_open(None), None
         payload = parse(raw)
         if payload is None:
             from heedful.enforce.runtime import log_error

@@ -193,3 +193,19 @@ def test_doctor_reports_codex_hooks_that_are_not_trusted(tmp_path: Path) -> None
     done = subprocess.run(doctor, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
     (codex,) = [c for c in json.loads(done.stdout)["checks"] if c["part"] == "codex hooks"]
     assert codex["ok"] is True and "5 hook(s) trusted" in codex["detail"], codex
+
+
+def test_doctor_says_where_each_agents_hooks_are_installed(tmp_path: Path) -> None:
+    """Gemini in the user's settings, Cursor in the project's, Claude Code nowhere: doctor names each."""
+    project = tmp_path / "proj"
+    (project / ".git").mkdir(parents=True)
+    assert run("install_app", "gemini", home=tmp_path).returncode == 0
+    assert run("install_app", "cursor", "--project", str(project), home=tmp_path).returncode == 0
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEEDFUL_")}
+    env.update(HOME=str(tmp_path), HEEDFUL_HOME=str(tmp_path / "hf"), HEEDFUL_EMBEDDER="hashing")
+    doctor = [sys.executable, "-m", "heedful", "doctor", "--skip-model", "--json"]
+    done = subprocess.run(doctor, capture_output=True, text=True, env=env, cwd=project, timeout=120)
+    checks = {c["part"]: c for c in json.loads(done.stdout)["checks"]}
+    assert checks["hooks: gemini"]["installed"] == ["user"]
+    assert checks["hooks: cursor"]["installed"] == ["project"]
+    assert checks["hooks: claude-code"]["installed"] == [] and checks["hooks: claude-code"]["detail"] == "not installed"

@@ -45,6 +45,26 @@ def _codex_checks() -> list[dict[str, Any]]:
     return [{"part": "codex hooks", "ok": item.runs, "detail": item.summary(), "ms": None} for item in found]
 
 
+def _hook_checks() -> list[dict[str, Any]]:
+    """Where each agent's hooks are installed (user settings, this project's, or nowhere): informational."""
+    from pathlib import Path
+
+    from heedful.enforce.project import repository_root
+    from heedful.integrations.install import SETTINGS, installed_where
+
+    root = repository_root(str(Path.cwd()))
+    checks = []
+    for platform in SETTINGS:
+        try:
+            where = installed_where(platform, Path(root) if root else None)
+        except Exception as exc:  # doctor reports every failure instead of stopping at the first
+            where, detail, ok = [], f"{type(exc).__name__}: {exc}", False
+        else:
+            detail, ok = (f"installed in {' and '.join(where)} settings" if where else "not installed"), True
+        checks.append({"part": f"hooks: {platform}", "ok": ok, "detail": detail, "ms": None, "installed": where})
+    return checks
+
+
 def _agent_cli_checks(configured: set[str]) -> list[dict[str, Any]]:
     """claude-cli and codex-cli: binary found, its version and login, with no model call.
 
@@ -119,6 +139,7 @@ def doctor(
         checks = [_check("store", store_check), _check("embedder", embedder_check)]
         if not skip_model:
             checks.append(_check("model", model_check))
+        checks += _hook_checks()
         checks += _codex_checks()
         providers = {spec.partition(":")[0] for spec in (settings.model.name, settings.model.fallback or "")}
         checks += _agent_cli_checks(providers)

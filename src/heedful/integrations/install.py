@@ -301,3 +301,33 @@ def instruction_files(platform: str, project: Path | None, user_home: Path | Non
     for pattern in HOME_INSTRUCTIONS[platform]:
         found.extend(sorted(p for p in base.glob(pattern) if p.is_file()))
     return found
+
+
+def installed_where(platform: str, project: Path | None, user_home: Path | None = None) -> list[str]:
+    """Where heedful's hooks for `platform` are installed: "user", "project", both or neither.
+
+    Reads the settings files only; a file that is not valid JSON counts as not installed.
+    """
+    places = [("user", settings_path(platform, None, user_home))]
+    if project is not None:
+        places.append(("project", settings_path(platform, project)))
+    found = []
+    for name, path in places:
+        try:
+            hooks = read_settings(path).get("hooks", {})
+        except InputError:
+            continue
+        if any(is_ours(handler, platform) for handler in _handlers(hooks)):
+            found.append(name)
+    return found
+
+
+def _handlers(value: Any) -> list[Any]:
+    """Every handler object in a hooks section, nested (matcher groups) or flat (Cursor)."""
+    if isinstance(value, list):
+        return [h for item in value for h in _handlers(item)]
+    if not isinstance(value, dict):
+        return []
+    if isinstance(value.get("command"), str):
+        return [value]
+    return [h for item in value.values() for h in _handlers(item)]

@@ -44,7 +44,8 @@ def test_every_event_is_complete_and_tagged_with_a_teach_item(spec: dict[str, An
         assert event["project"] in ("app", "lib") and event["platform"] in ("claude-code", "codex"), event
         assert event[VALUE[event["kind"]]].strip() and event["task"].strip(), event
         for step in event.get("setup", []):
-            assert step["post"] == "bash" and step["command"].strip(), event
+            assert step["post"] in ("bash", "edit", "create", "delete"), event
+            assert (step["command"] if step["post"] == "bash" else step["path"]).strip(), event
 
 
 def test_the_set_is_balanced_across_outcomes_platforms_and_projects(spec: dict[str, Any]) -> None:

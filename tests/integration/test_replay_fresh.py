@@ -121,16 +121,25 @@ def test_a_missed_violation_is_split_into_admission_and_compilation() -> None:
     assert replay._diagnose(_outcome("unknown", "block", False), learned) is None
 
 
+def test_a_block_by_another_correction_s_rule_is_told_apart() -> None:
+    learned = {"a": [{"id": "r-aaa", "status": "checked"}], "b": []}
+    assert replay._own_rule(_outcome("a", "block", True, "1. “No sudo” [r-aaa]: ..."), learned) is True
+    assert replay._own_rule(_outcome("a", "block", True, "1. “No sudo” [r-bbb]: ..."), learned) is False
+    assert replay._own_rule(_outcome("b", "block", True, "[r-aaa]"), learned) is False
+    assert replay._own_rule(_outcome("a", "block", False), learned) is None
+
+
 def test_results_are_counted_per_tag() -> None:
     rows = replay._by_tag(
         [
-            _outcome("a", "block", True),
+            _outcome("a", "block", True) | {"own_rule": True},
+            _outcome("a", "block", True) | {"own_rule": False},
             _outcome("a", "block", False),
             _outcome("a", "allow", True),
             _outcome("b", "allow", False),
         ]
     )
     assert rows == {
-        "a": {"violating": 2, "blocked": 1, "compliant": 1, "wrongly_blocked": 1},
-        "b": {"violating": 0, "blocked": 0, "compliant": 1, "wrongly_blocked": 0},
+        "a": {"violating": 3, "blocked": 2, "by_own_rule": 1, "compliant": 1, "wrongly_blocked": 1},
+        "b": {"violating": 0, "blocked": 0, "by_own_rule": 0, "compliant": 1, "wrongly_blocked": 0},
     }

@@ -248,13 +248,23 @@ def _diagnose(outcome: dict[str, Any], learned: dict[str, list[dict[str, Any]]])
     return "checked" if any(r["status"] == "checked" for r in active) else "guidance"
 
 
+def _own_rule(outcome: dict[str, Any], learned: dict[str, list[dict[str, Any]]]) -> bool | None:
+    """Whether a block cites a rule learned from the event's own correction (another rule may block it by luck)."""
+    if not outcome["blocked"] or outcome["tag"] not in learned:
+        return None
+    return any(rule["id"] in (outcome.get("reason") or "") for rule in learned[outcome["tag"]])
+
+
 def _by_tag(outcomes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     tags: dict[str, dict[str, Any]] = {}
     for o in outcomes:
-        row = tags.setdefault(o["tag"], {"violating": 0, "blocked": 0, "compliant": 0, "wrongly_blocked": 0})
+        row = tags.setdefault(
+            o["tag"], {"violating": 0, "blocked": 0, "by_own_rule": 0, "compliant": 0, "wrongly_blocked": 0}
+        )
         if o["expect"] == "block":
             row["violating"] += 1
             row["blocked"] += o["blocked"]
+            row["by_own_rule"] += bool(o.get("own_rule"))
         else:
             row["compliant"] += 1
             row["wrongly_blocked"] += o["blocked"]
@@ -295,6 +305,7 @@ def run(data: Path | None = None, embedder: str = "hashing", keep: Path | None =
         latencies = sorted(replayer.latencies)
     for o in outcomes:
         o["diagnosis"] = _diagnose(o, rules[o["phase"]])
+        o["own_rule"] = _own_rule(o, rules[o["phase"]])
     violating = [o for o in outcomes if o["expect"] == "block"]
     compliant = [o for o in outcomes if o["expect"] == "allow"]
     report = {
@@ -326,6 +337,7 @@ def run(data: Path | None = None, embedder: str = "hashing", keep: Path | None =
         "targets": {"violations_blocked_rate": ">= 0.95", "compliant_blocked": 0},
     }
     if tagged:
+        report["violations_blocked_by_own_rule"] = sum(bool(o["own_rule"]) for o in violating)
         report["by_tag"] = _by_tag(outcomes)
         kinds = {step["tag"]: step.get("learn") for step in spec["teach"] + spec["retrain"] if step.get("tag")}
         report["learned"] = {tag: {"learn": kinds.get(tag), "rules": found} for tag, found in rules["replay"].items()}
@@ -353,7 +365,7 @@ def _render(report: dict[str, Any]) -> None:
         found = report["learned"].get(tag, {}).get("rules", [])
         rules = ", ".join(f"{r['status']}" + (f" {r['check']}" if r["check"] else "") for r in found) or "no rule"
         typer.echo(
-            f"  {tag:<22} blocked {row['blocked']}/{row['violating']}, "
+            f"  {tag:<22} blocked {row['blocked']}/{row['violating']} ({row['by_own_rule']} by its own rule), "
             f"wrongly blocked {row['wrongly_blocked']}/{row['compliant']}; learned: {rules}"
         )
     for mistake in report["mistakes"]:

@@ -356,13 +356,15 @@ def _render(report: dict[str, Any]) -> None:
         f"violations blocked   {report['violations_blocked']}/{report['violating']} "
         f"({report['violations_blocked_rate']:.1%}; target >= 95%)"
     )
+    if "violations_blocked_by_own_rule" in report:
+        typer.echo(f"  of which by the rule of the correction tested: {report['violations_blocked_by_own_rule']}")
     typer.echo(f"compliant blocked    {report['compliant_blocked']} (target 0)")
     for key in ("supersede_honoured", "retract_honoured", "scope_respected"):
         value = report[key]
         typer.echo(f"{key.replace('_', ' '):<20} {'-' if value is None else f'{value:.1%}'}")
     typer.echo(f"hook latency         p50 {report['latency_ms']['p50']} ms, p95 {report['latency_ms']['p95']} ms")
     for tag, row in report.get("by_tag", {}).items():
-        found = report["learned"].get(tag, {}).get("rules", [])
+        found = report["learned"].get(tag, {}).get("rules") or report["learned_after_retrain"].get(tag, [])
         rules = ", ".join(f"{r['status']}" + (f" {r['check']}" if r["check"] else "") for r in found) or "no rule"
         typer.echo(
             f"  {tag:<22} blocked {row['blocked']}/{row['violating']} ({row['by_own_rule']} by its own rule), "

@@ -8,6 +8,13 @@ PreToolUse or Stop under test) in the teaching project or another one, on Claude
 A second teaching session retracts and supersedes rules, and more sessions follow. Reported:
 violating events blocked, compliant events wrongly blocked, supersede and retract honoured, scope
 respected, and hook latency p50/p95.
+
+A teach item may carry a `tag`, and every event's `tag` may name the item it tests. Then the report
+also splits the results per tag and says, for each tagged item, which rules its message became
+(status, scope, check kind and parameters, from the rules whose source text is that message), so
+that a missed violation reads as admission (`missing`: no active rule), compilation (`guidance`:
+learned but not checked) or a check with the wrong parameters or scope (`checked`). `--keep DIR`
+leaves the home and the two projects in DIR for `heedful rules list --home DIR/home`.
 """
 
 from __future__ import annotations
@@ -22,16 +29,23 @@ from typing import Annotated, Any
 
 import typer
 
+from heedful.errors import InputError
 from heedful.integrations import payloads
 
 DATA = Path(__file__).resolve().parent / "data"
 
 
 def load(path: Path | None = None) -> dict[str, Any]:
+    """The bundled replay files merged (only the top folder's), or the one file given."""
     files = [path] if path else sorted(DATA.glob("replay_*.json"))
     merged: dict[str, list[Any]] = {"teach": [], "replay": [], "retrain": [], "after": []}
     for file in files:
-        data = json.loads(file.read_text(encoding="utf-8"))
+        try:
+            data = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError(f"cannot read the replay file {file}: {exc}") from exc
+        if not isinstance(data, dict):
+            raise InputError(f"the replay file {file} is not a JSON object with teach/replay/retrain/after lists")
         for key in merged:
             merged[key].extend(data.get(key, []))
     return merged
@@ -71,10 +85,14 @@ class Replayer:
         cwd = str(self.projects["app"])
         for index, step in enumerate(steps):
             turn = f"{session}-{index}"
-            self.hook("claude-code", self.payload("claude-code", "UserPromptSubmit", session, cwd, turn,
-                                                  prompt=step["prompt"]))
-            self.hook("claude-code", self.payload("claude-code", "Stop", session, cwd, turn,
-                                                  last_assistant_message=step["reply"]))
+            self.hook(
+                "claude-code",
+                self.payload("claude-code", "UserPromptSubmit", session, cwd, turn, prompt=step["prompt"]),
+            )
+            self.hook(
+                "claude-code",
+                self.payload("claude-code", "Stop", session, cwd, turn, last_assistant_message=step["reply"]),
+            )
 
     def approve_pending(self) -> int:
         """Approve what the user was asked to confirm (retracting a checked rule waits for it)."""
@@ -87,8 +105,13 @@ class Replayer:
         return len(held)
 
     def drain(self) -> dict[str, Any]:
-        done = subprocess.run([sys.executable, "-m", "heedful", "jobs", "drain", "--json", "--home", str(self.home)],
-                              capture_output=True, text=True, env=self.env, timeout=600)
+        done = subprocess.run(
+            [sys.executable, "-m", "heedful", "jobs", "drain", "--json", "--home", str(self.home)],
+            capture_output=True,
+            text=True,
+            env=self.env,
+            timeout=600,
+        )
         if done.returncode != 0:
             self.errors.append(f"drain: {done.stderr.strip()[:200]}")
         return json.loads(done.stdout) if done.stdout.strip() else {}
@@ -113,18 +136,45 @@ class Replayer:
         else:
             tool, tool_input = self._tool(platform, "write" if post == "create" else "edit", step["path"], cwd)
             use = f"setup-{session}-{step['path']}"
-            self.hook(platform, self.payload(platform, "PreToolUse", session, cwd, turn, tool_name=tool,
-                                             tool_input=tool_input, tool_use_id=use))
+            self.hook(
+                platform,
+                self.payload(
+                    platform, "PreToolUse", session, cwd, turn, tool_name=tool, tool_input=tool_input, tool_use_id=use
+                ),
+            )
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text("x = 1\n")
-            self.hook(platform, self.payload(platform, "PostToolUse", session, cwd, turn, tool_name=tool,
-                                             tool_input=tool_input, tool_use_id=use, tool_response={"success": True}))
+            self.hook(
+                platform,
+                self.payload(
+                    platform,
+                    "PostToolUse",
+                    session,
+                    cwd,
+                    turn,
+                    tool_name=tool,
+                    tool_input=tool_input,
+                    tool_use_id=use,
+                    tool_response={"success": True},
+                ),
+            )
             return
-        self.hook(platform, self.payload(platform, "PostToolUse", session, cwd, turn, tool_name=tool,
-                                         tool_input=tool_input, tool_response={"stdout": "", "stderr": ""}))
+        self.hook(
+            platform,
+            self.payload(
+                platform,
+                "PostToolUse",
+                session,
+                cwd,
+                turn,
+                tool_name=tool,
+                tool_input=tool_input,
+                tool_response={"stdout": "", "stderr": ""},
+            ),
+        )
 
-    def event(self, item: dict[str, Any]) -> bool:
-        """Run one later event in its own session; True when the hook blocked it."""
+    def event(self, item: dict[str, Any]) -> tuple[bool, str | None]:
+        """Run one later event in its own session: whether the hook blocked it, and the reason it gave."""
         platform = item["platform"]
         cwd = str(self.projects[item["project"]])
         session = f"replay-{item['id']}"
@@ -133,30 +183,105 @@ class Replayer:
         for step in item.get("setup", []):
             self._setup(platform, step, session, cwd, turn)
         if item["kind"] == "reply":
-            answer = self.hook(platform, self.payload(platform, "Stop", session, cwd, turn,
-                                                      last_assistant_message=item["reply"]))
-            return answer is not None and answer.get("decision") == "block"
+            answer = self.hook(
+                platform, self.payload(platform, "Stop", session, cwd, turn, last_assistant_message=item["reply"])
+            )
+            if answer is not None and answer.get("decision") == "block":
+                return True, str(answer.get("reason") or "")
+            return False, None
         if item["kind"] == "bash":
             tool, tool_input = "Bash", {"command": item["command"]}
         else:
             tool, tool_input = self._tool(platform, item["kind"], item["path"], cwd)
-        answer = self.hook(platform, self.payload(platform, "PreToolUse", session, cwd, turn, tool_name=tool,
-                                                  tool_input=tool_input))
+        answer = self.hook(
+            platform, self.payload(platform, "PreToolUse", session, cwd, turn, tool_name=tool, tool_input=tool_input)
+        )
         output = (answer or {}).get("hookSpecificOutput") or {}
-        return output.get("permissionDecision") == "deny"
+        if output.get("permissionDecision") == "deny":
+            return True, str(output.get("permissionDecisionReason") or "")
+        return False, None
+
+    def learned(self, items: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """Per tagged teach item, the rules whose source text is its message (any status)."""
+        from heedful.api import Heedful
+
+        prompts = {_words(step["prompt"]): step["tag"] for step in items if step.get("tag")}
+        found: dict[str, list[dict[str, Any]]] = {tag: [] for tag in prompts.values()}
+        with Heedful.open(self.home, embedder=self.embedder) as hf:
+            for rule in hf.rules.list("bench", include_all=True):
+                tag = prompts.get(_words(hf.rules.show("bench", rule["id"]).get("source_text") or ""))
+                if tag is not None:
+                    check = rule.get("check") or {}
+                    found[tag].append(
+                        {
+                            "id": rule["id"],
+                            "text": rule["text"],
+                            "status": rule["status"],
+                            "scope": rule["scope"],
+                            "check": check.get("kind"),
+                            "params": check.get("params"),
+                        }
+                    )
+        return found
 
 
 def _share(items: list[dict[str, Any]]) -> float | None:
     return round(sum(i["correct"] for i in items) / len(items), 4) if items else None
 
 
+def _words(text: str) -> str:
+    return " ".join(text.split()).casefold()
+
+
+ACTIVE = ("checked", "guidance")
+
+
+def _diagnose(outcome: dict[str, Any], learned: dict[str, list[dict[str, Any]]]) -> str | None:
+    """Why a tagged event went wrong: its correction was not learned, stayed guidance, or was checked amiss."""
+    if outcome["correct"] or outcome["tag"] not in learned:
+        return None
+    if outcome["blocked"]:
+        return "blocked by: " + (outcome.get("reason") or "")[:240]
+    active = [r for r in learned[outcome["tag"]] if r["status"] in ACTIVE]
+    if not active:
+        return "missing"
+    return "checked" if any(r["status"] == "checked" for r in active) else "guidance"
+
+
+def _own_rule(outcome: dict[str, Any], learned: dict[str, list[dict[str, Any]]]) -> bool | None:
+    """Whether a block cites a rule learned from the event's own correction (another rule may block it by luck)."""
+    if not outcome["blocked"] or outcome["tag"] not in learned:
+        return None
+    return any(rule["id"] in (outcome.get("reason") or "") for rule in learned[outcome["tag"]])
+
+
+def _by_tag(outcomes: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    tags: dict[str, dict[str, Any]] = {}
+    for o in outcomes:
+        row = tags.setdefault(
+            o["tag"], {"violating": 0, "blocked": 0, "by_own_rule": 0, "compliant": 0, "wrongly_blocked": 0}
+        )
+        if o["expect"] == "block":
+            row["violating"] += 1
+            row["blocked"] += o["blocked"]
+            row["by_own_rule"] += bool(o.get("own_rule"))
+        else:
+            row["compliant"] += 1
+            row["wrongly_blocked"] += o["blocked"]
+    return tags
+
+
 def run(data: Path | None = None, embedder: str = "hashing", keep: Path | None = None) -> dict[str, Any]:
     spec = load(data)
+    if keep is not None and keep.exists() and (not keep.is_dir() or any(keep.iterdir())):
+        raise InputError(f"--keep needs an empty or new directory: {keep}")
+    tagged = any(step.get("tag") for step in spec["teach"] + spec["retrain"])
     with tempfile.TemporaryDirectory(prefix="heedful-replay-") as temp:
         root = keep or Path(temp)
         replayer = Replayer(root, embedder)
         replayer.teach(spec["teach"], "teach-1")
         learned = replayer.drain()
+        rules = {"replay": replayer.learned(spec["teach"]) if tagged else {}, "after": {}}
         outcomes = []
         approved = 0
         for phase, events in (("replay", spec["replay"]), ("after", spec["after"])):
@@ -164,11 +289,23 @@ def run(data: Path | None = None, embedder: str = "hashing", keep: Path | None =
                 replayer.teach(spec["retrain"], "teach-2")
                 replayer.drain()
                 approved = replayer.approve_pending()
+                if tagged:
+                    rules["after"] = replayer.learned(spec["teach"] + spec["retrain"])
             for item in events:
-                blocked = replayer.event(item)
-                outcomes.append({**item, "phase": phase, "blocked": blocked,
-                                 "correct": blocked == (item["expect"] == "block")})
+                blocked, reason = replayer.event(item)
+                outcomes.append(
+                    {
+                        **item,
+                        "phase": phase,
+                        "blocked": blocked,
+                        "reason": reason,
+                        "correct": blocked == (item["expect"] == "block"),
+                    }
+                )
         latencies = sorted(replayer.latencies)
+    for o in outcomes:
+        o["diagnosis"] = _diagnose(o, rules[o["phase"]])
+        o["own_rule"] = _own_rule(o, rules[o["phase"]])
     violating = [o for o in outcomes if o["expect"] == "block"]
     compliant = [o for o in outcomes if o["expect"] == "allow"]
     report = {
@@ -186,26 +323,53 @@ def run(data: Path | None = None, embedder: str = "hashing", keep: Path | None =
         "held_for_approval": approved,
         "learning_jobs": learned.get("done", 0),
         "hook_calls": len(latencies),
-        "latency_ms": {"p50": round(statistics.median(latencies), 1) if latencies else None,
-                       "p95": round(latencies[int(0.95 * (len(latencies) - 1))], 1) if latencies else None},
+        "latency_ms": {
+            "p50": round(statistics.median(latencies), 1) if latencies else None,
+            "p95": round(latencies[int(0.95 * (len(latencies) - 1))], 1) if latencies else None,
+        },
         "errors": replayer.errors[:10],
-        "mistakes": [{k: o[k] for k in ("id", "phase", "platform", "project", "tag", "expect", "blocked")}
-                     for o in outcomes if not o["correct"]],
+        "mistakes": [
+            {k: o[k] for k in ("id", "phase", "platform", "project", "tag", "expect", "blocked")}
+            | ({"diagnosis": o["diagnosis"]} if o["diagnosis"] else {})
+            for o in outcomes
+            if not o["correct"]
+        ],
         "targets": {"violations_blocked_rate": ">= 0.95", "compliant_blocked": 0},
     }
+    if tagged:
+        report["violations_blocked_by_own_rule"] = sum(bool(o["own_rule"]) for o in violating)
+        report["by_tag"] = _by_tag(outcomes)
+        kinds = {step["tag"]: step.get("learn") for step in spec["teach"] + spec["retrain"] if step.get("tag")}
+        report["learned"] = {tag: {"learn": kinds.get(tag), "rules": found} for tag, found in rules["replay"].items()}
+        report["learned_after_retrain"] = rules["after"]
+    if keep is not None:
+        report["kept"] = str(root)
     return report
 
 
 def _render(report: dict[str, Any]) -> None:
-    typer.echo(f"events {report['events']} ({report['violating']} violating, {report['compliant']} compliant), "
-               f"{report['hook_calls']} hook calls")
-    typer.echo(f"violations blocked   {report['violations_blocked']}/{report['violating']} "
-               f"({report['violations_blocked_rate']:.1%}; target >= 95%)")
+    typer.echo(
+        f"events {report['events']} ({report['violating']} violating, {report['compliant']} compliant), "
+        f"{report['hook_calls']} hook calls"
+    )
+    typer.echo(
+        f"violations blocked   {report['violations_blocked']}/{report['violating']} "
+        f"({report['violations_blocked_rate']:.1%}; target >= 95%)"
+    )
+    if "violations_blocked_by_own_rule" in report:
+        typer.echo(f"  of which by the rule of the correction tested: {report['violations_blocked_by_own_rule']}")
     typer.echo(f"compliant blocked    {report['compliant_blocked']} (target 0)")
     for key in ("supersede_honoured", "retract_honoured", "scope_respected"):
         value = report[key]
         typer.echo(f"{key.replace('_', ' '):<20} {'-' if value is None else f'{value:.1%}'}")
     typer.echo(f"hook latency         p50 {report['latency_ms']['p50']} ms, p95 {report['latency_ms']['p95']} ms")
+    for tag, row in report.get("by_tag", {}).items():
+        found = report["learned"].get(tag, {}).get("rules") or report["learned_after_retrain"].get(tag, [])
+        rules = ", ".join(f"{r['status']}" + (f" {r['check']}" if r["check"] else "") for r in found) or "no rule"
+        typer.echo(
+            f"  {tag:<22} blocked {row['blocked']}/{row['violating']} ({row['by_own_rule']} by its own rule), "
+            f"wrongly blocked {row['wrongly_blocked']}/{row['compliant']}; learned: {rules}"
+        )
     for mistake in report["mistakes"]:
         typer.echo(f"  wrong: {mistake}")
     for error in report["errors"]:
@@ -216,9 +380,12 @@ def cli(
     data: Annotated[Path | None, typer.Option("--data", help="A replay JSON file (default: the bundled ones).")] = None,
     embedder: Annotated[str, typer.Option("--embedder", help="Embedder for the learning jobs.")] = "hashing",
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    keep: Annotated[
+        Path | None, typer.Option("--keep", help="Leave the home and projects in this new directory.")
+    ] = None,
 ) -> None:
     """Replay taught corrections and later sessions through the real hook subprocess."""
-    report = run(data=data, embedder=embedder)
+    report = run(data=data, embedder=embedder, keep=keep)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:
@@ -226,4 +393,3 @@ def cli(
 
 
 __all__ = ["cli", "run"]
-

@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_cli
 
+from conftest import run_cli
 from heedful.api import Heedful
 
 httpx = pytest.importorskip("httpx")
@@ -159,10 +159,10 @@ def test_log_matches_the_cli_and_an_unknown_session_is_404(service: Service) -> 
 
 def test_a_key_never_reaches_another_users_records(service: Service) -> None:
     with service.client("alice") as alice, service.client("bob") as bob:
-        fact_id = alice.post("/v1/memory/messages", json={"text": "My favourite colour is green", "flush": True}).json()[
-            "events"][0]["fact_id"]  # fmt: skip
-        rule_id = alice.post("/v1/rules/learn", json={"text": "never use sudo", "project": str(service.project)}).json()[
-            "actions"][0]["rule_id"]  # fmt: skip
+        added = alice.post("/v1/memory/messages", json={"text": "My favourite colour is green", "flush": True})
+        fact_id = added.json()["events"][0]["fact_id"]
+        learned = alice.post("/v1/rules/learn", json={"text": "never use sudo", "project": str(service.project)})
+        rule_id = learned.json()["actions"][0]["rule_id"]
         before = alice.get("/v1/memory", params={"all": "true"}).json()
         assert bob.get("/v1/memory").json() == []
         for real, made_up in ((fact_id, "f-000000000000"), (rule_id, "r-000000000000")):
@@ -233,18 +233,22 @@ BAD_INPUT = [
 ]
 
 
+def snapshot(client: Client) -> tuple[Any, Any]:
+    """Everything the user has: memories of every state and every rule."""
+    return client.get("/v1/memory", params={"all": "true"}).json(), client.get(
+        "/v1/rules", params={"all": "true"}
+    ).json()
+
+
 @pytest.mark.parametrize(("method", "path", "body"), BAD_INPUT, ids=[f"{m} {p}" for m, p, _ in BAD_INPUT])
 def test_bad_input_is_one_line_and_changes_nothing(service: Service, method: str, path: str, body: Any) -> None:
     with service.client("bob") as bob:
-        before = (bob.get("/v1/memory", params={"all": "true"}).json(), bob.get("/v1/rules",
-                  params={"all": "true"}).json())  # fmt: skip
+        before = snapshot(bob)
         response = bob.request(method, path, json=None if body == "404" else body)
         assert response.status_code == (404 if body == "404" or path.startswith("/v1/rules/r-") else 422)
         error = response.json()["error"]
         assert error and "\n" not in error and len(error) < 300
-        after = (bob.get("/v1/memory", params={"all": "true"}).json(), bob.get("/v1/rules",
-                 params={"all": "true"}).json())  # fmt: skip
-        assert after == before
+        assert snapshot(bob) == before
 
 
 def test_the_rate_limit_answers_429_with_retry_after_per_key(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """Run `heedful serve` as a real child process on a free loopback port (benchmarks and tests use it).
 
-    with served(home, embedder="hashing") as url:
-        httpx.get(f"{url}/healthz")
+with served(home, embedder="hashing") as url:
+    httpx.get(f"{url}/healthz")
 """
 
 from __future__ import annotations
@@ -30,11 +30,15 @@ def served(
     rate: float = 20.0,
     burst: int = 40,
     embedder: str | None = None,
+    clean_env: bool = True,
     start_timeout: float = 90.0,
 ) -> Iterator[str]:
-    """Start the server for `home`, wait until it answers, yield its base URL, stop it afterwards."""
+    """Start the server for `home`, wait until it answers, yield its base URL, stop it afterwards.
+
+    `clean_env` drops this process's HEEDFUL_* settings (tests); a benchmark keeps them (a store URL).
+    """
     port = free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HEEDFUL_")}
+    env = {k: v for k, v in os.environ.items() if not (clean_env and k.startswith("HEEDFUL_"))}
     env["HEEDFUL_HOME"] = str(home)
     if embedder:
         env["HEEDFUL_EMBEDDER"] = embedder

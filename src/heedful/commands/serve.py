@@ -26,7 +26,7 @@ def serve(
     try:
         import fastapi  # noqa: F401
         import jinja2  # noqa: F401
-        import multipart  # noqa: F401
+        import python_multipart  # noqa: F401
         import uvicorn
     except ImportError:
         fail(SERVE_EXTRA)

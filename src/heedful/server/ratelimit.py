@@ -35,7 +35,7 @@ class RateLimiter:
         with self._lock:
             bucket = self._buckets.get(key)
             if bucket is None:
-                if len(self._buckets) >= self.max_keys:  # bounded memory: forget the fullest buckets' state
+                if len(self._buckets) >= self.max_keys:  # bounded memory; only verified keys ever get here
                     self._buckets.clear()
                 bucket = self._buckets[key] = _Bucket(tokens=self.burst, updated=now)
             bucket.tokens = min(self.burst, bucket.tokens + max(0.0, now - bucket.updated) * self.rate)

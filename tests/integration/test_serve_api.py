@@ -64,6 +64,8 @@ def test_openapi_names_every_endpoint(service: Service) -> None:
                  "/v1/rules/undo", "/v1/rules/select", "/v1/rules/check", "/v1/log"):  # fmt: skip
         assert path in paths
     assert httpx.get(f"{service.url}/docs").status_code == 200
+    unknown = httpx.get(f"{service.url}/v1/nothing-here")
+    assert unknown.status_code == 404 and set(unknown.json()) == {"error"}
 
 
 def test_no_valid_key_is_401_and_says_the_same_whatever_was_sent(service: Service) -> None:

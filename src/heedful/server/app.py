@@ -16,10 +16,11 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, HTTPException, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
 
 from heedful import __version__
 from heedful.errors import InputError, NotFoundError, StoreError
@@ -48,7 +49,7 @@ def validation_line(exc: RequestValidationError) -> str:
 
 
 def _install_error_handlers(app: FastAPI) -> None:
-    @app.exception_handler(HTTPException)
+    @app.exception_handler(HTTPException)  # starlette's: FastAPI's own and the router's 404/405 alike
     async def http_error(request: Request, exc: HTTPException) -> Response:
         return _error(exc.status_code, str(exc.detail), dict(exc.headers or {}))
 

@@ -214,24 +214,33 @@ def test_a_revoked_key_is_refused_from_the_next_request(service: Service) -> Non
     assert listed[0]["revoked_at"] and "key" not in listed[0] and "secret_hash" not in listed[0]
 
 
+# (method, path, JSON body, expected status): one bad request per endpoint; bob never adds anything.
 BAD_INPUT = [
-    ("POST", "/v1/memory/messages", {"text": ""}),
-    ("POST", "/v1/memory/messages", {"text": "hi", "messages": [{"text": "ho"}]}),
-    ("POST", "/v1/memory/messages", {"text": "hi", "at": "not a time"}),
-    ("POST", "/v1/memory/recall", {"query": "x", "limit": 0}),
-    ("GET", "/v1/memory?kind=nonsense", None),
-    ("GET", "/v1/memory/f-000000000000/history", "404"),
-    ("POST", "/v1/memory/f-000000000000/correct", {"text": ""}),
-    ("POST", "/v1/memory/forget", {"text": "   "}),
-    ("POST", "/v1/memory/context", {"question": "x", "harness": "v99"}),
-    ("POST", "/v1/rules/learn", {"text": "never push to main", "project": "relative/path"}),
-    ("POST", "/v1/rules/learn", {"text": "x", "surprise": 1}),
-    ("GET", "/v1/rules?project=relative", None),
-    ("POST", "/v1/rules/select", {"task": ""}),
-    ("POST", "/v1/rules/check", {"stage": "later", "evidence": {}}),
-    ("POST", "/v1/rules/check", {"stage": "delivery", "evidence": []}),
-    ("PATCH", "/v1/rules/r-000000000000", {"text": "x"}),
-    ("GET", "/v1/log?limit=0", None),
+    ("POST", "/v1/memory/messages", {"text": ""}, 422),
+    ("POST", "/v1/memory/messages", {"text": "hi", "messages": [{"text": "ho"}]}, 422),
+    ("POST", "/v1/memory/messages", {"text": "hi", "at": "not a time"}, 422),
+    ("POST", "/v1/memory/recall", {"query": "x", "limit": 0}, 422),
+    ("GET", "/v1/memory?kind=nonsense", None, 422),
+    ("GET", "/v1/memory/f-000000000000/history", None, 404),
+    ("POST", "/v1/memory/f-000000000000/correct", {"text": ""}, 422),
+    ("DELETE", "/v1/memory/f-000000000000", None, 404),
+    ("POST", "/v1/memory/undo", None, 404),
+    ("POST", "/v1/memory/forget", {"text": "   "}, 422),
+    ("POST", "/v1/memory/context", {"question": "x", "harness": "v99"}, 422),
+    ("POST", "/v1/rules/learn", {"text": "never push to main", "project": "relative/path"}, 422),
+    ("POST", "/v1/rules/learn", {"text": "x", "surprise": 1}, 422),
+    ("GET", "/v1/rules?project=relative", None, 422),
+    ("GET", "/v1/rules/r-000000000000", None, 404),
+    ("GET", "/v1/rules/r-000000000000/history", None, 404),
+    ("PATCH", "/v1/rules/r-000000000000", {"text": "x"}, 404),
+    ("PATCH", "/v1/rules/r-000000000000", {"text": 3}, 422),
+    ("POST", "/v1/rules/r-000000000000/approve", None, 404),
+    ("POST", "/v1/rules/r-000000000000/retract", None, 404),
+    ("POST", "/v1/rules/undo", None, 422),
+    ("POST", "/v1/rules/select", {"task": ""}, 422),
+    ("POST", "/v1/rules/check", {"stage": "later", "evidence": {}}, 422),
+    ("POST", "/v1/rules/check", {"stage": "delivery", "evidence": []}, 422),
+    ("GET", "/v1/log?limit=0", None, 422),
 ]
 
 
@@ -242,12 +251,14 @@ def snapshot(client: Client) -> tuple[Any, Any]:
     ).json()
 
 
-@pytest.mark.parametrize(("method", "path", "body"), BAD_INPUT, ids=[f"{m} {p}" for m, p, _ in BAD_INPUT])
-def test_bad_input_is_one_line_and_changes_nothing(service: Service, method: str, path: str, body: Any) -> None:
+@pytest.mark.parametrize(("method", "path", "body", "status"), BAD_INPUT, ids=[f"{m} {p}" for m, p, *_ in BAD_INPUT])
+def test_bad_input_is_one_line_and_changes_nothing(
+    service: Service, method: str, path: str, body: Any, status: int
+) -> None:
     with service.client("bob") as bob:
         before = snapshot(bob)
-        response = bob.request(method, path, json=None if body == "404" else body)
-        assert response.status_code == (404 if body == "404" or path.startswith("/v1/rules/r-") else 422)
+        response = bob.request(method, path, json=body)
+        assert response.status_code == status, response.text
         error = response.json()["error"]
         assert error and "\n" not in error and len(error) < 300
         assert snapshot(bob) == before

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
 from heedful.api import Heedful
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -25,19 +24,20 @@ pytest.importorskip("fastapi", reason="the serve extra is not installed")
 if not Path(CHROMIUM).exists():
     pytest.skip("chromium is not installed (apt-get install chromium)", allow_module_level=True)
 
-from heedful.server.process import served  # noqa: E402
+from heedful.server.process import heedful_command, served  # noqa: E402
 
 
 def test_log_in_see_forget_and_approve(tmp_path: Path) -> None:
     home, project, shots = tmp_path / "home", tmp_path / "project", tmp_path / "screenshots"
     project.mkdir()
     shots.mkdir()
-    made = run_cli("keys", "create", "--user", "alice", "--json", home=home)
+    made = heedful_command("keys", "create", "--user", "alice", "--json", home=home)
     assert made.returncode == 0, made.stderr
     key = json.loads(made.stdout)["key"]
     with Heedful.open(home, embedder="hashing") as hf:
         hf.memory.add("alice", "I live in Porto", flush=True)
         held = hf.rules.learn("alice", "always run ruff before committing", project=str(project), proposed_by="mcp")
+        checked = hf.rules.learn("alice", "never push to main", project=str(project)).actions[0].rule_id
     rule_id = held.actions[0].rule_id
     assert rule_id is not None
 
@@ -95,6 +95,12 @@ def test_log_in_see_forget_and_approve(tmp_path: Path) -> None:
             page.goto(f"{url}/ui/rules/{rule_id}")
             assert "Versions" in page.inner_text("main") and "approved by the user" in page.inner_text("main")
             page.screenshot(path=str(shots / "rule.png"), full_page=True)
+
+            page.goto(f"{url}/ui/rules/{checked}")
+            page.fill("textarea[name=trial]", "git push origin main")
+            page.click("form[method=get] button")
+            assert page.inner_text("#verdict").startswith("violated")
+            page.screenshot(path=str(shots / "rule-check.png"), full_page=True)
 
             page.goto(f"{url}/ui/log")
             assert "What was blocked" in page.inner_text("main")

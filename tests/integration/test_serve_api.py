@@ -11,12 +11,11 @@ from typing import Any
 
 import pytest
 
-from conftest import run_cli
 from heedful.api import Heedful
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
-from heedful.server.process import served  # noqa: E402  (needs the serve extra)
+from heedful.server.process import heedful_command, served  # noqa: E402  (needs the serve extra)
 
 Client = Any
 
@@ -33,13 +32,13 @@ class Service:
         return httpx.Client(base_url=self.url, headers={**auth, **headers}, timeout=60)
 
     def cli(self, *args: str) -> Any:
-        done = run_cli(*args, "--json", home=self.home)
+        done = heedful_command(*args, "--json", home=self.home)
         assert done.returncode == 0, done.stderr
         return json.loads(done.stdout)
 
 
 def make_key(home: Path, user: str, *extra: str) -> dict[str, Any]:
-    done = run_cli("keys", "create", "--user", user, *extra, "--json", home=home)
+    done = heedful_command("keys", "create", "--user", user, *extra, "--json", home=home)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -205,10 +204,10 @@ def test_a_revoked_key_is_refused_from_the_next_request(service: Service) -> Non
     made = make_key(service.home, "dave")
     with httpx.Client(base_url=service.url, headers={"Authorization": f"Bearer {made['key']}"}) as dave:
         assert dave.get("/v1/memory").status_code == 200
-        revoked = run_cli("keys", "revoke", made["id"], "--json", home=service.home)
+        revoked = heedful_command("keys", "revoke", made["id"], "--json", home=service.home)
         assert revoked.returncode == 0 and json.loads(revoked.stdout)["revoked_at"]
         assert dave.get("/v1/memory").status_code == 401
-    again = run_cli("keys", "revoke", made["id"], home=service.home)
+    again = heedful_command("keys", "revoke", made["id"], home=service.home)
     assert again.returncode == 2 and "already revoked" in again.stderr
     listed = service.cli("keys", "list", "--user", "dave")
     assert listed[0]["revoked_at"] and "key" not in listed[0] and "secret_hash" not in listed[0]

@@ -14,10 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from conftest import run_cli
 from heedful.api import Heedful
 from heedful.errors import InputError, NotFoundError
 from heedful.server.keys import create_key, revoke_key, verify_key
+from heedful.server.process import heedful_command
 from heedful.server.ratelimit import RateLimiter
 from heedful.server.session import csrf_ok, csrf_token, read_session, sign_session
 from heedful.store.sqlite.keys import SQLiteKeyRepo
@@ -100,14 +100,14 @@ def test_a_session_cookie_is_signed_expires_and_binds_its_csrf_token() -> None:
 
 
 def test_keys_commands_print_the_key_once_and_list_without_it(home: Path) -> None:
-    made = run_cli("keys", "create", "--user", "alice", home=home)
+    made = heedful_command("keys", "create", "--user", "alice", home=home)
     assert made.returncode == 0 and made.stdout.strip().startswith("hfk.") and "not shown again" in made.stderr
-    listed = run_cli("keys", "list", "--json", home=home)
+    listed = heedful_command("keys", "list", "--json", home=home)
     assert made.stdout.strip() not in listed.stdout and json.loads(listed.stdout)[0]["user"] == "alice"
-    bad = run_cli("keys", "create", "--user", "", home=home)
+    bad = heedful_command("keys", "create", "--user", "", home=home)
     assert bad.returncode == 2 and bad.stderr.startswith("error: ") and len(bad.stderr.strip().splitlines()) == 1
-    assert len(json.loads(run_cli("keys", "list", "--json", home=home).stdout)) == 1
-    missing = run_cli("keys", "revoke", "k-000000000000", home=home)
+    assert len(json.loads(heedful_command("keys", "list", "--json", home=home).stdout)) == 1
+    missing = heedful_command("keys", "revoke", "k-000000000000", home=home)
     assert missing.returncode == 2 and "no API key" in missing.stderr
 
 
@@ -122,7 +122,8 @@ def test_serve_without_the_extra_names_it_in_one_line(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_bench_serve_keeps_every_acknowledged_add(tmp_path: Path) -> None:
-    done = run_cli(
+    pytest.importorskip("fastapi", reason="the serve extra is not installed")
+    done = heedful_command(
         "bench",
         "serve",
         "--clients",

@@ -16,6 +16,17 @@ from contextlib import contextmanager
 from pathlib import Path
 
 
+def heedful_command(
+    *args: str, home: Path, embedder: str = "hashing", timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
+    """`python -m heedful ARGS` against `home` in a clean environment (no HEEDFUL_* of this process)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEEDFUL_")}
+    env.update({"HEEDFUL_HOME": str(home), "HEEDFUL_EMBEDDER": embedder})
+    return subprocess.run(
+        [sys.executable, "-m", "heedful", *args], capture_output=True, text=True, env=env, timeout=timeout
+    )
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

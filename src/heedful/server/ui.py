@@ -173,15 +173,33 @@ def rules(request: Request, who: ViewerDep, all: bool = False) -> HTMLResponse:
     return page(request, "rules.html", who, waiting=waiting, rules=others, all=all)
 
 
+def trial_evidence(stage: str, text: str, path: str) -> dict[str, Any]:
+    """What the user typed on a rule's page, as the observation `rules check` reads for that stage."""
+    if stage == "pre_action":
+        return {"action": {"tool": "Bash", "command": text}}
+    if stage == "artifact":
+        return {"artifact": {"path": path or "file.txt", "content": text, "kind": "text"}}
+    return {"delivery": text}
+
+
 @router.get("/rules/{rule_id}")
-def rule(request: Request, rule_id: str, who: ViewerDep) -> HTMLResponse:
+def rule(request: Request, rule_id: str, who: ViewerDep, trial: str = "", path: str = "") -> HTMLResponse:
+    """One rule; with `trial`, its check run on that command, file content or reply (nothing is stored)."""
+    verdict = None
     try:
         with state_of(request).use() as hf:
             shown = hf.rules.show(who.user, rule_id)
             versions = hf.rules.history(who.user, rule_id)
+            check = shown.get("check")
+            if trial and check and shown["status"] == "checked":
+                evidence = trial_evidence(check["stage"], trial, path)
+                report = hf.rules.check(
+                    who.user, check["stage"], evidence, project=shown["project"], rule_ids=[rule_id]
+                )
+                verdict = next(iter(report["judgments"]), None)
     except HeedfulError as exc:
         return page(request, "error.html", who, status=404, error=str(exc))
-    return page(request, "rule.html", who, rule=shown, versions=versions)
+    return page(request, "rule.html", who, rule=shown, versions=versions, trial=trial, path=path, verdict=verdict)
 
 
 @router.post("/rules/{rule_id}/approve")

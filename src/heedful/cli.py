@@ -74,6 +74,10 @@ COMMANDS: dict[str, LazyCommand] = {
         "heedful.commands.demo:demo",
         "Show a correction learned once and enforced later, and a memory that supersedes and forgets.",
     ),
+    "serve": LazyCommand(
+        "heedful.commands.serve:serve",
+        "Serve the HTTP API (/v1, OpenAPI at /docs) and the web UI (/ui); every request needs an API key.",
+    ),
     "doctor": LazyCommand(
         "heedful.commands.doctor:doctor",
         "Show the configuration and test the store, the embedder and the model connection.",
@@ -92,6 +96,7 @@ GROUPS: dict[str, LazyCommand] = {
     "train": LazyCommand(
         "heedful.commands.train:app", "Train the learned parts of the offline learner from the labelled corpus."
     ),
+    "keys": LazyCommand("heedful.commands.keys:app", "API keys for `heedful serve`: create, list, revoke."),
     "hook": LazyCommand(
         "heedful.commands.hook:app",
         "Handle one agent hook event: reads the platform's payload on stdin, always exits 0.",

@@ -28,6 +28,7 @@ BENCHMARKS = {
     "scale": "scale",
     "import": "import_bench",
     "startup": "startup",
+    "serve": "serve",
 }
 
 # Where the external data of a benchmark comes from (it is never shipped): said when it is missing.

@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, fail, opened, resolve_user
+from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, opened, resolve_user
 
 console = Console()
 LABELS = {
@@ -66,18 +66,10 @@ def log(
     as_json: JsonOption = False,
 ) -> None:
     """Show what was denied, sent back for revision or let through, per session, with the rule and the reason."""
+    from heedful.server.shapes import log_json
+
     with opened(home) as hf:
-        who = resolve_user(hf, user)
-        repo = hf.store.enforce
-        entries = repo.entries(who, session, limit=limit)
-        if session is not None and not entries and repo.session(who, session) is None:
-            fail(f"no such session {session!r} for user {who!r} (`heedful log` lists the sessions)")
-        data = {
-            "user": who,
-            "session": session,
-            "sessions": [] if session else repo.sessions(who),
-            "entries": entries,
-        }
+        data = log_json(hf, resolve_user(hf, user), session, limit=limit)
         emit(data, as_json, _render)
 
 

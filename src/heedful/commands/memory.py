@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, Literal
 
 import typer
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -14,6 +14,7 @@ from rich.table import Table
 
 from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, fail, opened, user_errors
 from heedful.errors import InputError
+from heedful.server.shapes import events_json, memory_undo_json
 
 
 def resolve_user(hf: Any, user: str | None) -> str:
@@ -178,8 +179,8 @@ def forget(
 ) -> None:
     """Expire the memories matching TEXT and leave a tombstone."""
     with opened(home) as hf, user_errors():
-        events = hf.memory.forget(resolve_user(hf, user), text)
-        emit({"events": [e.to_json() for e in events]}, as_json, lambda d: _events_table(d["events"]))
+        data = events_json(hf.memory.forget(resolve_user(hf, user), text))
+        emit(data, as_json, lambda d: _events_table(d["events"]))
 
 
 @app.command("list")
@@ -195,24 +196,10 @@ def list_(
     as_json: JsonOption = False,
 ) -> None:
     """List a user's memories (current ones unless --all)."""
-    from heedful.memory.history import fact_json
-    from heedful.store.records import FactKind
-    from heedful.timeutil import parse_user_time, to_text
+    from heedful.server.shapes import memory_list_json
 
-    kinds = get_args(FactKind)  # checked here so that a typo is an error, not an empty list
-    unknown = [k for k in kind or [] if k not in kinds]
-    if unknown:
-        fail(f"unknown --kind {unknown[0]!r}; choose from {', '.join(kinds)}")
     with opened(home) as hf, user_errors():
-        moment = to_text(parse_user_time(as_of)) if as_of else None
-        who = resolve_user(hf, user)
-        # A user nobody has added anything for yet has no memories: an empty list, not an error.
-        facts = (
-            hf.memory.list(who, kinds=kind, include_inactive=all_, as_of=moment, limit=limit)
-            if hf.store.memory.user_exists(who)
-            else []
-        )
-        data = [fact_json(f, moment) for f in facts]
+        data = memory_list_json(hf, resolve_user(hf, user), kinds=kind, include_inactive=all_, as_of=as_of, limit=limit)
         filtered = bool(kind or as_of)
 
         def render(rows: list[dict[str, Any]]) -> None:
@@ -257,8 +244,8 @@ def correct(
 ) -> None:
     """Correct a memory: the old statement is superseded, not rewritten."""
     with opened(home) as hf, user_errors():
-        event = hf.memory.correct(resolve_user(hf, user), fact_id, text)
-        emit({"events": [event.to_json()]}, as_json, lambda d: _events_table(d["events"]))
+        data = events_json([hf.memory.correct(resolve_user(hf, user), fact_id, text)])
+        emit(data, as_json, lambda d: _events_table(d["events"]))
 
 
 @app.command()
@@ -270,24 +257,24 @@ def delete(
 ) -> None:
     """Delete a memory: it expires and stays in the record, marked deleted."""
     with opened(home) as hf, user_errors():
-        event = hf.memory.delete(resolve_user(hf, user), fact_id)
-        emit({"events": [event.to_json()]}, as_json, lambda d: _events_table(d["events"]))
+        data = events_json([hf.memory.delete(resolve_user(hf, user), fact_id)])
+        emit(data, as_json, lambda d: _events_table(d["events"]))
 
 
 @app.command()
 def undo(user: UserOption = None, home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Undo the newest change to a user's memory (the undo is recorded too)."""
     with opened(home) as hf, user_errors():
-        restored = hf.memory.undo(resolve_user(hf, user))
-        emit({"undone": restored}, as_json, lambda d: console.print(f"undid {len(d['undone'])} change(s)"))
+        data = memory_undo_json(hf, resolve_user(hf, user))
+        emit(data, as_json, lambda d: console.print(f"undid {len(d['undone'])} change(s)"))
 
 
 @app.command()
 def flush(user: UserOption = None, home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Extract facts from everything in the user's buffer now."""
     with opened(home) as hf, user_errors():
-        events = hf.memory.flush(resolve_user(hf, user))
-        emit({"events": [e.to_json() for e in events]}, as_json, lambda d: _events_table(d["events"]))
+        data = events_json(hf.memory.flush(resolve_user(hf, user)))
+        emit(data, as_json, lambda d: _events_table(d["events"]))
 
 
 @app.command()

@@ -1,0 +1,92 @@
+"""API keys of `heedful serve` in SQLite: rows are only added (a revocation is a row of its own).
+
+The store sees key ids and hashes only; making and checking the secret is `heedful.server.keys`.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from heedful.store.sqlite.db import Database
+from heedful.timeutil import now_text
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKeyRecord:
+    id: str
+    user_id: str
+    secret_hash: str
+    admin: bool
+    label: str | None
+    created_at: str
+    revoked_at: str | None
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+    def to_json(self) -> dict[str, object]:
+        """What `keys list --json` shows: never the hash."""
+        return {
+            "id": self.id,
+            "user": self.user_id,
+            "admin": self.admin,
+            "label": self.label,
+            "created_at": self.created_at,
+            "revoked_at": self.revoked_at,
+        }
+
+
+_SELECT = (
+    "SELECT k.id, k.user_id, k.secret_hash, k.admin, k.label, k.created_at, r.revoked_at"
+    " FROM api_keys k LEFT JOIN api_key_revocations r ON r.key_id = k.id"
+)
+
+
+def _record(row: sqlite3.Row) -> ApiKeyRecord:
+    return ApiKeyRecord(
+        id=row["id"],
+        user_id=row["user_id"],
+        secret_hash=row["secret_hash"],
+        admin=bool(row["admin"]),
+        label=row["label"],
+        created_at=row["created_at"],
+        revoked_at=row["revoked_at"],
+    )
+
+
+class SQLiteKeyRepo:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def add(self, key_id: str, user_id: str, secret_hash: str, admin: bool, label: str | None) -> ApiKeyRecord:
+        with self.db.transaction() as conn:
+            conn.execute(
+                "INSERT INTO api_keys (id, user_id, secret_hash, admin, label, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (key_id, user_id, secret_hash, int(admin), label, now_text()),
+            )
+        found = self.get(key_id)
+        assert found is not None  # just written in this process
+        return found
+
+    def get(self, key_id: str) -> ApiKeyRecord | None:
+        row = self.db.conn.execute(f"{_SELECT} WHERE k.id = ?", (key_id,)).fetchone()
+        return None if row is None else _record(row)
+
+    def list(self, user_id: str | None = None, include_revoked: bool = True) -> list[ApiKeyRecord]:
+        sql, params = (f"{_SELECT} WHERE k.user_id = ?", (user_id,)) if user_id is not None else (_SELECT, ())
+        rows = [_record(row) for row in self.db.conn.execute(sql + " ORDER BY k.seq", params)]
+        return rows if include_revoked else [row for row in rows if row.active]
+
+    def revoke(self, key_id: str, reason: str | None = None) -> bool:
+        """Record the revocation; False when the key was already revoked (nothing changes)."""
+        with self.db.transaction() as conn:
+            cursor = conn.execute(
+                "INSERT OR IGNORE INTO api_key_revocations (key_id, revoked_at, reason) VALUES (?, ?, ?)",
+                (key_id, now_text(), reason),
+            )
+            return cursor.rowcount == 1
+
+
+__all__ = ["ApiKeyRecord", "SQLiteKeyRepo"]

@@ -144,14 +144,13 @@ def measure(
     from heedful.api import Heedful
     from heedful.server.keys import create_key
     from heedful.server.process import served
-    from heedful.store.sqlite.keys import SQLiteKeyRepo
 
     with tempfile.TemporaryDirectory(prefix="heedful-bench-serve-") as scratch:
         home = Path(scratch) / "home"
         overrides = {"embedder": embedder} if embedder else {}
         with Heedful.open(home, **overrides) as hf:
             used_embedder = hf.settings.embedder.name
-            keys = {f"client-{n}": create_key(SQLiteKeyRepo(hf.store.db), f"client-{n}").key for n in range(clients)}
+            keys = {f"client-{n}": create_key(hf.store.keys, f"client-{n}").key for n in range(clients)}
         run = _Run()
         # The limit is per key and per process; the clients are the load, not abusers to slow down.
         with served(home, workers=workers, rate=1e6, burst=1_000_000, embedder=embedder, clean_env=False) as url:

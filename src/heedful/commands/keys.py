@@ -15,9 +15,8 @@ console = Console()
 
 
 def _repo(hf: Any) -> Any:
-    from heedful.store.sqlite.keys import SQLiteKeyRepo
 
-    return SQLiteKeyRepo(hf.store.db)
+    return hf.store.keys
 
 
 @app.command()

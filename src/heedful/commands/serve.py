@@ -37,11 +37,10 @@ def serve(
     if rate <= 0 or burst < 1:
         fail("--rate must be positive and --burst at least 1")
     from heedful.server.app import BURST_ENV, RATE_ENV
-    from heedful.store.sqlite.keys import SQLiteKeyRepo
 
     # Open (and migrate) the home once here, so a problem with it is one line rather than one per worker.
     with opened(home) as hf:
-        if not SQLiteKeyRepo(hf.store.db).list(include_revoked=False):
+        if not hf.store.keys.list(include_revoked=False):
             typer.echo("no API key yet: make one with `heedful keys create --user U`", err=True)
     # Each worker process builds its own app from these (uvicorn starts workers from an import string).
     os.environ["HEEDFUL_HOME"] = str(check_home(home))

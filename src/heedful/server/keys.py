@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from heedful.errors import InputError, NotFoundError
 from heedful.ids import new_id, validate_user_id
-from heedful.store.sqlite.keys import ApiKeyRecord, SQLiteKeyRepo
+from heedful.store.protocols import KeyStore
+from heedful.store.records import ApiKeyRecord
 
 PREFIX = "hfk"
 MAX_LABEL = 200
@@ -32,7 +33,7 @@ def _hash(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def create_key(repo: SQLiteKeyRepo, user_id: str, admin: bool = False, label: str | None = None) -> IssuedKey:
+def create_key(repo: KeyStore, user_id: str, admin: bool = False, label: str | None = None) -> IssuedKey:
     user = validate_user_id(user_id)
     if label is not None and (len(label) > MAX_LABEL or not label.strip()):
         raise InputError(f"the label must be 1 to {MAX_LABEL} characters")
@@ -42,7 +43,7 @@ def create_key(repo: SQLiteKeyRepo, user_id: str, admin: bool = False, label: st
     return IssuedKey(key=f"{PREFIX}.{key_id}.{secret}", record=record)
 
 
-def verify_key(repo: SQLiteKeyRepo, token: str) -> ApiKeyRecord | None:
+def verify_key(repo: KeyStore, token: str) -> ApiKeyRecord | None:
     """The active key `token` is, or None (malformed, unknown, wrong secret or revoked alike)."""
     parts = token.split(".")
     if len(parts) != 3 or parts[0] != PREFIX or not parts[1] or not parts[2]:
@@ -53,7 +54,7 @@ def verify_key(repo: SQLiteKeyRepo, token: str) -> ApiKeyRecord | None:
     return record if hmac.compare_digest(record.secret_hash, _hash(parts[2])) else None
 
 
-def revoke_key(repo: SQLiteKeyRepo, key_id: str, reason: str | None = None) -> ApiKeyRecord:
+def revoke_key(repo: KeyStore, key_id: str, reason: str | None = None) -> ApiKeyRecord:
     if repo.get(key_id) is None:
         raise NotFoundError(f"no API key {key_id!r} (`heedful keys list` shows them)")
     if not repo.revoke(key_id, reason):

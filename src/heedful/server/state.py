@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from heedful.server.ratelimit import RateLimiter
-from heedful.store.sqlite.keys import ApiKeyRecord, SQLiteKeyRepo
+from heedful.store.protocols import KeyStore
+from heedful.store.records import ApiKeyRecord
 
 if TYPE_CHECKING:
     from heedful.api import Heedful
@@ -44,8 +45,8 @@ class ServerState:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
-    def keys(self) -> SQLiteKeyRepo:
-        return SQLiteKeyRepo(self.hf.store.db)
+    def keys(self) -> KeyStore:
+        return self.hf.store.keys
 
     @contextmanager
     def use(self) -> Iterator[Heedful]:

@@ -114,3 +114,29 @@ class CandidateRow:
     valid_to: str | None
     ingested_at: str
     expired_at: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ApiKeyRecord:
+    id: str
+    user_id: str
+    secret_hash: str
+    admin: bool
+    label: str | None
+    created_at: str
+    revoked_at: str | None
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None
+
+    def to_json(self) -> dict[str, object]:
+        """What `keys list --json` shows: never the hash."""
+        return {
+            "id": self.id,
+            "user": self.user_id,
+            "admin": self.admin,
+            "label": self.label,
+            "created_at": self.created_at,
+            "revoked_at": self.revoked_at,
+        }

@@ -16,6 +16,7 @@ from heedful.store.sqlite.db import Database
 if TYPE_CHECKING:
     from heedful.store.sqlite.enforce import SQLiteEnforceRepo
     from heedful.store.sqlite.jobs import SQLiteJobQueue
+    from heedful.store.sqlite.keys import SQLiteKeyRepo
     from heedful.store.sqlite.memory import SQLiteMemoryRepo
     from heedful.store.sqlite.rules import SQLiteRuleRepo
     from heedful.store.sqlite.search import SQLiteSearch
@@ -54,6 +55,12 @@ class SQLiteStore:
         from heedful.store.sqlite.enforce import SQLiteEnforceRepo
 
         return SQLiteEnforceRepo(self.db)
+
+    @cached_property
+    def keys(self) -> SQLiteKeyRepo:
+        from heedful.store.sqlite.keys import SQLiteKeyRepo
+
+        return SQLiteKeyRepo(self.db)
 
     def transaction(self) -> AbstractContextManager[Any]:
         return self.db.transaction()

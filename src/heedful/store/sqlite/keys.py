@@ -6,37 +6,10 @@ The store sees key ids and hashes only; making and checking the secret is `heedf
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 
+from heedful.store.records import ApiKeyRecord
 from heedful.store.sqlite.db import Database
 from heedful.timeutil import now_text
-
-
-@dataclass(frozen=True, slots=True)
-class ApiKeyRecord:
-    id: str
-    user_id: str
-    secret_hash: str
-    admin: bool
-    label: str | None
-    created_at: str
-    revoked_at: str | None
-
-    @property
-    def active(self) -> bool:
-        return self.revoked_at is None
-
-    def to_json(self) -> dict[str, object]:
-        """What `keys list --json` shows: never the hash."""
-        return {
-            "id": self.id,
-            "user": self.user_id,
-            "admin": self.admin,
-            "label": self.label,
-            "created_at": self.created_at,
-            "revoked_at": self.revoked_at,
-        }
-
 
 _SELECT = (
     "SELECT k.id, k.user_id, k.secret_hash, k.admin, k.label, k.created_at, r.revoked_at"

@@ -79,12 +79,24 @@ _SELECT = (
 def _row(row: sqlite3.Row, with_embedding: bool) -> RuleRow:
     blob = row["embedding"]
     return RuleRow(
-        id=row["id"], user_id=row["user_id"], scope=row["scope"], project=row["project"], version=row["version"],
-        text=row["text"], condition=row["condition"], exceptions=json.loads(row["exceptions"]),
-        evidence=json.loads(row["evidence"]), status=row["status"],
-        check_spec=None if row["check_spec"] is None else json.loads(row["check_spec"]), op=row["op"],
-        reason=row["reason"], source_text=row["source_text"], supersedes=row["supersedes"],
-        superseded_by=row["superseded_by"], library_version=row["library_version"], created_at=row["created_at"],
+        id=row["id"],
+        user_id=row["user_id"],
+        scope=row["scope"],
+        project=row["project"],
+        version=row["version"],
+        text=row["text"],
+        condition=row["condition"],
+        exceptions=json.loads(row["exceptions"]),
+        evidence=json.loads(row["evidence"]),
+        status=row["status"],
+        check_spec=None if row["check_spec"] is None else json.loads(row["check_spec"]),
+        op=row["op"],
+        reason=row["reason"],
+        source_text=row["source_text"],
+        supersedes=row["supersedes"],
+        superseded_by=row["superseded_by"],
+        library_version=row["library_version"],
+        created_at=row["created_at"],
         rule_created_at=row["rule_created_at"],
         embedding=_vector(blob) if with_embedding and blob is not None else None,
     )
@@ -158,16 +170,16 @@ class SQLiteRuleRepo:
         return int(row[0] or 0) + 1
 
     # -- writing -------------------------------------------------------------------------------
-    def commit(self, user_id: str, kind: str, summary: str, rows: Sequence[RuleRow], base_version: int | None = None
-               ) -> int:
+    def commit(
+        self, user_id: str, kind: str, summary: str, rows: Sequence[RuleRow], base_version: int | None = None
+    ) -> int:
         """Store new rule revisions and a new library version holding them; returns its number."""
         try:
             return self._commit(user_id, kind, summary, rows, base_version)
         except sqlite3.IntegrityError as exc:
             raise StoreError(f"the rule library changed while this change was prepared; try again ({exc})") from exc
 
-    def _commit(self, user_id: str, kind: str, summary: str, rows: Sequence[RuleRow], base_version: int | None
-                ) -> int:
+    def _commit(self, user_id: str, kind: str, summary: str, rows: Sequence[RuleRow], base_version: int | None) -> int:
         stamp = now_text()
         with self.db.transaction() as conn:
             latest = self.latest_version(user_id)
@@ -198,10 +210,22 @@ class SQLiteRuleRepo:
                     " status, check_spec, op, reason, source_text, supersedes, superseded_by, library_version,"
                     " created_at, embedding) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (
-                        row.id, row.version, user_id, row.text, row.condition, json.dumps(row.exceptions),
-                        json.dumps(row.evidence), row.status,
-                        None if row.check_spec is None else json.dumps(row.check_spec), row.op, row.reason,
-                        row.source_text, row.supersedes, row.superseded_by, new, stamp,
+                        row.id,
+                        row.version,
+                        user_id,
+                        row.text,
+                        row.condition,
+                        json.dumps(row.exceptions),
+                        json.dumps(row.evidence),
+                        row.status,
+                        None if row.check_spec is None else json.dumps(row.check_spec),
+                        row.op,
+                        row.reason,
+                        row.source_text,
+                        row.supersedes,
+                        row.superseded_by,
+                        new,
+                        stamp,
                         None if row.embedding is None else _blob(row.embedding),
                     ),
                 )

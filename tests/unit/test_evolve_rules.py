@@ -110,7 +110,7 @@ def test_a_proposal_may_change_only_the_parameters() -> None:
     assert str(refusal(["notes.txt"])).startswith("changes a file outside harness/params.json")
 
 
-def workspace(tmp_path: Path, gold: list[dict[str, object]], max_excerpts: int = 6) -> Path:
+def workspace(tmp_path: Path, gold: object, max_excerpts: int = 6) -> Path:
     (tmp_path / "traces").mkdir()
     (tmp_path / "harness").mkdir()
     (tmp_path / "traces" / "summary.json").write_text(json.dumps({"metric": "evidence recall@10"}))

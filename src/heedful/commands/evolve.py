@@ -80,7 +80,12 @@ def evolve(
         )
         say = (lambda _: None) if as_json else (lambda line: typer.echo(line, err=True))
         records = run(config, say)
-    emit([r.model_dump() for r in records], as_json, lambda rows: [_print_candidate(r) for r in rows])
+    emit([r.model_dump() for r in records], as_json, _print_candidates)
+
+
+def _print_candidates(records: list[dict[str, Any]]) -> None:
+    for record in records:
+        _print_candidate(record)
 
 
 def _print_candidate(record: dict[str, Any]) -> None:

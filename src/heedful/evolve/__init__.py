@@ -1,1 +1,4 @@
-"""heedful evolve: the outer loop that improves the memory harness offline (traces, proposal, critic, fixed evaluator, log)."""
+"""heedful evolve: the outer loop that improves the memory harness offline.
+
+Traces, proposal, critic, a fixed evaluator and an append-only log; see loop.py.
+"""

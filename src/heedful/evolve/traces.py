@@ -64,7 +64,7 @@ def trace(built: MemoryContext, unit: Unit, result: QuestionScore) -> dict[str, 
 
     question: Question = result.question
     recalled = built.recalled.items if built.recalled else []
-    where: dict[str, tuple[int, dict[str, object], str]] = {}
+    where: dict[str, tuple[int, dict[str, dict[str, float]], str]] = {}
     for rank, item in enumerate(recalled, start=1):
         for message_id in item.source_message_ids:
             turn = unit.dia_of.get(message_id)
@@ -73,7 +73,7 @@ def trace(built: MemoryContext, unit: Unit, result: QuestionScore) -> dict[str, 
                 where[turn] = (rank, routes, item.state)
     gold = []
     for turn in question.evidence:
-        recall_rank, routes, state = where.get(turn, (None, {}, None))
+        recall_rank, routes, state = where.get(turn, (None, {}, None))  # type: ignore[arg-type]
         gold.append(
             {
                 "turn": turn,

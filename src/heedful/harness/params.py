@@ -22,12 +22,14 @@ class HarnessParams(BaseModel):
     recall_weights: dict[str, float] = Field(
         default_factory=dict, description="Overrides of the recall routes' fusion weights."
     )
-    recall_limit: int | None = Field(None, ge=1, le=500, description="Items recall returns (None: recall's own).")
-    budget_tokens: int | None = Field(None, ge=1, description="Token budget of recall (None: recall's own).")
-    max_facts: int | None = Field(None, ge=0, description="Recalled facts kept in the context (None: all).")
-    max_summaries: int = Field(3, ge=0, le=100)
-    max_excerpts: int = Field(6, ge=0, le=200)
-    per_option_limit: int = Field(5, ge=1, le=100, description="Evidence items recalled per answer option.")
+    recall_limit: int | None = Field(
+        default=None, ge=1, le=500, description="Items recall returns (None: recall's own)."
+    )
+    budget_tokens: int | None = Field(default=None, ge=1, description="Token budget of recall (None: recall's own).")
+    max_facts: int | None = Field(default=None, ge=0, description="Recalled facts kept in the context (None: all).")
+    max_summaries: int = Field(default=3, ge=0, le=100)
+    max_excerpts: int = Field(default=6, ge=0, le=200)
+    per_option_limit: int = Field(default=5, ge=1, le=100, description="Evidence items recalled per answer option.")
     query_expansions: dict[str, str] = Field(
         default_factory=dict,
         description="A word of the question -> words added to the recall query (to bridge vocabulary).",

@@ -16,6 +16,7 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from conftest import run_cli
 
@@ -92,7 +93,7 @@ def proposer(tmp_path: Path, name: str, body: str) -> str:
     return f"{sys.executable} {script}"
 
 
-def evolve(tmp_path: Path, home: Path, *args: str) -> list[dict[str, object]]:
+def evolve(tmp_path: Path, home: Path, *args: str) -> list[dict[str, Any]]:
     done = run_cli("evolve", "--data", str(fixture(tmp_path)), "--json", *args, home=home, timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
@@ -108,10 +109,10 @@ def test_a_patch_that_helps_everyone_is_accepted_stored_and_adopted_only_on_requ
 
     assert record["decision"] == "accepted", record["reason"]
     assert record["version"] == "v2" and record["base"] == "v1"
-    assert record["critic"]["reasons"] == ["bridges vocabulary"]  # type: ignore[index]
-    assert all(half["gain"] > 0 for half in record["validation"])  # type: ignore[union-attr,index]
+    assert record["critic"]["reasons"] == ["bridges vocabulary"]
+    assert all(half["gain"] > 0 for half in record["validation"])
     assert '+  "query_expansions": {' in str(record["diff"])
-    traces = Path(str(record["development"]["folder"])) / "development.jsonl"  # type: ignore[index]
+    traces = Path(str(record["development"]["folder"])) / "development.jsonl"
     first = json.loads(traces.read_text().splitlines()[0])
     assert first["user"] in {f"locomo-{i}" for i in range(5)}  # only development users are traced
     assert first["gold_evidence"][0]["turn"].startswith("D") and "context" in first and first["reader"]["score"] < 1
@@ -135,7 +136,7 @@ def test_a_patch_that_only_helps_the_traced_users_is_rejected_by_the_evaluator(t
     command = proposer(tmp_path, "overfit", "params['query_expansions'] = {'instrument': 'practising'}")
     [record] = evolve(tmp_path, home, "--proposer", command)
     assert record["decision"] == "rejected"
-    assert [half["gain"] for half in record["validation"]] == [0.0, 0.0]  # type: ignore[union-attr,index]
+    assert [half["gain"] for half in record["validation"]] == [0.0, 0.0]
     assert "no gain on every validation half" in str(record["reason"])
     assert record["version"] is None and not (home / "harness" / "v2.json").exists()
 

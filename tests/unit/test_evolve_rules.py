@@ -135,6 +135,6 @@ def test_the_scripted_proposer_weighs_the_route_that_ranked_the_missed_evidence_
 
 
 def test_the_scripted_proposer_changes_nothing_without_a_hypothesis(tmp_path: Path) -> None:
-    gold = [{"context_rank": None, "recall_rank": None, "routes": {}}]
+    gold: list[dict[str, object]] = [{"context_rank": None, "recall_rank": None, "routes": {}}]
     assert propose(workspace(tmp_path, gold, max_excerpts=10)).startswith("no hypothesis")
     assert json.loads((tmp_path / "harness" / "params.json").read_text())["recall_weights"] == {}

@@ -24,7 +24,11 @@ from heedful.harness.params import HarnessParams
 
 PARAMS_FILE = "harness/params.json"
 OUTPUT_LIMIT = 20_000  # characters of a command's output kept in the log
-GIT_IDENTITY = ["-c", "user.name=heedful evolve", "-c", "user.email=evolve@localhost", "-c", "commit.gpgsign=false"]
+# Our own identity, and none of the user's commit hooks or signing: the workspace is scratch.
+GIT_IDENTITY = [
+    *("-c", "user.name=heedful evolve", "-c", "user.email=evolve@localhost"),
+    *("-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null"),
+]
 PROTECTED = {
     "evaluator/": "touches the frozen evaluator (its splits and acceptance rule are not the proposer's to change)",
     "traces/": "touches the failure traces (the data is not the proposer's to change)",

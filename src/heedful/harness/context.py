@@ -65,20 +65,24 @@ class ParamHarness:
     def __init__(self, name: str = "v1", params: HarnessParams | None = None) -> None:
         self.name = name
         self.params = params or HarnessParams()
-        self._recallers: dict[int, Recaller] = {}
+        self._recallers: list[tuple[Heedful, Recaller]] = []
 
     def recaller(self, hf: Heedful) -> Recaller:
         """The home's recaller, or one with this version's route weights (made once per home)."""
         if not self.params.recall_weights:
             return hf.memory.recaller
-        if id(hf) not in self._recallers:
-            from heedful.memory.recall.engine import Recaller
+        for home, recaller in self._recallers:
+            if home is hf:
+                return recaller
+        from heedful.memory.recall.engine import Recaller
 
-            self._recallers[id(hf)] = Recaller(hf.store, lambda: hf.embedder, weights=self.params.recall_weights)
-        return self._recallers[id(hf)]
+        recaller = Recaller(hf.store, lambda: hf.embedder, weights=self.params.recall_weights)
+        self._recallers.append((hf, recaller))
+        return recaller
 
     def close(self) -> None:
-        for recaller in self._recallers.values():
+        """Stop the recallers this version made (the home's own recaller is the home's to close)."""
+        for _, recaller in self._recallers:
             recaller.close()
         self._recallers.clear()
 

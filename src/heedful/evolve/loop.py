@@ -66,14 +66,13 @@ def run(config: EvolveConfig, say: Callable[[str], None] = lambda _: None) -> li
     parts = {name: ev.load_units(config.data, splits.part(name, config.per_split)) for name in ev.SPLIT_NAMES}
     every_user = ev.load_units(config.data, tuple(i for name in ev.SPLIT_NAMES for i in splits.part(name)))
     vocabulary = DatasetVocabulary.of(every_user, list(CATEGORIES.values()))
-    base = default_version(config.home)
+    current = get_harness(default_version(config.home), config.home)  # a bad version file stops the run here
     records: list[log.CandidateRecord] = []
     with tempfile.TemporaryDirectory(prefix="heedful-evolve-") as scratch:
         hf = Heedful.open(Path(scratch) / "memory", embedder=config.embedder)
         try:
             say(f"ingesting {sum(len(u) for u in parts.values())} users ({config.embedder})")
             ev.ingest(hf, [u for units in parts.values() for u in units])
-            current = get_harness(base, config.home)
             baseline: dict[str, ev.SplitScore] = {}
             for number in range(1, config.rounds + 1):
                 record = one_round(config, hf, current, parts, vocabulary, baseline, number, data_sha, say)
@@ -84,8 +83,8 @@ def run(config: EvolveConfig, say: Callable[[str], None] = lambda _: None) -> li
                     current.close()
                     current = get_harness(record.version, config.home)
                     baseline.clear()
-            current.close()
         finally:
+            current.close()
             hf.close()
     return records
 
@@ -122,7 +121,7 @@ def one_round(
         base=current.name,
         proposer=proposal.to_json(),
         diff=proposal.diff,
-        development=traces.to_json() | {"folder": str(traces.folder)},
+        development=traces.to_json(),
         decision="refused",
         reason="",
     )

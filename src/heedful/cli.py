@@ -93,6 +93,10 @@ GROUPS: dict[str, LazyCommand] = {
         "heedful.commands.bench:app",
         "Benchmarks: recall (locomo, beam), rule learning (corrections, selection), enforcement, start-up.",
     ),
+    "evolve": LazyCommand(
+        "heedful.commands.evolve:app",
+        "Improve the memory harness offline: propose from failure traces, screen, accept on held-out users.",
+    ),
     "train": LazyCommand(
         "heedful.commands.train:app", "Train the learned parts of the offline learner from the labelled corpus."
     ),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
-from heedful.harness.versions import HARNESSES, Harness, get_harness
+from heedful.harness.params import HarnessParams
+from heedful.harness.versions import HARNESSES, Harness, HarnessVersion, get_harness
 
-__all__ = ["HARNESSES", "Harness", "get_harness"]
+__all__ = ["HARNESSES", "Harness", "HarnessParams", "HarnessVersion", "get_harness"]

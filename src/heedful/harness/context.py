@@ -1,4 +1,4 @@
-"""Building the context an answering model reads from one user's memory (harness v1).
+"""Building the context an answering model reads from one user's memory, as a version's parameters say.
 
 Order, as in the paper: the memory-use policy, the user's requests to forget (how many, and
 their coarse areas such as "health": never the forgotten words), the profile,
@@ -12,11 +12,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from heedful.harness.options import option_queries
+from heedful.harness.params import HarnessParams
 from heedful.harness.policy import MEMORY_USE_POLICY_V1
 
 if TYPE_CHECKING:
     from heedful.api import Heedful
-    from heedful.memory.recall.types import RecallItem
+    from heedful.memory.recall.engine import Recaller
+    from heedful.memory.recall.types import RecallItem, RecallResult
 
 
 @dataclass(slots=True)
@@ -30,6 +32,10 @@ class MemoryContext:
     summaries: list[str]
     excerpts: list[str]
     options: list[dict[str, object]] = field(default_factory=list)
+    # Not part of the JSON: the source messages of each listed item in the order the context shows
+    # them, and the recall behind it (with each item's routes), for evaluation and failure traces.
+    sources: list[list[str]] = field(default_factory=list)
+    recalled: RecallResult | None = None
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -53,11 +59,41 @@ def render_item(item: RecallItem) -> str:
     return f"- {item.text} (said {date})"
 
 
-class HarnessV1:
-    name = "v1"
-    max_summaries = 3
-    max_excerpts = 6
-    per_option_limit = 5
+class ParamHarness:
+    """A harness version: the v1 layout, driven by the version's parameters."""
+
+    def __init__(self, name: str = "v1", params: HarnessParams | None = None) -> None:
+        self.name = name
+        self.params = params or HarnessParams()
+        self._recallers: list[tuple[Heedful, Recaller]] = []
+
+    def recaller(self, hf: Heedful) -> Recaller:
+        """The home's recaller, or one with this version's route weights (made once per home)."""
+        if not self.params.recall_weights:
+            return hf.memory.recaller
+        for home, recaller in self._recallers:
+            if home is hf:
+                return recaller
+        from heedful.memory.recall.engine import Recaller
+
+        recaller = Recaller(hf.store, lambda: hf.embedder, weights=self.params.recall_weights)
+        self._recallers.append((hf, recaller))
+        return recaller
+
+    def close(self) -> None:
+        """Stop the recallers this version made (the home's own recaller is the home's to close)."""
+        for _, recaller in self._recallers:
+            recaller.close()
+        self._recallers.clear()
+
+    def recall(self, hf: Heedful, user_id: str, query: str, limit: int | None, as_of: str | None) -> RecallResult:
+        return self.recaller(hf).recall(
+            user_id,
+            self.params.expand_query(query),
+            limit=limit,
+            budget_tokens=self.params.budget_tokens,
+            as_of=as_of,
+        )
 
     def build(
         self,
@@ -67,6 +103,7 @@ class HarnessV1:
         options: list[str] | None = None,
         as_of: str | None = None,
     ) -> MemoryContext:
+        params = self.params
         memory = hf.memory
         user_id = memory.require_user(user_id)
         # Only the number and the areas of the requests to forget: never the forgotten words.
@@ -74,14 +111,14 @@ class HarnessV1:
         forgotten = memory.forgotten_areas(user_id) if requests else []
         profile_row = memory.profile(user_id)
         profile = profile_row.statement if profile_row else None
-        result = memory.recall(user_id, question, as_of=as_of)
-        facts = [i for i in result.items if i.kind in ("fact", "commitment")]
-        summaries = [i for i in result.items if i.kind == "summary"][: self.max_summaries]
-        excerpts = [i for i in result.items if i.kind == "excerpt"][: self.max_excerpts]
+        result = self.recall(hf, user_id, question, params.recall_limit, as_of)
+        facts = [i for i in result.items if i.kind in ("fact", "commitment")][: params.max_facts]
+        summaries = [i for i in result.items if i.kind == "summary"][: params.max_summaries]
+        excerpts = [i for i in result.items if i.kind == "excerpt"][: params.max_excerpts]
         option_blocks: list[dict[str, object]] = []
         if options:
             for label, (option, query) in enumerate(zip(options, option_queries(question, options), strict=True)):
-                found = memory.recall(user_id, query, limit=self.per_option_limit, as_of=as_of).items
+                found = self.recall(hf, user_id, query, params.per_option_limit, as_of).items
                 option_blocks.append(
                     {
                         "option": option,
@@ -118,4 +155,13 @@ class HarnessV1:
             summaries=[i.text for i in summaries],
             excerpts=[i.text for i in excerpts],
             options=option_blocks,
+            sources=[i.source_message_ids for i in (*facts, *summaries, *excerpts)],
+            recalled=result,
         )
+
+
+class HarnessV1(ParamHarness):
+    """The first version: every parameter at its default."""
+
+    def __init__(self) -> None:
+        super().__init__("v1", HarnessParams())

@@ -1,0 +1,170 @@
+"""The critic: a built-in static shortcut check, then (optionally) a second command's JSON verdict.
+
+The shortcut rule: no change keyed to the dataset, meaning its speakers' names, its question
+wordings (any run of four words of a question), its turn, conversation or user ids, its category
+labels or its multi-word answers. Only the lines a diff adds are checked. The critic command reads
+the traces and the diff in a fresh folder and prints {"decision": "accept"|"reject", "reasons": [...]};
+an answer that cannot be read counts as a rejection (a gate that cannot be read does not pass).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from heedful.evolve.evaluator import Unit
+from heedful.evolve.files import write_private
+from heedful.evolve.proposer import OUTPUT_LIMIT
+
+Decision = Literal["accept", "reject"]
+TEMPLATE_WORDS = 4
+_WORD = re.compile(r"[\w'’]+", re.UNICODE)
+_IDS = (
+    (re.compile(r"\bD\d+:\d+\b"), "a turn id"),
+    (re.compile(r"\bconv-\d+\b", re.IGNORECASE), "a conversation id"),
+    (re.compile(r"\blocomo[-_]\d+", re.IGNORECASE), "a benchmark user id"),
+    (re.compile(r"\bsession[_-]\d+\b", re.IGNORECASE), "a session id"),
+)
+CRITIC_BRIEF = """\
+# Review a proposed harness change
+
+`traces/development.jsonl` holds the failures the proposer saw; `candidate.diff` is its change.
+Cluster the failures yourself, then judge the change: does it address a cause that would recur
+for other users, or is it keyed to this dataset (speaker names, question templates, ids, labels,
+answers)? Print one JSON object: {"decision": "accept" or "reject", "reasons": ["..."]}.
+"""
+
+
+@dataclass(slots=True)
+class Verdict:
+    decision: Decision
+    static: list[str] = field(default_factory=list)  # the shortcut check's findings
+    reasons: list[str] = field(default_factory=list)  # the critic command's reasons
+    command: str | None = None
+    exit_code: int | None = None
+    output: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "decision": self.decision,
+            "static": self.static,
+            "reasons": self.reasons,
+            "command": self.command,
+            "exit_code": self.exit_code,
+            "output": self.output,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class DatasetVocabulary:
+    """What a change must not be keyed to, gathered from every user of the benchmark (not only the traced)."""
+
+    speakers: frozenset[str]
+    question_grams: frozenset[tuple[str, ...]]
+    answers: frozenset[str]
+    labels: frozenset[str]
+
+    @classmethod
+    def of(cls, units: list[Unit], labels: list[str]) -> DatasetVocabulary:
+        speakers = {s.lower() for u in units for s in u.speakers if len(s) > 1}
+        grams: set[tuple[str, ...]] = set()
+        answers: set[str] = set()
+        for unit in units:
+            for question in unit.questions:
+                words = tokens(question.question)
+                grams.update(tuple(words[i : i + TEMPLATE_WORDS]) for i in range(len(words) - TEMPLATE_WORDS + 1))
+                answer = " ".join(tokens(question.answer))
+                if len(answer.split()) >= 2:
+                    answers.add(answer)
+        return cls(frozenset(speakers), frozenset(grams), frozenset(answers), frozenset(x.lower() for x in labels))
+
+
+def tokens(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def added_lines(diff: str) -> list[str]:
+    return [line[1:] for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++")]
+
+
+def shortcut_findings(diff: str, vocabulary: DatasetVocabulary) -> list[str]:
+    """Every way the lines the diff adds are keyed to the dataset (empty: none found)."""
+    findings: list[str] = []
+    for line in added_lines(diff):
+        words = tokens(line)
+        joined = " ".join(words)
+        for pattern, what in _IDS:
+            for match in pattern.findall(line):
+                findings.append(f"keyed to {what}: {match!r}")
+        for speaker in sorted(vocabulary.speakers & set(words)):
+            findings.append(f"keyed to a speaker's name: {speaker!r}")
+        for label in sorted(vocabulary.labels):
+            if re.search(rf"(?<![\w-]){re.escape(label)}(?![\w-])", line.lower()):
+                findings.append(f"keyed to a category label: {label!r}")
+        for i in range(len(words) - TEMPLATE_WORDS + 1):
+            gram = tuple(words[i : i + TEMPLATE_WORDS])
+            if gram in vocabulary.question_grams:
+                findings.append(f"keyed to a question's wording: {' '.join(gram)!r}")
+                break
+        for answer in sorted(vocabulary.answers):
+            if f" {answer} " in f" {joined} ":
+                findings.append(f"keyed to a gold answer: {answer!r}")
+    return list(dict.fromkeys(findings))
+
+
+def parse_verdict(output: str) -> tuple[Decision, list[str]] | None:
+    """The last JSON object in the output with a valid decision, or None."""
+    for line in reversed([*output.splitlines(), output]):
+        start = line.find("{")
+        if start < 0:
+            continue
+        try:
+            data = json.loads(line[start : line.rfind("}") + 1])
+        except ValueError:
+            continue
+        if isinstance(data, dict) and data.get("decision") in ("accept", "reject"):
+            reasons = data.get("reasons", [])
+            return data["decision"], [str(r) for r in reasons] if isinstance(reasons, list) else [str(reasons)]
+    return None
+
+
+def review(
+    diff: str, vocabulary: DatasetVocabulary, command: str | None, traces: Path, folder: Path, timeout: float
+) -> Verdict:
+    static = shortcut_findings(diff, vocabulary)
+    verdict = Verdict(decision="reject" if static else "accept", static=static, command=command)
+    if command is None:
+        return verdict
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    shutil.copytree(traces, folder / "traces", dirs_exist_ok=True)
+    write_private(folder / "candidate.diff", diff)
+    write_private(folder / "BRIEF.md", CRITIC_BRIEF)
+    try:
+        done = subprocess.run(
+            ["/bin/sh", "-c", command],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            stdin=subprocess.DEVNULL,
+        )
+    except subprocess.TimeoutExpired:
+        verdict.decision, verdict.reasons = "reject", [f"the critic did not answer within {timeout:g} s"]
+        return verdict
+    verdict.exit_code = done.returncode
+    verdict.output = (done.stdout + ("\n" + done.stderr if done.stderr.strip() else ""))[-OUTPUT_LIMIT:]
+    parsed = parse_verdict(done.stdout) if done.returncode == 0 else None
+    if parsed is None:
+        verdict.decision = "reject"
+        verdict.reasons = [f"the critic's answer is not a JSON verdict (exit status {done.returncode})"]
+        return verdict
+    decision, verdict.reasons = parsed
+    if decision == "reject":
+        verdict.decision = "reject"
+    return verdict

@@ -1,0 +1,34 @@
+"""The evaluator's recorded hash, checked before every run and before every evaluation.
+
+A candidate cannot change the evaluator through its diff (the proposer step refuses that), and
+this check catches a proposer that reached outside its workspace and edited the installed module.
+Changing the evaluator on purpose means updating this hash in the same commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from heedful.errors import InputError
+
+EVALUATOR_SHA256 = "3d3bd3fecfe09972522f75492c45e974e9c18607fa95cb58657687efeef81bb4"
+
+
+def evaluator_path() -> Path:
+    return Path(__file__).with_name("evaluator.py")
+
+
+def evaluator_sha256() -> str:
+    return hashlib.sha256(evaluator_path().read_bytes()).hexdigest()
+
+
+def check_frozen() -> str:
+    """The evaluator's hash, or an InputError when it differs from the recorded one."""
+    actual = evaluator_sha256()
+    if actual != EVALUATOR_SHA256:
+        raise InputError(
+            f"the evaluator {evaluator_path()} changed (sha256 {actual[:12]}, recorded {EVALUATOR_SHA256[:12]});"
+            " refusing to evaluate"
+        )
+    return actual

@@ -1,0 +1,161 @@
+"""One run of the outer loop: traces, proposal, critic, fixed evaluation, record; for N rounds.
+
+The benchmark's users are ingested once into a scratch home (a harness change is scored on the
+memory already stored). Each round traces the current version on the development split, lets
+the proposer change a copy of its parameters, screens the diff, checks the evaluator's hash and
+scores current against candidate on both validation halves. Every candidate is logged; an
+accepted one becomes the next harness version, which later rounds build on. The default
+version changes only on `heedful evolve adopt`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import sys
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from heedful.evolve import evaluator as ev
+from heedful.evolve import log
+from heedful.evolve.critic import DatasetVocabulary, review
+from heedful.evolve.freeze import check_frozen
+from heedful.evolve.proposer import run_proposer
+from heedful.evolve.traces import write_traces
+from heedful.harness.context import ParamHarness
+from heedful.harness.params import HarnessParams
+from heedful.harness.versions import default_version, get_harness, save_version
+
+if TYPE_CHECKING:
+    from heedful.api import Heedful
+
+DEFAULT_PROPOSER = f"{sys.executable} -m heedful.evolve.scripted_proposer"
+
+
+@dataclass(frozen=True, slots=True)
+class EvolveConfig:
+    home: Path  # where versions and the log live
+    data: Path
+    bench: str = "locomo"
+    proposer: str = DEFAULT_PROPOSER
+    critic: str | None = None
+    rounds: int = 1
+    embedder: str = "minilm"
+    per_split: int | None = None  # only the first N users of each split (a smaller, still fixed, run)
+    timeout: float = 1800.0
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as stream:
+        for block in iter(lambda: stream.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def run(config: EvolveConfig, say: Callable[[str], None] = lambda _: None) -> list[log.CandidateRecord]:
+    from heedful.api import Heedful
+    from heedful.bench.locomo import CATEGORIES
+
+    check_frozen()
+    splits = ev.splits_for(config.bench)
+    data_sha = sha256_of(config.data)
+    parts = {name: ev.load_units(config.data, splits.part(name, config.per_split)) for name in ev.SPLIT_NAMES}
+    every_user = ev.load_units(config.data, tuple(i for name in ev.SPLIT_NAMES for i in splits.part(name)))
+    vocabulary = DatasetVocabulary.of(every_user, list(CATEGORIES.values()))
+    current = get_harness(default_version(config.home), config.home)  # a bad version file stops the run here
+    records: list[log.CandidateRecord] = []
+    with tempfile.TemporaryDirectory(prefix="heedful-evolve-") as scratch:
+        hf = Heedful.open(Path(scratch) / "memory", embedder=config.embedder)
+        try:
+            say(f"ingesting {sum(len(u) for u in parts.values())} users ({config.embedder})")
+            ev.ingest(hf, [u for units in parts.values() for u in units])
+            baseline: dict[str, ev.SplitScore] = {}
+            for number in range(1, config.rounds + 1):
+                record = one_round(config, hf, current, parts, vocabulary, baseline, number, data_sha, say)
+                log.append(config.home, record)
+                records.append(record)
+                say(f"round {number}: {record.decision}: {record.reason}")
+                if record.version:
+                    current.close()
+                    current = get_harness(record.version, config.home)
+                    baseline.clear()
+        finally:
+            current.close()
+            hf.close()
+    return records
+
+
+def one_round(
+    config: EvolveConfig,
+    hf: Heedful,
+    current: ParamHarness,
+    parts: dict[ev.SplitName, list[ev.Unit]],
+    vocabulary: DatasetVocabulary,
+    baseline: dict[str, ev.SplitScore],
+    number: int,
+    data_sha: str,
+    say: Callable[[str], None],
+) -> log.CandidateRecord:
+    stamp = log.now_text().replace(":", "").replace("+0000", "Z")
+    candidate_id = f"{stamp}-r{number}-{secrets.token_hex(2)}"
+    folder = log.evolve_dir(config.home) / "runs" / candidate_id
+    say(f"round {number}: tracing {current.name} on the development split")
+    traces = write_traces(current, hf, parts["development"], folder / "traces")
+    say(f"round {number}: {traces.failures} of {traces.questions} development questions missed; proposing")
+    proposal = run_proposer(
+        config.proposer, folder / "workspace", traces.folder, current.name, current.params, config.timeout
+    )
+    record = log.CandidateRecord(
+        id=candidate_id,
+        at=log.now_text(),
+        round=number,
+        bench=config.bench,
+        data_sha256=data_sha,
+        embedder=config.embedder,
+        per_split=config.per_split,
+        evaluator_sha256=check_frozen(),
+        base=current.name,
+        proposer=proposal.to_json(),
+        diff=proposal.diff,
+        development=traces.to_json(),
+        decision="refused",
+        reason="",
+    )
+    if proposal.refused or proposal.params is None:
+        record.reason = proposal.refused or "no parameters"
+        return record
+    record.params_changed = changed_params(current, proposal.params)
+    verdict = review(proposal.diff, vocabulary, config.critic, traces.folder, folder / "critic", config.timeout)
+    record.critic = verdict.to_json()
+    if verdict.decision == "reject":
+        record.decision = "rejected"
+        record.reason = "the critic rejected it: " + "; ".join(verdict.static + verdict.reasons)
+        return record
+    record.evaluator_sha256 = check_frozen()  # the proposer and critic ran arbitrary commands since the last check
+    candidate = ParamHarness(f"{current.name}+{candidate_id}", proposal.params)
+    comparisons = []
+    try:
+        for split in ev.VALIDATION:
+            say(f"round {number}: scoring {current.name} and the candidate on {split}")
+            if split not in baseline:
+                baseline[split] = ev.score(current, hf, parts[split], split)
+            comparisons.append(ev.compare(baseline[split], ev.score(candidate, hf, parts[split], split)))
+    finally:
+        candidate.close()
+    record.validation = [c.to_json() for c in comparisons]
+    accepted, record.reason = ev.acceptance(comparisons)
+    record.decision = "accepted" if accepted else "rejected"
+    if accepted:
+        note = f"accepted by evolve candidate {candidate_id}"
+        record.version = save_version(proposal.params, current.name, note, config.home).name
+    return record
+
+
+def changed_params(current: ParamHarness, params: HarnessParams) -> dict[str, object]:
+    before = current.params.model_dump()
+    after = params.model_dump()
+    return {key: {"from": before[key], "to": value} for key, value in after.items() if before.get(key) != value}

@@ -1,0 +1,210 @@
+"""`heedful evolve` end to end as real subprocesses: real git workspaces, scripted proposers and critics,
+on a synthetic LoCoMo-shaped fixture (10 users, so the declared splits apply) with the hashing embedder.
+
+Every user has a job and a move that the questions name in other words than the turns do ("job" /
+"I work as"); only the development users (0-4) also play an instrument. A patch that bridges the
+general vocabulary helps everyone; one that bridges only the instrument helps only the traced half.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from conftest import run_cli
+
+NAMES = ["Avery", "Blake", "Casey", "Devon", "Emery", "Finley", "Harper", "Jordan", "Kendall", "Logan"]
+FRIENDS = ["Quinn", "Reese", "Sage", "Tatum", "Val", "Wren", "Arden", "Briar", "Cove", "Dale"]
+JOBS = ["nurse", "baker", "pilot", "welder", "tailor", "chemist", "plumber", "farmer", "editor", "jeweler"]
+CITIES = ["Porto", "Leeds", "Turin", "Ghent", "Lyon", "Graz", "Bergen", "Tartu", "Cork", "Split"]
+FILLER_TOPICS = ["weather", "garden", "movie", "soup", "hiking", "painting", "football", "coffee", "novel", "beach"]
+FILLER = [
+    "The {t} today was lovely, {f}.",
+    "Did you see that {t} thing last night?",
+    "I keep thinking about the {t} we talked about.",
+    "Honestly the {t} made my whole day better.",
+    "My sister asked me about the {t} again.",
+    "We should plan something around the {t} soon.",
+]
+
+
+def conversation(index: int) -> dict[str, object]:
+    rng = random.Random(index)
+    name, friend = NAMES[index], FRIENDS[index]
+    facts = [f"I work as a {JOBS[index]} at the old hospital.", f"Last spring I relocated to {CITIES[index]}."]
+    if index < 5:
+        facts.append("I have been practising the cello every evening.")
+    sessions: dict[str, object] = {}
+    questions = []
+    for number in (1, 2):
+        turns = []
+        for position in range(24):
+            speaker = name if position % 2 == 0 else friend
+            text = rng.choice(FILLER).format(t=rng.choice(FILLER_TOPICS), f=friend if speaker == name else name)
+            turns.append({"speaker": speaker, "dia_id": f"D{number}:{position + 1}", "text": text})
+        for slot, fact in enumerate(facts[number - 1 :: 2]):
+            position = 4 + 8 * slot + rng.randrange(4)
+            turns[position] = {"speaker": name, "dia_id": f"D{number}:{position + 1}", "text": fact}
+            questions.append((fact, f"D{number}:{position + 1}"))
+        sessions[f"session_{number}"] = turns
+        sessions[f"session_{number}_date_time"] = f"1:{10 + number} pm on {number + 2} May, 2023"
+    wording = {
+        "work": f"What is {name}'s job?",
+        "relocated": f"Where did {name} move?",
+        "cello": f"Which instrument does {name} play?",
+    }
+    qa = [
+        {"question": q, "answer": fact.split()[-1].strip("."), "evidence": [turn], "category": 4}
+        for fact, turn in questions
+        for key, q in wording.items()
+        if key in fact
+    ]
+    return {
+        "sample_id": f"conv-{index}",
+        "conversation": {"speaker_a": name, "speaker_b": friend, **sessions},
+        "qa": qa,
+    }
+
+
+def fixture(tmp_path: Path) -> Path:
+    path = tmp_path / "locomo10.json"
+    path.write_text(json.dumps([conversation(i) for i in range(10)]), encoding="utf-8")
+    return path
+
+
+def proposer(tmp_path: Path, name: str, body: str) -> str:
+    """A scripted proposer: a Python script run in the workspace, as any proposer command is."""
+    script = tmp_path / f"{name}.py"
+    script.write_text(
+        "import json, pathlib\n"
+        "params_path = pathlib.Path('harness/params.json')\n"
+        "params = json.loads(params_path.read_text())\n" + body + "\n"
+        "params_path.write_text(json.dumps(params, indent=2, sort_keys=True) + '\\n')\n"
+        "print('hypothesis: the questions name things in other words than the turns')\n",
+        encoding="utf-8",
+    )
+    return f"{sys.executable} {script}"
+
+
+def evolve(tmp_path: Path, home: Path, *args: str) -> list[dict[str, Any]]:
+    done = run_cli("evolve", "--data", str(fixture(tmp_path)), "--json", *args, home=home, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_a_patch_that_helps_everyone_is_accepted_stored_and_adopted_only_on_request(tmp_path: Path, home: Path) -> None:
+    command = proposer(tmp_path, "good", "params['query_expansions'] = {'job': 'work', 'move': 'relocated'}")
+    critic = tmp_path / "critic.sh"
+    verdict = json.dumps({"decision": "accept", "reasons": ["bridges vocabulary"]})
+    critic.write_text(f"#!/bin/sh\ntest -s candidate.diff && test -s traces/development.jsonl && echo '{verdict}'\n")
+    critic.chmod(0o700)
+    [record] = evolve(tmp_path, home, "--proposer", command, "--critic", str(critic))
+
+    assert record["decision"] == "accepted", record["reason"]
+    assert record["version"] == "v2" and record["base"] == "v1"
+    assert record["critic"]["reasons"] == ["bridges vocabulary"]
+    assert all(half["gain"] > 0 for half in record["validation"])
+    assert '+  "query_expansions": {' in str(record["diff"])
+    traces = Path(str(record["development"]["folder"])) / "development.jsonl"
+    first = json.loads(traces.read_text().splitlines()[0])
+    assert first["user"] in {f"locomo-{i}" for i in range(5)}  # only development users are traced
+    assert first["gold_evidence"][0]["turn"].startswith("D") and "context" in first and first["reader"]["score"] < 1
+
+    # The new version sits beside v1; the default moves only on adopt, and the log records both.
+    log_file = home / "evolve" / "log.jsonl"
+    assert stat.S_IMODE(log_file.stat().st_mode) == 0o600
+    versions = json.loads(run_cli("evolve", "versions", "--json", home=home).stdout)
+    assert [(v["name"], v["default"]) for v in versions] == [("v1", True), ("v2", False)]
+    assert versions[1]["changed"] == {"query_expansions": {"job": "work", "move": "relocated"}}
+    adopted = run_cli("evolve", "adopt", "v2", home=home)
+    assert adopted.returncode == 0 and "default harness: v2 (was v1)" in adopted.stdout
+    bad = run_cli("evolve", "adopt", "v7", home=home)
+    assert bad.returncode == 2 and bad.stderr.startswith("error: unknown harness 'v7'")
+    log = json.loads(run_cli("evolve", "log", "--json", home=home).stdout)
+    assert [entry["kind"] for entry in log] == ["candidate", "adoption"]
+    assert "ACCEPTED" in run_cli("evolve", "log", home=home).stdout
+
+
+def test_a_patch_that_only_helps_the_traced_users_is_rejected_by_the_evaluator(tmp_path: Path, home: Path) -> None:
+    command = proposer(tmp_path, "overfit", "params['query_expansions'] = {'instrument': 'practising'}")
+    [record] = evolve(tmp_path, home, "--proposer", command)
+    assert record["decision"] == "rejected"
+    assert [half["gain"] for half in record["validation"]] == [0.0, 0.0]
+    assert "no gain on every validation half" in str(record["reason"])
+    assert record["version"] is None and not (home / "harness" / "v2.json").exists()
+
+
+def test_a_patch_that_edits_the_evaluator_is_refused_and_never_scored(tmp_path: Path, home: Path) -> None:
+    body = (
+        "params['max_excerpts'] = 10\n"
+        "evaluator = pathlib.Path('evaluator/evaluator.py')\n"
+        "evaluator.write_text(evaluator.read_text().replace('K = 10', 'K = 50'))"
+    )
+    [record] = evolve(tmp_path, home, "--proposer", proposer(tmp_path, "cheat", body))
+    assert record["decision"] == "refused"
+    assert str(record["reason"]).startswith("touches the frozen evaluator")
+    assert record["validation"] == [] and "-K = 10" in str(record["diff"])
+
+
+def test_a_template_keyed_patch_is_rejected_by_the_critic(tmp_path: Path, home: Path) -> None:
+    command = proposer(tmp_path, "template", "params['query_expansions'] = {'what': 'work', 'where': 'relocated'}")
+    critic = tmp_path / "critic.py"
+    critic.write_text(
+        "import json, pathlib\n"
+        "added = [l for l in pathlib.Path('candidate.diff').read_text().splitlines() if l.startswith('+')]\n"
+        "openers = {json.loads(l)['question'].split()[0].lower()\n"
+        "           for l in pathlib.Path('traces/development.jsonl').read_text().splitlines()}\n"
+        "keyed = sorted(w for w in openers if any(f'\"{w}\"' in l for l in added))\n"
+        "print(json.dumps({'decision': 'reject' if keyed else 'accept',\n"
+        "                  'reasons': [f'keyed to the question template {w!r}' for w in keyed]}))\n"
+    )
+    [record] = evolve(tmp_path, home, "--proposer", command, "--critic", f"{sys.executable} {critic}")
+    assert record["decision"] == "rejected" and record["validation"] == []
+    assert "keyed to the question template 'what'" in str(record["reason"])
+
+
+def test_the_static_check_rejects_a_patch_naming_the_speakers_without_any_critic(tmp_path: Path, home: Path) -> None:
+    command = proposer(tmp_path, "names", "params['query_expansions'] = {'job': 'Avery Blake work'}")
+    [record] = evolve(tmp_path, home, "--proposer", command)
+    assert record["decision"] == "rejected"
+    assert "keyed to a speaker's name: 'avery'" in str(record["reason"])
+
+
+def test_a_changed_installed_evaluator_stops_the_run(tmp_path: Path, home: Path) -> None:
+    import heedful
+
+    copy = tmp_path / "src"
+    shutil.copytree(Path(heedful.__file__).parent, copy / "heedful", ignore=shutil.ignore_patterns("__pycache__"))
+    evaluator = copy / "heedful" / "evolve" / "evaluator.py"
+    evaluator.write_text(evaluator.read_text() + "\n# loosened\n")
+    done = subprocess_with_path(copy, "evolve", "--data", str(fixture(tmp_path)), home=home)
+    assert done.returncode == 2
+    assert "the evaluator" in done.stderr and "refusing to evaluate" in done.stderr
+    assert not (home / "evolve" / "log.jsonl").exists()
+
+
+def subprocess_with_path(source: Path, *args: str, home: Path) -> subprocess.CompletedProcess[str]:
+    """The CLI run from a copy of the package (PYTHONPATH first), as an installed copy would be."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEEDFUL_")}
+    env.update({"HEEDFUL_HOME": str(home), "HEEDFUL_EMBEDDER": "hashing", "PYTHONPATH": str(source)})
+    return subprocess.run(
+        [sys.executable, "-m", "heedful", *args], capture_output=True, text=True, env=env, timeout=120
+    )
+
+
+def test_bad_input_is_one_line_and_changes_nothing(tmp_path: Path, home: Path) -> None:
+    missing = run_cli("evolve", "--data", str(tmp_path / "nope.json"), home=home)
+    assert missing.returncode == 2 and missing.stderr.startswith("error: the LoCoMo data is not at")
+    other = run_cli("evolve", "--bench", "beam", "--data", str(fixture(tmp_path)), home=home)
+    assert other.returncode == 2 and "no evolve driver for benchmark 'beam'" in other.stderr
+    failing = run_cli("evolve", "--data", str(fixture(tmp_path)), "--proposer", "exit 3", "--json", home=home)
+    assert failing.returncode == 0
+    assert json.loads(failing.stdout)[0]["reason"] == "the proposer exited with status 3"
+    assert not (home / "harness").exists()

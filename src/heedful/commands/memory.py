@@ -352,7 +352,8 @@ def context(
         fail("the question is empty")
     with opened(home) as hf, user_errors():
         moment = to_text(parse_user_time(as_of)) if as_of else None
-        built = get_harness(harness).build(hf, resolve_user(hf, user), question, options=choices or None, as_of=moment)
+        chosen = get_harness(harness, hf.settings.home)
+        built = chosen.build(hf, resolve_user(hf, user), question, options=choices or None, as_of=moment)
         emit(built.to_json(), as_json, lambda d: typer.echo(d["text"]))
 
 

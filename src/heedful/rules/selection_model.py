@@ -274,7 +274,7 @@ class SelectionModel:
         return Decision(False, "unrelated", score, f"not related (score {score:.2f})")
 
     def _kind(self, rule: Reading, task: Reading) -> str:
-        """"code" when a general coding habit applies because the task changes code, else "topical"."""
+        """ "code" when a general coding habit applies because the task changes code, else "topical"."""
         k = self.code_index
         if k < 0 or self.reach(rule) != "every_code_change":
             return "topical"

@@ -52,7 +52,9 @@ def code_model() -> SelectionModel:
     table = CueTable(words, array("b", [v for w in words for v in rows[w]]), [0.1] * 4)
     hook = Weights(("facet_max", "facet_sum", "keyword", "language_match"), (8.0, 0.0, 2.0, 0.0), -4.0, 0.5, 0.7)
     weights = Weights((*hook.names, "cosine"), (*hook.values, 0.0), -4.0, 0.5, 0.7)
-    return SelectionModel(["every", "git", "shell", "code"], [-3.0] * 4, [-30.0, -3.0, -3.0, -3.0], table, weights, hook)
+    return SelectionModel(
+        ["every", "git", "shell", "code"], [-3.0] * 4, [-30.0, -3.0, -3.0, -3.0], table, weights, hook
+    )
 
 
 def test_general_reach_default_only_without_a_particular_activity() -> None:

@@ -29,7 +29,12 @@ import typer
 from heedful.rules.models import Rule
 from heedful.rules.selection_corpus import Corpus, RuleItem, load_corpus
 
-NAMES = ("service", "hook", "hook_uncapped")  # the hook shows at most MAX_RULES topical rules per turn
+NAMES = ("service", "hook", "hook_uncapped")  # the hook caps each block (every answer, coding habits, topical)
+PROTOCOL = (
+    "each fold's scorer is fitted without the left-out source (seed fixed, thresholds by F2 on the training "
+    "pairs only); the fixed settings (features, caps, the general-habit floor) were set before this run, "
+    "the floor after reading pooled left-out results of earlier runs, so they are not nested"
+)
 MODEL_DIR = Path(__file__).resolve().parents[1] / "rules" / "data"
 
 
@@ -141,6 +146,7 @@ def run(
         "rules": {s: sum(r.source == s for r in corpus.rules) for s in corpus.rule_sources()},
         "tasks": {s: sum(t.source == s for t in corpus.tasks) for s in corpus.task_sources()},
         "skipped": corpus.skipped,
+        "protocol": PROTOCOL,
         "left_out": {},
     }
     for kind, sources in (("tasks", corpus.task_sources()), ("rules", corpus.rule_sources())):
@@ -178,6 +184,7 @@ def _render(report: dict[str, Any]) -> None:
     typer.echo(
         f"selection, leave one source out ({report['orders']} orders); rules {report['rules']}, tasks {report['tasks']}"
     )
+    typer.echo(f"  protocol: {report['protocol']}")
     for source, why in report["skipped"].items():
         typer.echo(f"  skipped {source}: {why}")
     for fold, result in report["left_out"].items():

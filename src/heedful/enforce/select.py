@@ -3,10 +3,12 @@
 The hook-side selector uses the learned scorer of `heedful.rules.selection_model` without the
 embedding cosine: a rule is set aside when a stated exception is met or when it names a language
 the task and project do not use; a rule that governs every answer (length, language, format,
-tone) is always shown and does not count against the topical budget; any other rule is shown when
-the scorer, reading the activities it governs and the request involves from per-word cues, and
-the words they share, says it applies. Checked rules stay armed at every stage whatever the
-selection: a check that does not apply answers not_applicable.
+tone) is always shown and does not count against the topical budget; nor does a general coding
+habit (naming, comments, types, small diffs) when the request changes code: those come in a compact
+block of their own. Any other rule competes for the topical budget and is shown when the scorer,
+reading the activities it governs and the request involves from per-word cues, and the words they
+share, says it applies. Checked rules stay armed at every stage whatever the selection: a check
+that does not apply answers not_applicable.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from heedful.rules.selection_model import SelectionModel, load_model, stem, toke
 
 MAX_RULES = 20  # topical rules shown per turn
 MAX_EVERY = 12  # rules about every answer, shown besides
+MAX_CODE = 40  # general coding habits for a task that changes code, shown besides in a compact block
 MAX_CHARS = 8000
 PRECEDENCE = (
     "The user's current instructions and any required output format take precedence over these rules; "
@@ -59,12 +62,14 @@ def select(
     scorer: SelectionModel | None = None,
     max_rules: int | None = MAX_RULES,
 ) -> list[dict[str, Any]]:
-    """The rules that apply to `request`, each with `why`: every-answer rules first (at most
-    MAX_EVERY), then at most `max_rules` topical rules by score, checked ones first."""
+    """The rules that apply to `request`, each with `why` and `reach`: every-answer rules first (at
+    most MAX_EVERY), general coding habits (at most MAX_CODE), then at most `max_rules` topical rules
+    by score, checked ones first. `max_rules=None` lifts every cap (the benchmark's uncapped hook)."""
     scorer = scorer or load_model()
     task = scorer.read_task(request, available)
     words = stems(request)
     every: list[dict[str, Any]] = []
+    code: list[tuple[float, dict[str, Any]]] = []
     topical: list[tuple[float, dict[str, Any]]] = []
     for rule in rules:
         if _exception_met(rule, words) is not None:
@@ -73,13 +78,20 @@ def select(
         decision = scorer.decide(reading, task)
         if not decision.applies:
             continue
-        chosen = {**rule, "why": decision.why}
+        chosen = {**rule, "why": decision.why, "reach": REACH.get(decision.kind, "topical")}
+        rank = decision.score + (1.0 if rule.get("status") == "checked" else 0.0)
         if decision.kind == "every":
             every.append(chosen)
         else:
-            topical.append((decision.score + (1.0 if rule.get("status") == "checked" else 0.0), chosen))
+            (code if decision.kind == "code" else topical).append((rank, chosen))
+    code.sort(key=lambda pair: -pair[0])
     topical.sort(key=lambda pair: -pair[0])
-    return every[:MAX_EVERY] + [rule for _, rule in topical[:max_rules]]
+    if max_rules is None:
+        return every + [rule for _, rule in code + topical]
+    return every[:MAX_EVERY] + [rule for _, rule in code[:MAX_CODE]] + [rule for _, rule in topical[:max_rules]]
+
+
+REACH = {"every": "every_answer", "code": "every_code_change"}
 
 
 def _line(rule: dict[str, Any]) -> str:
@@ -102,11 +114,20 @@ def turn_context(selected: list[dict[str, Any]], library_version: int, armed: in
     if not selected and not armed:
         return None
     lines = [f"Rules this user taught (heedful rule library v{library_version}). {PRECEDENCE}"]
-    for rule in selected:
+    habits = [r for r in selected if r.get("reach") == "every_code_change"]
+    for rule in [r for r in selected if r.get("reach") != "every_code_change"]:
         line = _line(rule)
         if sum(len(x) + 1 for x in lines) + len(line) > MAX_CHARS:
             break
         lines.append(line)
+    if habits:
+        # one compact line per habit: they hold for any code change, so their ids and scopes matter less
+        lines.append("General coding habits for any code you write or change:")
+        for rule in habits:
+            line = f"- {str(rule.get('text', '')).strip()} [{rule.get('id')}]"
+            if sum(len(x) + 1 for x in lines) + len(line) > MAX_CHARS:
+                break
+            lines.append(line)
     if armed:
         lines.append(
             f"{armed} checked rule(s) are enforced before tool calls, after file writes and before the "

@@ -74,7 +74,8 @@ _NOT_CODE = frozenset({"docs", "git", "search", "deps", "docker", "delete"})
 LANGUAGES: dict[str, re.Pattern[str]] = {
     "python": re.compile(
         r"\bpython\b|\.py\b|pytest|\bpip\b|\buv\b|django|flask|fastapi|pandas|numpy|notebook|"
-        r"\bruff\b|mypy|pydantic|dataclass|f-strings?|snake_case|docstrings?|\bpep ?8\b",
+        r"\bruff\b|mypy|pydantic|dataclass|f-strings?|snake_case|docstrings?|\bpep ?8\b|structlog|jupyter|"
+        r"\blogging module\b|\brequirements files?\b",
         _I,
     ),
     "typescript": re.compile(
@@ -117,7 +118,10 @@ LANGUAGES: dict[str, re.Pattern[str]] = {
             "elm": r"\belm\b",
             "gleam": r"\bgleam\b",
             "rust": r"\brust\b|\bcargo\b|clippy|rustfmt|\bcrates?\b",
-            "go": r"\bgolang\b|\bgo (?:code|modules?|files?|errors?|tests?)\b|gofmt|goroutines?",
+            # "go file by file" is not the language; a capital Go before a colon or a code noun is
+            "go": r"\bgolang\b|\bgo (?:code|modules?|files?|errors?|tests?)\b(?! by)|gofmt|goroutines?|"
+            r"(?-i:\bGo\b(?=:|'s\b|\s+(?:code|modules?|files?|errors?|tests?|structs?|interfaces?|packages?)\b)|"
+            r"\bin Go\b)",
             "java": r"\bjava\b",
             "csharp": r"\bc#|\.net\b",
             "cpp": r"c\+\+",

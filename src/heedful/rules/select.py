@@ -2,7 +2,8 @@
 
 A rule (already in scope) is set aside when a stated exception is met by the request or when it
 names a language or platform that neither the request nor the project uses. A rule that governs
-every answer (length, language, format, tone) is selected for every task. Otherwise the learned
+every answer (length, language, format, tone) is selected for every task, and a general coding habit
+for every task that changes code (the rule's reach, read as on the hook path). Otherwise the learned
 scorer of `heedful.rules.selection_model` decides from facet agreement (the activities the rule
 governs and the task involves, read through per-word cues distilled from MiniLM), keyword overlap
 and the embedding cosine of the rule and the request. Rules are examined in batches of 32, as a
@@ -38,7 +39,7 @@ class Scored:
     keyword: float
     selected: bool
     why: str
-    kind: str = "topical"  # "every": governs every answer, selected outside the topical budget
+    kind: str = "topical"  # "every": governs every answer; "code": a general coding habit (both outside the budget)
 
 
 @dataclass
@@ -123,7 +124,7 @@ def select(
             applies, why, kind, score = verdicts[rule.id]
             item = Scored(rule, score, card.cosine, card.keyword, applies, why, kind)
             (out.rules if applies else out.rejected).append(item)
-    out.rules.sort(key=lambda s: (s.kind != "every", -s.score))
+    out.rules.sort(key=lambda s: (s.kind != "every", s.kind != "code", -s.score))
     return out
 
 

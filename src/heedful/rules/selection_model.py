@@ -11,6 +11,13 @@ A rule applies to a task when
 - it governs every answer (length, language, format, tone): always, outside the topical budget;
 - otherwise a logistic scorer over facet agreement, keyword overlap and cosine clears its threshold.
 
+A rule's reach (`SelectionModel.reach`) is read once per text and cached: `every_answer`,
+`every_code_change` (a general coding habit: naming, comments, types, small diffs; shown for every
+coding task in a compact block that does not spend the topical budget either) or `topical` (an
+activity: committing, installing, deleting, writing shell ...). A rule that reads as no particular
+activity and not as the form of answers is taken for a general coding habit: the libraries of coding
+agents are mostly that, and a missed habit costs more than an extra line.
+
 Worked example (the shipped model)::
 
     >>> model = load_model()
@@ -19,6 +26,8 @@ Worked example (the shipped model)::
     True
     >>> model.decide(model.read_rule("Keep answers under 100 words."), task).kind
     'every'
+    >>> model.reach(model.read_rule("Avoid global state at almost all cost."))
+    'every_code_change'
 
 Train with `heedful bench selection --train` (see `heedful.rules.selection_train`).
 """
@@ -39,6 +48,9 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 MODEL_FILE = "selection_model.json"
 CUES_FILE = "selection_cues.bin"
 EVERY = "every"
+CODE = "code"
+GENERAL_FLOOR = 0.3  # below this for every activity (and not every answer), a rule is a general coding habit
+GENERAL_CODE = 0.9  # the code reading given to such a rule
 _WORD = re.compile(r"[a-z][a-z0-9+#]*")
 _SUFFIXES = ("ing", "ed", "es", "s")
 STOPWORDS = frozenset(
@@ -76,7 +88,7 @@ class Reading:
 @dataclass(frozen=True)
 class Decision:
     applies: bool
-    kind: str  # "every", "topical", "language", "unrelated"
+    kind: str  # "every", "code" (a general coding habit), "topical", "language", "unrelated"
     score: float
     why: str
 
@@ -148,6 +160,16 @@ def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x)) if x > -500.0 else 0.0
 
 
+def with_general_reach(probs: list[float], code: int) -> list[float]:
+    """A rule's facet reading with the general-habit default applied (see the module docstring)."""
+    if code < 0 or probs[0] >= 0.5:
+        return probs
+    if max((p for i, p in enumerate(probs) if i not in (0, code)), default=0.0) < GENERAL_FLOOR:
+        probs = list(probs)
+        probs[code] = max(probs[code], GENERAL_CODE)
+    return probs
+
+
 def pair_features(rule: Reading, task: Reading, keyword: float, cosine: float) -> dict[str, float]:
     """Features of one (rule, task) pair, before the language gate."""
     products = [r * t for r, t in zip(rule.facets[1:], task.facets[1:], strict=True)]
@@ -187,6 +209,7 @@ class SelectionModel:
         self.weights = weights
         self.hook_weights = hook_weights
         self._rules: dict[str, Reading] = {}  # readings by text: a library repeats words, a bench repeats rules
+        self.code_index = facet_names.index(CODE) if CODE in facet_names else -1
 
     def _read(self, text: str, bias: list[float]) -> Reading:
         is_rule = bias is self.rule_bias
@@ -198,8 +221,10 @@ class SelectionModel:
         ]
         if is_rule and answer_form(text):
             logits[0] += self.answer_form_weight
-        probs = tuple(_sigmoid(z) for z in logits)
-        return Reading(probs, languages(text), frozenset(stem(w) for w in words), facets(text, task=not is_rule))
+        probs = [_sigmoid(z) for z in logits]
+        if is_rule:
+            probs = with_general_reach(probs, self.code_index)
+        return Reading(tuple(probs), languages(text), frozenset(stem(w) for w in words), facets(text, task=not is_rule))
 
     def read_rule(self, text: str, condition: str | None = None) -> Reading:
         matching = " ".join(p for p in (text, condition or "") if p)
@@ -213,6 +238,17 @@ class SelectionModel:
         task_only = reading.facets[1:]
         available = reading.languages | frozenset(project_languages or ())
         return Reading((0.0, *task_only), available, reading.words, reading.lexicon)
+
+    def reach(self, rule: Reading) -> str:
+        """`every_answer`, `every_code_change` or `topical` (see the module docstring)."""
+        if rule.facets[0] >= self.weights.every_threshold:
+            return "every_answer"
+        k = self.code_index
+        # a general habit only when writing code is what it is most about ("Shell scripts start with
+        # set -euo pipefail" reads as code too, but it is about shell scripts: topical)
+        if k >= 0 and rule.facets[k] >= 0.5 and rule.facets[k] >= max(rule.facets[1:]):
+            return "every_code_change"
+        return "topical"
 
     def decide(
         self, rule: Reading, task: Reading, keyword: float | None = None, cosine: float | None = None
@@ -234,8 +270,16 @@ class SelectionModel:
         z = weights.bias + sum(w * features[n] for n, w in zip(weights.names, weights.values, strict=True))
         score = _sigmoid(z)
         if score >= weights.threshold:
-            return Decision(True, "topical", score, self._why(rule, task, keyword, cosine))
+            return Decision(True, self._kind(rule, task), score, self._why(rule, task, keyword, cosine))
         return Decision(False, "unrelated", score, f"not related (score {score:.2f})")
+
+    def _kind(self, rule: Reading, task: Reading) -> str:
+        """ "code" when a general coding habit applies because the task changes code, else "topical"."""
+        k = self.code_index
+        if k < 0 or self.reach(rule) != "every_code_change":
+            return "topical"
+        products = [r * t for r, t in zip(rule.facets[1:], task.facets[1:], strict=True)]
+        return "code" if products[k - 1] >= max(products) else "topical"
 
     def _why(self, rule: Reading, task: Reading, keyword: float, cosine: float | None) -> str:
         pairs = zip(rule.facets[1:], task.facets[1:], self.facet_names[1:], strict=True)

@@ -30,6 +30,7 @@ from heedful.rules.facets import answer_form
 from heedful.rules.facets import facets as lexicon
 from heedful.rules.selection_corpus import Corpus, RuleItem, TaskItem
 from heedful.rules.selection_model import (
+    CODE,
     EVERY,
     CueTable,
     Reading,
@@ -39,6 +40,7 @@ from heedful.rules.selection_model import (
     pair_features,
     stem,
     tokens,
+    with_general_reach,
 )
 
 SEED = 13
@@ -245,13 +247,18 @@ def cross_fitted_logits(
     return rule_out, task_out
 
 
-def _readings(logits: np.ndarray, texts: list[str], is_task: bool, langs: list[frozenset[str]]) -> list[Reading]:
+def _readings(
+    logits: np.ndarray, texts: list[str], is_task: bool, langs: list[frozenset[str]], code: int
+) -> list[Reading]:
+    """Readings as the run-time model makes them (rules get the general-habit default)."""
     probs = 1 / (1 + np.exp(-np.clip(logits, -30, 30)))
     out = []
     for row, text, lang in zip(probs, texts, langs, strict=True):
         facets = tuple(float(p) for p in row)
         if is_task:
             facets = (0.0, *facets[1:])
+        else:
+            facets = tuple(with_general_reach(list(facets), code))
         out.append(Reading(facets, lang, frozenset(stem(w) for w in tokens(text)), lexicon(text, task=is_task)))
     return out
 
@@ -290,8 +297,9 @@ def train(
     task_texts = pool([t.text for t in tasks], table)
     reader = fit_facets(facets, table, rule_texts, rules, task_texts, tasks)
     rule_logits, task_logits = cross_fitted_logits(facets, table, rule_texts, rules, task_texts, tasks)
-    rule_read = _readings(rule_logits, [r.matching_text for r in rules], False, [r.named for r in rules])
-    task_read = _readings(task_logits, [t.text for t in tasks], True, [t.available for t in tasks])
+    code = facets.index(CODE) if CODE in facets else -1
+    rule_read = _readings(rule_logits, [r.matching_text for r in rules], False, [r.named for r in rules], code)
+    task_read = _readings(task_logits, [t.text for t in tasks], True, [t.available for t in tasks], code)
     every_probs = np.array([r.facets[0] for r in rule_read])
     every_gold = np.array([EVERY in r.governs for r in rules])
     every_threshold = _every_threshold(every_probs, every_gold)

@@ -43,6 +43,22 @@ def test_every_answer_rules_do_not_spend_the_topical_budget() -> None:
     assert len(chosen) == 3 + select.MAX_RULES and chosen[3]["status"] == "checked"
 
 
+def test_general_coding_habits_come_in_their_own_block() -> None:
+    habits = [
+        rule("Use self-explanatory variable and function names."),
+        rule("Delete comments that only restate names, types, or control flow."),
+    ]
+    topical = [rule(f"Never push to main branch {i}.") for i in range(30)]
+    request = "write a function that parses the config file and commit it"
+    chosen = select.select(habits + topical, request, {"python"})
+    reach = {r["text"]: r["reach"] for r in chosen}
+    assert all(reach.get(h["text"]) == "every_code_change" for h in habits)
+    assert sum(1 for r in chosen if r["reach"] == "topical") == select.MAX_RULES
+    text = select.turn_context(chosen, 2, armed=0)
+    assert text is not None and "General coding habits" in text
+    assert text.index("Never push") < text.index("General coding habits") < text.index("self-explanatory")
+
+
 def test_turn_context_and_session_index() -> None:
     rules = [rule("Use uv, not pip.", scope="project", status="checked", check={"stage": "pre_action"})]
     text = select.turn_context(rules, 7, armed=1)

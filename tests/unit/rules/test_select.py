@@ -26,6 +26,15 @@ def test_facets_of_tasks_and_rules() -> None:
     assert languages("When writing Kotlin, prefer val") == {"kotlin"}
 
 
+def test_go_is_read_as_the_language_only_where_it_names_it() -> None:
+    assert languages("Go: accept interfaces, return structs.") == {"go"}
+    assert languages("Use table-driven tests in Go.") == {"go"}
+    assert languages("Wrap Go errors with %w.") == {"go"}
+    assert languages("When you explain a diff, go file by file.") == frozenset()
+    assert languages("Go ahead and fix the login form") == frozenset()
+    assert languages("Use the logging module instead of print statements.") == {"python"}
+
+
 def scores(rules: list[Rule], query: str, project_languages: set[str] | None = None) -> dict[str, float]:
     chosen = select(rules, None, query, None, project_languages=project_languages)
     return {s.rule.id: s.score for s in chosen.rules + chosen.rejected}

@@ -6,7 +6,16 @@ import subprocess
 import sys
 from array import array
 
-from heedful.rules.selection_model import CueTable, Reading, SelectionModel, Weights, load_model, stem, tokens
+from heedful.rules.selection_model import (
+    CueTable,
+    Reading,
+    SelectionModel,
+    Weights,
+    load_model,
+    stem,
+    tokens,
+    with_general_reach,
+)
 
 
 def tiny_model() -> SelectionModel:
@@ -27,6 +36,45 @@ def tiny_model() -> SelectionModel:
     )
     hook = Weights(("facet_max", "facet_sum", "keyword", "language_match"), (8.0, 0.0, 2.0, 0.0), -4.0, 0.5, 0.7)
     return SelectionModel(["every", "git", "delete"], [-3.0, -3.0, -3.0], [-30.0, -3.0, -3.0], table, weights, hook)
+
+
+def code_model() -> SelectionModel:
+    """EVERY, git, shell and code: cues for a few words, "names" carries none."""
+    words = sorted(["answers", "commit", "function", "names", "script", "shell"])
+    rows = {
+        "answers": (100, 0, 0, 0),
+        "commit": (0, 100, 0, 0),
+        "function": (0, 0, 0, 100),
+        "names": (0, 0, 0, 0),
+        "script": (0, 0, 90, 40),
+        "shell": (0, 0, 100, 50),
+    }
+    table = CueTable(words, array("b", [v for w in words for v in rows[w]]), [0.1] * 4)
+    hook = Weights(("facet_max", "facet_sum", "keyword", "language_match"), (8.0, 0.0, 2.0, 0.0), -4.0, 0.5, 0.7)
+    weights = Weights((*hook.names, "cosine"), (*hook.values, 0.0), -4.0, 0.5, 0.7)
+    return SelectionModel(
+        ["every", "git", "shell", "code"], [-3.0] * 4, [-30.0, -3.0, -3.0, -3.0], table, weights, hook
+    )
+
+
+def test_general_reach_default_only_without_a_particular_activity() -> None:
+    assert with_general_reach([0.1, 0.05, 0.1, 0.2], 3) == [0.1, 0.05, 0.1, 0.9]
+    assert with_general_reach([0.1, 0.8, 0.1, 0.2], 3) == [0.1, 0.8, 0.1, 0.2]  # reads as committing
+    assert with_general_reach([0.9, 0.0, 0.0, 0.0], 3) == [0.9, 0.0, 0.0, 0.0]  # reads as every answer
+    assert with_general_reach([0.1, 0.0, 0.0, 0.0], -1) == [0.1, 0.0, 0.0, 0.0]  # no code facet
+
+
+def test_reach_and_the_code_kind() -> None:
+    model = code_model()
+    habit, commit, shell = (model.read_rule(t) for t in ("names names", "commit commit", "shell shell"))
+    assert [model.reach(r) for r in (habit, commit, shell)] == ["every_code_change", "topical", "topical"]
+    assert model.reach(model.read_rule("answers answers")) == "every_answer"
+    task = model.read_task("function function")
+    assert model.decide(habit, task).kind == "code"
+    assert not model.decide(commit, task).applies
+    scripting = model.read_task("shell script")
+    assert model.decide(shell, scripting).kind == "topical"  # a habit for a kind of file competes for the budget
+    assert not model.decide(habit, model.read_task("commit commit")).applies
 
 
 def test_cue_table_round_trips_through_bytes() -> None:

@@ -228,7 +228,8 @@ class RuleService:
             "project": project_path,
             "rules": [
                 {"id": s.rule.id, "text": s.rule.text, "scope": s.rule.scope, "condition": s.rule.condition,
-                 "exceptions": s.rule.exceptions, "status": s.rule.status, "score": round(s.score, 3), "why": s.why}
+                 "exceptions": s.rule.exceptions, "status": s.rule.status, "score": round(s.score, 3), "why": s.why,
+                 "reach": s.kind}
                 for s in chosen.rules
             ],
             "checks": [

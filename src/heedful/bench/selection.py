@@ -90,7 +90,7 @@ def evaluate_fold(
                 Rule(id=r.id, user_id="bench", text=r.text, condition=r.condition, scope="global", status="guidance")
                 for r in library
             ]
-            dicts = [
+            dicts: list[dict[str, Any]] = [
                 {"id": r.id, "text": r.text, "condition": r.condition, "exceptions": [], "status": "guidance"}
                 for r in library
             ]

@@ -79,7 +79,8 @@ def normalize(payload: dict[str, Any], home: Path | None = None) -> dict[str, An
         return payload
     out = {k: v for k, v in payload.items() if k not in ("prompt_response", "tool_name", "tool_input", "cwd")}
     out["hook_event_name"] = event
-    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) and payload.get("cwd") else os.getcwd()
+    given = payload.get("cwd")
+    cwd = given if isinstance(given, str) and given else os.getcwd()
     out["cwd"] = cwd
     name, tool_input = payload.get("tool_name"), payload.get("tool_input")
     if event in ("PreToolUse", "PostToolUse") and isinstance(name, str) and isinstance(tool_input, dict):

@@ -62,7 +62,7 @@ class AnthropicModel:
         system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
         turns = [m for m in messages if m["role"] != "system"]
         try:
-            response = self._client.messages.create(
+            response = self._client.messages.create(  # type: ignore[call-overload]
                 model=self.model,
                 max_tokens=self.max_tokens,
                 system=system,

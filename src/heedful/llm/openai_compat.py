@@ -72,7 +72,7 @@ class OpenAICompatModel:
     def _send(self, messages: list[dict[str, str]], response_format: dict[str, Any]) -> Reply:
         openai = self._openai
         try:
-            response = self._client.chat.completions.create(
+            response = self._client.chat.completions.create(  # type: ignore[call-overload]
                 model=self.model,
                 messages=messages,  # type: ignore[arg-type]
                 response_format=response_format,  # type: ignore[arg-type]

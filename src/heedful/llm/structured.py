@@ -8,6 +8,7 @@ learner falls back to its offline path); nothing is dropped silently.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import random
@@ -154,7 +155,7 @@ def structured_call(
         started = time.monotonic()
         reply: Reply | None = None
         try:
-            reply = with_backoff(lambda turns=conversation: send(turns), budget_seconds, sleep=sleep)
+            reply = with_backoff(functools.partial(send, conversation), budget_seconds, sleep=sleep)
             parsed = parse_reply(reply, response_model)
         except InvalidResponse as exc:
             usage.record(provider, model, reply, time.monotonic() - started, f"invalid: {exc}")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -41,10 +41,10 @@ from heedful.rules.import_origin import (
     write_stamps,
 )
 from heedful.rules.import_parse import Unit, parse
-from heedful.rules.import_report import FileReport, ImportReport, LineReport, RuleOutcome
+from heedful.rules.import_report import FileReport, ImportOp, ImportReport, LineReport, RuleOutcome
 from heedful.rules.interpret import verify_evidence
 from heedful.rules.library import compile_candidate, restate, row_for, rule_from_row
-from heedful.rules.models import LIVE_STATUSES, Candidate
+from heedful.rules.models import LIVE_STATUSES, Candidate, RuleStatus
 from heedful.rules.service import normalise_project
 from heedful.rules.steps import InterpretInput, InterpretStep, ResolveInput, ResolveStep
 
@@ -78,7 +78,7 @@ def _record_stamps(hf: Heedful, user: str, files: Sequence[Target]) -> None:
     hf.store.set_meta(key, write_stamps(stamps))
 
 
-def _outcome(op: str, row: RuleRow, reason: str) -> RuleOutcome:
+def _outcome(op: ImportOp, row: RuleRow, reason: str) -> RuleOutcome:
     check = row.check_spec
     return RuleOutcome(
         op=op,
@@ -289,9 +289,10 @@ class _Import:
             previous.condition,
             previous.exceptions,
         )
+        status: RuleStatus
         if same:  # the line changed around this rule: keep its check, record the new line
             status, check, reason = (
-                previous.status,
+                cast(RuleStatus, previous.status),  # a stored row's status is one of the literal set
                 rule_from_row(previous).check,
                 "the line changed, this rule did not",
             )
@@ -326,13 +327,14 @@ class _Import:
         conflict: RuleRow | None = None,
     ) -> RuleOutcome:
         rule_id = new_id("r")
+        status: RuleStatus
         if conflict is not None:  # never change a rule from elsewhere: keep this one, switched off
             status, check = "inactive", None
             reason = f"contradicts rule {conflict.id} ({conflict.text!r}), which stays; edit one of them to decide"
         else:
             outcome = compile_candidate(self.hf.model, candidate)
             status, check, reason = outcome.status, outcome.check, outcome.reason
-        op = "new"
+        op: ImportOp = "new"
         if supersedes is not None:
             op = "supersede"
             old = row_for(

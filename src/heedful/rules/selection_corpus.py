@@ -106,8 +106,8 @@ def load_corpus(swe_dir: Path | None = None, generated: bool = True) -> Corpus:
             str(row["text"]),
             _strings(row.get("governs")),
             _strings(row.get("languages")),
-            row.get("condition") or None,
-        )  # type: ignore[arg-type]
+            str(row["condition"]) if row.get("condition") else None,
+        )
         for name in RULE_FILES
         for row in _rows(CORPUS_DIR / name)
     ]

@@ -303,13 +303,13 @@ def overlap(rule_words: frozenset[str], task_words: frozenset[str]) -> float:
 def _weights(raw: dict[str, object]) -> Weights:
     names = tuple(str(n) for n in raw["names"])  # type: ignore[attr-defined]
     values = tuple(float(v) for v in raw["values"])  # type: ignore[attr-defined]
-    return Weights(
-        names,
-        values,
-        float(raw["bias"]),
-        float(raw["threshold"]),  # type: ignore[arg-type]
-        float(raw["every_threshold"]),
-    )  # type: ignore[arg-type]
+    return Weights(names, values, _number(raw["bias"]), _number(raw["threshold"]), _number(raw["every_threshold"]))
+
+
+def _number(value: object) -> float:
+    if not isinstance(value, int | float | str):
+        raise ValueError(f"the selection model's weights hold {value!r} where a number belongs")
+    return float(value)
 
 
 def model_from_files(model_path: Path, cues_path: Path) -> SelectionModel:

@@ -152,7 +152,8 @@ def main(argv: list[str]) -> int:
             for rule in row.get("rules") or []:
                 if isinstance(rule, dict):
                     check = rule.get("check")
-                    counts["check kind"][(path.stem, check if isinstance(check, str) else check.get("kind"))] += 1
+                    kind = check if isinstance(check, str) else (check or {}).get("kind")
+                    counts["check kind"][(path.stem, kind)] += 1
     for row in rows_by_id.values():
         origin = row.get("provenance", {}).get("from") if isinstance(row.get("provenance"), dict) else None
         if origin and origin not in rows_by_id:

@@ -70,9 +70,16 @@ PROJECT = rx(
     r"\bin (?:this|our) team\b", r"\bour (?:convention|standard|style guide|team)\b", r"\bthe convention here\b",
 )
 
+# Withdrawal: a verb of taking back, then what is taken back (what I said / told you, a rule, a ban).
+_WITHDRAW = r"(?:forget|disregard|drop|scrap|scratch|delete|remove|undo|cancel|ignore|take back|retract|lift|rescind)"
+_WITHDRAWN = (
+    r"(?:what i (?:said|told you|asked)"
+    r"|my (?:earlier |previous |old )?(?:rule|instruction|preference|note|request|ban)s?"
+    r"|the (?:rule|instruction|preference|ban)s?|that (?:rule|instruction|ban))"
+)
 RETRACT = rx(
-    r"\b(?:forget|disregard|drop|scrap|delete|remove|undo|cancel) (?:what i said|my (?:earlier |previous |old )?"
-    r"(?:rule|instruction|preference|note|request)s?|the (?:rule|instruction|preference)s?|that (?:rule|instruction))",
+    rf"\b{_WITHDRAW} {_WITHDRAWN}",
+    r"\byou (?:can|may) (?:use|run|do) .{1,40} again\b",
     r"\bforget about\b", r"\bno longer (?:need|have) to\b", r"\byou (?:can|may) (?:now )?stop\b",
     r"\bignore (?:my|the) (?:earlier|previous|old) (?:rule|instruction|preference)s?\b",
     r"\bdon'?t (?:need|have) to .{1,60} any ?more\b", r"\bthat rule (?:about .{1,60} )?(?:is|no longer)\b",

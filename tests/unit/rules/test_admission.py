@@ -39,10 +39,25 @@ def test_lasting_versus_this_time() -> None:
     assert admit("Not just this time: always run the linter before committing.").decision == "persist"
 
 
-def test_retraction_is_recognised() -> None:
-    result = admit("forget what I said about rg")
+@pytest.mark.parametrize(
+    "text",
+    [
+        "forget what I said about rg",
+        "ok scratch what I told you about tabs, spaces are fine",
+        "take back the ban on npm",
+        "you can use pip again",
+        "please ignore my earlier rule about commit messages",
+    ],
+)
+def test_retraction_is_recognised(text: str) -> None:
+    result = admit(text)
     assert result.decision == "persist"
     assert result.retraction
+
+
+@pytest.mark.parametrize("text", ["the build is ok again, thanks", "just ignore the failing test for now"])
+def test_a_state_or_a_one_off_is_not_a_retraction(text: str) -> None:
+    assert not admit(text).retraction
 
 
 def test_detection_errs_toward_a_signal_but_skips_chatter() -> None:

@@ -98,7 +98,8 @@ def _commands(value: Any) -> set[str]:
     out = set()
     for item in value:
         words = item.split() if isinstance(item, str) else [str(w) for w in item] if isinstance(item, list) else []
-        words = [w for w in words if not w.startswith("-") and "/" not in w]
+        if words:  # a program named by its path (`./bin/brew`) is the program `brew`
+            words = [str(words[0]).rsplit("/", 1)[-1], *(w for w in words[1:] if not w.startswith("-") and "/" not in w)]
         if words:
             out.add(" ".join(words).lower())
     return out

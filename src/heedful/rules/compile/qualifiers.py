@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from heedful.rules import vocabulary as vocab
+from heedful.rules.compile.events import moment
 from heedful.rules.compile.words import COMMIT_WORDS, DELIVERY_WORDS, EDIT_WORDS, GENERIC, REPLY_WORDS
 from heedful.rules.models import CheckSpec
 
@@ -75,6 +76,8 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
         allowed |= REPLY_WORDS
     elif check.kind in ("required_event", "workspace_leftovers"):
         allowed |= DELIVERY_WORDS | EDIT_WORDS
+        if check.kind == "required_event" and moment(condition) is not None:
+            return True  # "after changing go.mod", "before each commit": the event log decides it
     content = _content_words(condition)
     return bool(content) and all(w in allowed or re.fullmatch(r"\*?\.\w+", w) for w in content)
 

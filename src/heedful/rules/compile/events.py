@@ -79,9 +79,7 @@ _EDIT_MOMENT = re.compile(
     r"creat\w*|renam\w*|delet\w*|remov\w*|bump\w*)\b",
     re.I,
 )
-_PATH_TOKEN = re.compile(
-    r"`[^`\s]+`|(?<![\w*])\*?\.?[\w*.-]*[/.](?:[\w./*-]*[\w*/])?|(?<![\w.])\.[a-z]{1,8}\b"
-)
+_PATH_TOKEN = re.compile(r"`[^`\s]+`|(?<![\w*])\*?\.?[\w*.-]*[/.](?:[\w./*-]*[\w*/])?|(?<![\w.])\.[a-z]{1,8}\b")
 
 
 def moment(phrase: str) -> tuple[str, list[str]] | None:
@@ -102,7 +100,9 @@ def moment(phrase: str) -> tuple[str, list[str]] | None:
 def edit_globs(text: str) -> list[str]:
     """Paths an edit condition names: go.mod, proto/*.proto, packages/, .go files, Python files."""
     lowered = text.lower()
-    if re.search(r"\b(?:any|all|every) (?:code|file|source)|\bcode (?:edits?|changes?)\b|\bevery (?:edit|change)", lowered):
+    if re.search(
+        r"\b(?:any|all|every) (?:code|file|source)|\bcode (?:edits?|changes?)\b|\bevery (?:edit|change)", lowered
+    ):
         return []
     globs: list[str] = []
     prose = _PATH_TOKEN.sub(" ", text).lower()

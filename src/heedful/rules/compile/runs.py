@@ -17,8 +17,20 @@ from heedful.rules.compile.words import GENERIC
 # Words that end a command named in prose ("run make lint *in* the package", "run pytest *to* check").
 _END = frozenset(vocab.STOP | {"every", "each", "first", "again", "then", "locally", "yourself", "too", "also"})
 # Wrappers peeled off a command (the check's runners see through them the same way).
-_WRAPPERS = (("mise", "exec"), ("mise", "x"), ("uv", "run"), ("poetry", "run"), ("pipenv", "run"), ("pdm", "run"),
-             ("hatch", "run"), ("rye", "run"), ("bundle", "exec"), ("npx",), ("bunx",), ("uvx",))
+_WRAPPERS = (
+    ("mise", "exec"),
+    ("mise", "x"),
+    ("uv", "run"),
+    ("poetry", "run"),
+    ("pipenv", "run"),
+    ("pdm", "run"),
+    ("hatch", "run"),
+    ("rye", "run"),
+    ("bundle", "exec"),
+    ("npx",),
+    ("bunx",),
+    ("uvx",),
+)
 _TEST_PHRASE = re.compile(
     r"(?:the |all |your )?(?:full |whole |unit |relevant |existing |project'?s? )?(?:tests?|test ?suite|specs?)", re.I
 )
@@ -42,9 +54,9 @@ def _peel(words: list[str]) -> list[str]:
             while rest and rest[0].startswith("-"):
                 flag = rest.pop(0)
                 # a long flag without "=" may take the next word as its value (`--only-group dev`)
-                if flag.startswith("--") and flag != "--" and "=" not in flag and len(rest) > 1:
-                    if not rest[0].startswith("-") and flag not in ("--locked", "--frozen", "--offline"):
-                        rest.pop(0)
+                takes_value = flag.startswith("--") and flag != "--" and "=" not in flag and len(rest) > 1
+                if takes_value and not rest[0].startswith("-") and flag not in ("--locked", "--frozen", "--offline"):
+                    rest.pop(0)
             return _peel(rest) if rest else words
     return words
 
@@ -96,7 +108,9 @@ def command_list(phrase: str) -> list[list[str]] | None:
         commands = [c for c in out if c]
         return commands or None
     parts = [
-        p for p in re.split(r"\s*,\s*(?:and\s+|or\s+|then\s+)?|\s+(?:and|or|then|&&)\s+(?:run\s+)?", phrase) if p.strip()
+        p
+        for p in re.split(r"\s*,\s*(?:and\s+|or\s+|then\s+)?|\s+(?:and|or|then|&&)\s+(?:run\s+)?", phrase)
+        if p.strip()
     ]
     commands = []
     for part in parts:

@@ -102,7 +102,7 @@ NEGATIONS = frozenset(
 )
 PREFER_VERBS = frozenset("use using prefer preferring favor favour stick switch go with only always run uses".split())
 CONTRAST_BAD = ("instead of", "rather than", "in place of", "over", "not", "from", "than", "vs", "versus")
-_TOKEN = re.compile(r"`[^`]+`|--?\w(?:[\w=|-]|\.(?=\w))*|[\w.*~/](?:[\w+/*@~'-]|\.(?=[\w*]))*|[,;:.!?()]")
+_TOKEN = re.compile(r"`[^`]+`|--?\w(?:[\w=|-]|\.(?=\w))*|[\w.*~/](?:[\w+/*@~'-]|[.:](?=[\w*]))*|[,;:.!?()]")
 SINGLE_DASH_LONG = frozenset({"find", "terraform", "java", "go"})
 STOP = frozenset(
     "in on at to for with without when whenever unless because and or but here there this that the a an anymore "
@@ -237,6 +237,8 @@ def concept_flags(program: str, concept: str, subcommand: list[str]) -> FlagRule
     return rule
 
 
+# "instead of calling pytest", "not plain pytest", "rather than running npm": the contrast still names the program.
+_CONTRAST_TAILS = ("", " using", " the", " calling", " running", " invoking", " plain", " a", " the system", " a system")
 _CLAUSE_STARTS = frozenset(
     "we i you they it it's its this our here use prefer try just only instead always go switch stick".split()
 )
@@ -253,7 +255,9 @@ def _role(words: list[str], start: int, end: int) -> str:
         before.insert(0, word)
     joined = " ".join(before)
     after = words[end : end + 4]
-    contrast = next((c for c in CONTRAST_BAD if joined.endswith((c, c + " using", c + " the"))), None)
+    contrast = next(
+        (c for c in CONTRAST_BAD if joined.endswith(tuple(c + tail for tail in _CONTRAST_TAILS))), None
+    )
     sentence = " ".join(words)
     unless = {
         "from": not re.search(r"\b(?:switch|switched|move|moved|migrat\w*)\b", joined),
@@ -332,6 +336,8 @@ def _read_after(
     return subcommand, flags, args, unread, i
 
 
+# Words between a verb and its program: "install system packages with apt".
+_BRIDGE = frozenset("with using via through system any new global".split())
 _RUN_CUES = frozenset(
     {"run", "running", "execute", "executing", "type", "typing", "invoke", "call", "pass", "use", "using"}
 )
@@ -370,6 +376,24 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
     return None
 
 
+def _backticked_program(inner: list[str]) -> Program | None:
+    """A backticked span names a program when it starts with a known one, or with a word that looks like a
+    command (`prek`, `./bin/brew`, `rails db:drop`): backticks are the author saying "this is a command"."""
+    if not inner:
+        return None
+    known = program_named(inner[0])
+    if known:
+        return vocabulary().programs[known]
+    head = inner[0]
+    if len(inner) > 1 and not re.fullmatch(r"--?[\w-]+|[\w.:@/-]+", inner[1]):
+        return None
+    if re.fullmatch(r"(?:\.{0,2}/)?[a-z][\w.+-]*(?:/[\w.+-]+)*", head) and head.lower() not in NOT_PROGRAMS:
+        if "." in head and "/" not in head and not head.endswith((".sh", ".py", ".js")):
+            return None  # `package.json`, `go.mod`: a file, not a command
+        return Program(head, None, (head,), {}, {})
+    return None
+
+
 def read_commands(text: str) -> list[Mention]:
     """Every program the text names, in order, with its role and what the rule says about it."""
     vocab = vocabulary()
@@ -383,8 +407,8 @@ def read_commands(text: str) -> list[Mention]:
         word = flat[i]
         if word.startswith("`") or " " in words[i]:
             inner = tokens(words[i].strip("`"))
-            if inner and program_named(inner[0]):
-                program = vocab.programs[program_named(inner[0]) or ""]
+            program = _backticked_program(inner)
+            if program is not None:
                 sub, flags, args, unread, _ = _read_after(program, [_plain(t) for t in inner], 1, explicit=True)
                 mentions.append(Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args, unread=unread))
                 consumed.add(i)
@@ -426,7 +450,9 @@ def read_commands(text: str) -> list[Mention]:
         consumed.update(range(i, stop))
         mention = Mention(program.name, i, i + size, _role(flat, i, i + size), sub, flags, args, unread=unread)
         if not sub:  # "global yarn installs", "installs with pip": the subcommand may come first
-            for j in range(max(0, i - 3), i):
+            for j in range(max(0, i - 5), i):
+                if j < i - 3 and not all(w in FILLER or w in _BRIDGE for w in flat[j + 1 : i]):
+                    continue
                 if flat[j] in program.subcommands and flat[j] not in ("i", "add", "run"):
                     mention.subcommand = program.subcommands[flat[j]].split()
                     consumed.add(j)

@@ -41,6 +41,23 @@ _ASK_FIRST = re.compile(
 )
 
 
+# A condition or exception that only waits for the user's go-ahead: a block that makes the agent ask is exactly
+# the rule ("unless explicitly asked", "without explicit confirmation from the user", "autonomously").
+ASK_ONLY = re.compile(
+    r"^\W*(?:(?:without|w/o)\s+(?:(?:explicit|prior|express|written|the user'?s?|my|a human'?s?)\s+)*"
+    r"(?:confirmation|approval|permission|consent|instructions?|asking|checking|go-ahead|ok|okay|sign-?off)\b.*|"
+    r"unless\s+(?:(?:the user|i|we|a human|a maintainer|someone|you(?:'re| are)?)\s+)?(?:(?:explicitly|specifically|"
+    r"directly|first)\s+)?(?:asks?|asked|requests?|requested|tells? you|told|says? so|instructed|approves?|"
+    r"approved|confirms?|confirmed)\b.*|"
+    r"unless\s+(?:a|an|the)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|was|has been)\s+(?:explicitly\s+)?"
+    r"(?:requested|asked for|approved)\b.*|"
+    r"(?:autonomously|on your own|by yourself|unprompted|unasked|without being asked)\W*)$",
+    re.I,
+)
+# Kinds that block an action: blocking until the user approves is what an ask-first rule asks for.
+ACTION_KINDS = frozenset({"forbidden_command", "forbidden_path", "staged_path"})
+
+
 def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
     """(the directive, its conditions, its exceptions) as written inside one rule's text."""
     conditions: list[str] = []
@@ -78,6 +95,8 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
         allowed |= DELIVERY_WORDS | EDIT_WORDS
         if check.kind == "required_event" and moment(condition) is not None:
             return True  # "after changing go.mod", "before each commit": the event log decides it
+    if check.kind in ACTION_KINDS and ASK_ONLY.match(condition.strip()):
+        return True
     content = _content_words(condition)
     return bool(content) and all(w in allowed or re.fullmatch(r"\*?\.\w+", w) for w in content)
 
@@ -85,6 +104,8 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
 def exception_decided(exception: str, check: CheckSpec) -> bool:
     """Only an exception the check already leaves out: "--force-with-lease is fine" for --force, or
     "grep is fine again" beside a rule against rg (another program being fine restricts nothing)."""
+    if check.kind in ACTION_KINDS and ASK_ONLY.match(exception.strip()):
+        return True
     if check.kind != "forbidden_command":
         return False
     if "lease" in exception.lower():

@@ -91,10 +91,18 @@ def _flag_named(text: str, program: str, group: list[str]) -> bool:
     return _named(text, words) or any(pattern.search(text) and c in concepts for pattern, c in vocab.CONCEPT_PHRASES)
 
 
+def _same_action(action: dict[str, Any], params: dict[str, Any]) -> bool:
+    return all(action.get(k) == params.get(k) for k in ("program", "subcommand", "flags", "args"))
+
+
 def _unnamed(text: str, spec: CheckSpec) -> list[str]:
     """Parts of the spec that the rule's own wording does not name (the check may not invent them)."""
     params = spec.params
     if spec.kind == "forbidden_command":
+        from heedful.rules.compile.actions import actions
+
+        if any(a.phrase.search(text) and _same_action(a.params, params) for a in actions()):
+            return []  # "never open a PR" names `gh pr create` by what it does
         missing = [] if _program_named(text, params) else [str(params.get("program"))]
         args = params.get("args") or []
         missing += [

@@ -102,7 +102,7 @@ NEGATIONS = frozenset(
 )
 PREFER_VERBS = frozenset("use using prefer preferring favor favour stick switch go with only always run uses".split())
 CONTRAST_BAD = ("instead of", "rather than", "in place of", "over", "not", "from", "than", "vs", "versus")
-_TOKEN = re.compile(r"`[^`]+`|--?\w(?:[\w=|-]|\.(?=\w))*|[\w.*~/](?:[\w+/*@~'-]|[.:](?=[\w*]))*|[,;:.!?()]")
+_TOKEN = re.compile(r"`[^`]+`|--(?=\s|$)|--?\w(?:[\w=|-]|\.(?=\w))*|[\w.*~/](?:[\w+/*@~'-]|[.:](?=[\w*]))*|[,;:.!?()]")
 SINGLE_DASH_LONG = frozenset({"find", "terraform", "java", "go"})
 STOP = frozenset(
     "in on at to for with without when whenever unless because and or but here there this that the a an anymore "
@@ -209,6 +209,11 @@ def _plain(token: str) -> str:
     return stripped if stripped.startswith("-") else stripped.lower()
 
 
+def plain_words(text: str) -> list[str]:
+    """The rule's tokens as `read_commands` indexes them (a mention's start and end count these)."""
+    return [_plain(t) for t in tokens(text)]
+
+
 def program_named(word: str) -> str | None:
     """The program a single word names ("ripgrep" -> rg, "pip3" -> pip), or None."""
     return vocabulary().phrases.get((_plain(word),))
@@ -238,7 +243,18 @@ def concept_flags(program: str, concept: str, subcommand: list[str]) -> FlagRule
 
 
 # "instead of calling pytest", "not plain pytest", "rather than running npm": the contrast still names the program.
-_CONTRAST_TAILS = ("", " using", " the", " calling", " running", " invoking", " plain", " a", " the system", " a system")
+_CONTRAST_TAILS = (
+    "",
+    " using",
+    " the",
+    " calling",
+    " running",
+    " invoking",
+    " plain",
+    " a",
+    " the system",
+    " a system",
+)
 _CLAUSE_STARTS = frozenset(
     "we i you they it it's its this our here use prefer try just only instead always go switch stick".split()
 )
@@ -255,9 +271,7 @@ def _role(words: list[str], start: int, end: int) -> str:
         before.insert(0, word)
     joined = " ".join(before)
     after = words[end : end + 4]
-    contrast = next(
-        (c for c in CONTRAST_BAD if joined.endswith(tuple(c + tail for tail in _CONTRAST_TAILS))), None
-    )
+    contrast = next((c for c in CONTRAST_BAD if joined.endswith(tuple(c + tail for tail in _CONTRAST_TAILS))), None)
     sentence = " ".join(words)
     unless = {
         "from": not re.search(r"\b(?:switch|switched|move|moved|migrat\w*)\b", joined),
@@ -303,7 +317,9 @@ def _read_after(
         plain = _plain(word)
         if word in (",", ";", ":", ".", "!", "?", "(", ")") or plain in STOP:
             break
-        if "|" in plain and plain.startswith("-"):  # "-k/--insecure": aliases of one flag
+        if plain == "--":  # "git checkout -- .": what follows is a path the check cannot state
+            unread.append(plain)
+        elif "|" in plain and plain.startswith("-"):  # "-k/--insecure": aliases of one flag
             group = [a for a in plain.split("|") if a.startswith("-")]
             known = flag_groups_for(program.name, group[-1])
             flags.append(known if set(group) <= set(known) else group)
@@ -458,7 +474,7 @@ def read_commands(text: str) -> list[Mention]:
                     consumed.add(j)
                     break
         mentions.append(mention)
-        i += size
+        i = max(i + size, stop)  # the words read as this command's own are not programs of their own
     _attach_concepts(text, flat, mentions, consumed)
     return [m for m in mentions if not (m.implied and any(o.program == m.program and not o.implied for o in mentions))]
 

@@ -75,7 +75,8 @@ def describe(params: dict[str, Any]) -> str:
     parts += [group[0] for group in _flag_groups(params.get("flags"))]
     args = _text_list(params.get("args"))
     if args:
-        parts.append("|".join(args))
+        privileged = str(params.get("program") or "").lower() in PRIVILEGE
+        parts.append(" ".join(args) if privileged else "|".join(args))
     return " ".join(parts)
 
 
@@ -85,7 +86,13 @@ def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool
     if isinstance(program, str) and program.lower() in PRIVILEGE:
         wrappers = command.wrappers if command.wrappers or not command.sudo else ("sudo",)
         named = program.lower() in wrappers or command.program == program.lower()
-        return named or (program.lower() == "sudo" and command.sudo and not command.wrappers), False
+        named = named or (program.lower() == "sudo" and command.sudo and not command.wrappers)
+        # "never sudo pip install": the words name the command run with privileges
+        wrapped = [w.lower() for w in [*_text_list(params.get("subcommand")), *_text_list(params.get("args"))]]
+        if not wrapped or not named:
+            return named, False
+        head = [command.program, *(p.lower() for p in positionals(command))]
+        return head[: len(wrapped)] == wrapped, False
     if isinstance(program, str) and program and command.program != program.lower():
         return False, False
     subcommand = _text_list(params.get("subcommand"))
@@ -151,6 +158,9 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
 
 
 def _example(params: dict[str, Any]) -> str:
+    if str(params.get("program") or "").lower() in PRIVILEGE:
+        wrapped = [*_text_list(params.get("subcommand")), *_text_list(params.get("args"))]
+        return " ".join([str(params["program"]), *wrapped, "example"])
     words = [str(params.get("program") or "tool"), *_text_list(params.get("subcommand"))]
     groups = _flag_groups(params.get("flags"))
     words += [group[-1] if len(group) > 1 else group[0] for group in groups]
@@ -175,7 +185,11 @@ def cases(params: dict[str, Any]) -> list[Case]:
         ),
     ]
     alternatives = _text_list(params.get("alternatives"))
-    if alternatives:
+    program = str(params.get("program") or "").lower()
+    wrapped = [*_text_list(params.get("subcommand")), *_text_list(params.get("args"))]
+    if program in PRIVILEGE and wrapped:
+        compliant = " ".join([*wrapped, "example"])  # the same command without privileges
+    elif alternatives:
         compliant = f"{alternatives[0]} {' '.join(_text_list(params.get('subcommand')))} example".replace("  ", " ")
     elif _text_list(params.get("args")):
         compliant = violating.replace(_text_list(params["args"])[0], "feature-branch")

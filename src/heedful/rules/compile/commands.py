@@ -60,6 +60,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         if branch and branch.group("b").lower() not in _NOT_BRANCH:
             args = [branch.group("b")]
             params["implicit_target"] = True
+    if mention.program in ("sudo", "doas", "pkexec") and subcommand:
+        args, subcommand = [*subcommand, *args], []  # the command it runs with privileges
     if subcommand:
         params["subcommand"] = subcommand
     unique: list[list[str]] = []
@@ -73,10 +75,28 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     return params
 
 
+def _how_to_run(text: str, mention: vocab.Mention) -> bool:
+    """ "Run tests with uv run pytest", "always run pnpm i from the root": how to run something, not which
+    tool replaces another, so nothing is forbidden by default."""
+    words = vocab.plain_words(text)[: mention.start]
+    clause = " ".join(words).rsplit(",", 1)[-1].rsplit(";", 1)[-1]
+    return bool(re.search(r"\b(?:run|runs|running|execute|executing|build|builds|building)\b", clause)) and not (
+        re.search(r"\b(?:use|using|prefer|stick|switch|only)\b", clause)
+    )
+
+
 def command_checks(text: str) -> list[CheckSpec]:
     mentions = vocab.read_commands(text)
     forbid = [m for m in mentions if m.role == "forbid"]
-    prefer = [m for m in mentions if m.role == "prefer" and m.program not in {f.program for f in forbid}]
+    forbidden = {(f.program, tuple(f.subcommand)) for f in forbid}
+    # "use prisma migrate dev instead of prisma db push": the same program under another subcommand is an alternative
+    prefer = [
+        m
+        for m in mentions
+        if m.role == "prefer"
+        and (m.program, tuple(m.subcommand)) not in forbidden
+        and (m.subcommand or m.program not in {f.program for f in forbid})
+    ]
     alternatives = list(dict.fromkeys(" ".join([m.program, *m.subcommand]) for m in prefer))
     if not forbid:
         literal = next((f for f in re.findall(r"(?<![\w-])--[a-z][\w-]*", text) if f in FLAG_OWNERS), None)
@@ -87,13 +107,14 @@ def command_checks(text: str) -> list[CheckSpec]:
                 params["subcommand"] = [FLAG_SUBCOMMAND[literal]]
             return [spec("forbidden_command", params)]
         defaults = [(vocab.family_default(m.program), m) for m in prefer if not m.subcommand or m.program == "uv"]
-        defaults = [(d, m) for d, m in defaults if d]
+        defaults = [(d, m) for d, m in defaults if d and not _how_to_run(text, m)]
         if defaults and not NEGATED.search(text.split(defaults[0][1].program)[0]):
             return [spec("forbidden_command", {"program": defaults[0][0], "alternatives": alternatives})]
         return []
     out: list[CheckSpec] = []
     for mention in forbid:
-        params = _from_mention(mention, text, single=len(forbid) == 1)
+        # a flag written beside the preferred command ("tox -e py311, not pytest") is not the forbidden one's
+        params = _from_mention(mention, text, single=len(forbid) == 1 and not prefer)
         if params is None:
             continue
         if alternatives:

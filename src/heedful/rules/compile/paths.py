@@ -31,17 +31,26 @@ _KNOWN_CONFIG = {
     "migration files": "migrations/**",
     "migration": "migrations/**",
 }
+# Files people name by what they are: "never commit Jupyter notebooks", "never hand-edit snapshot files".
+FILE_NOUNS = {
+    "(?:jupyter )?notebooks?": "*.ipynb",
+    "snapshot files": "*.snap",
+    "private keys?": "*.pem",
+    "sqlite (?:databases?|files?)": "*.sqlite",
+}
 _DIR_WORDS = frozenset("migrations vendor node_modules dist build generated third_party __generated__".split())
 _EDIT_VERB = re.compile(
-    r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:manually|directly|hand-?)\s+)?(?:edit(?:ing|s)?|"
+    r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:manually|directly)\s+|hand-?\s*)?(?:edit(?:ing|s)?|"
     r"modify(?:ing)?|touch(?:ing)?|chang(?:e|ing)|writ(?:e|ing)(?:\s+(?:to|in|into))?|overwrit(?:e|ing)|"
     r"creat(?:e|ing)|add(?:ing)?|put(?:ting)?|delet(?:e|ing)|remov(?:e|ing)|mess(?:ing)? with|rewrit(?:e|ing)|"
-    r"regenerat(?:e|ing)|reformat(?:ting)?|updat(?:e|ing))\b(?P<rest>.*)$",
+    r"regenerat(?:e|ing)|reformat(?:ting)?|updat(?:e|ing)|replac(?:e|ing)|overwrit(?:e|ing)|"
+    r"(?:hand-?\s*)?writ(?:e|ing)(?:\s+or\s+(?:edit|modify|change))?|bypass(?:ing)?)\b(?:\s+or\s+\w+)?(?P<rest>.*)$",
     re.I,
 )
 _LEAVE_ALONE = re.compile(
     r"^(?:leave|keep)\s+(?P<rest>.+?)\s+(?:alone|untouched|as is|unchanged)\b|"
     r"^(?P<rest2>.+?)\s+(?:is|are)\s+(?:read-?only|off[- ]limits|hands[- ]off)\b|"
+    r"^treat\s+(?P<rest4>.+?)\s+as\s+(?:read-?only|off[- ]limits|immutable)\b|"
     r"^hands off\s+(?P<rest3>.+)$",
     re.I,
 )
@@ -60,9 +69,9 @@ _OUTSIDE = re.compile(
 
 def _globs(rest: str) -> list[str]:
     """Path patterns named right after a verb: `vendor/`, files under src/gen/, *.pem files, the migrations folder."""
-    rest = re.split(r"[;:]|,\s*(?:use|instead|edit|run|ask|make|create)\b|\s(?:instead|so|because|since|use)\b", rest)[
-        0
-    ]
+    rest = re.split(
+        r"[;:]|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create)\b|\s(?:instead|so|because|since|use)\b", rest
+    )[0]
     rest = re.sub(r"\b(?:by hand|manually|directly|ever|again|anymore)\b", " ", rest, flags=re.I)
     found: list[str] = []
     for match in re.finditer(
@@ -76,8 +85,8 @@ def _globs(rest: str) -> list[str]:
             name = next((f for f in _FILE_NAMES if match.group("k").rstrip("s") == f), None)
             if name:
                 found.append(name)
-            elif word in _DIR_WORDS:
-                found.append(f"{word}/**")
+            elif word in _DIR_WORDS and not re.match(r"\s+(?!folder|directory|dir|or\b|and\b)[a-z]", rest[match.end() :]):
+                found.append(f"{word}/**")  # "the generated client" is an adjective, not the generated/ folder
             elif word in ("lockfile", "lockfiles"):
                 return []
             continue
@@ -104,16 +113,26 @@ def _globs(rest: str) -> list[str]:
             and "." not in raw
         ):
             continue
-        if re.fullmatch(r"\.\w+", raw) and re.search(rf"{re.escape(raw)}\s+files\b", rest) and raw not in (".env",):
-            raw = "*" + raw
+        if re.fullmatch(r"\.[a-z0-9]{1,6}", raw) and re.search(rf"{re.escape(raw)}\s+files\b", rest) and raw != ".env":
+            raw = "*" + raw  # ".pem files" is an extension; ".DS_Store files" names the file itself
+        if raw.startswith("*/"):
+            raw = "*" + raw  # "*/migrations/" is a directory at any depth
+        if raw.endswith(".") and not raw.endswith(".."):
+            continue  # "communication." is the end of a sentence, not a file
         found.append(raw)
     ext = re.search(r"\b(?P<e>pem|key|p12|pfx|crt|log|sqlite|db|ipynb|env|tfstate)\s+files\b", rest, re.I)
     if ext and not found:
         found.append(f"*.{ext.group('e').lower()}")
+    for noun, glob in FILE_NOUNS.items():
+        if not found and re.search(rf"\b{noun}\b", rest, re.I):
+            found.append(glob)
     for phrase, glob in _KNOWN_CONFIG.items():
         if not found and re.search(rf"\b{phrase}\b", rest, re.I):
             found.append(glob)
     return list(dict.fromkeys(found))
+
+
+_PURPOSE = re.compile(r"\bto (?:make|get|fix|pass|silence|satisfy|work around|speed up|hide|force)\b", re.I)
 
 
 def path_checks(text: str) -> list[CheckSpec]:
@@ -128,9 +147,9 @@ def path_checks(text: str) -> list[CheckSpec]:
     rest = (
         edit.group("rest")
         if edit
-        else (alone and (alone.group("rest") or alone.group("rest2") or alone.group("rest3")))
+        else (alone and (alone.group("rest") or alone.group("rest2") or alone.group("rest3") or alone.group("rest4")))
     )
-    if not rest:
-        return []
+    if not rest or _PURPOSE.search(rest):
+        return []  # "don't update snapshots to make tests pass": the purpose decides, no path does
     globs = _globs(rest)
     return [spec("forbidden_path", {"globs": globs, "outside_project": False})] if globs else []

@@ -133,6 +133,8 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
 
         limit = params.get("limit")
         named = re.findall(r"\d+", text) + [str(n) for w, n in NUMBERS.items() if _named(text, [w])]
+        if isinstance(limit, int) and re.search(r"\b(?:under|below|fewer than|less than)\b", text, re.I):
+            named.append(str(int(named[0]) - 1) if named and named[0].isdigit() else "")  # "under 20 lines": 19
         return [] if str(limit) in named else [f"the limit {limit}"]
     if spec.kind == "commit_message":
         forbid = [f for f in params.get("forbid") or [] if isinstance(f, str)]
@@ -140,6 +142,7 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
             f
             for f in forbid
             if f.lower() not in text.lower()
+            and f.lower().rstrip("!:") not in text.lower()  # "fixup or squash! subjects", "ci" at the end
             and not (f == "emoji" and re.search(r"emoji", text, re.I))
             and not (f == "Co-Authored-By" and re.search(r"co-?author", text, re.I))
         ]

@@ -113,6 +113,12 @@ def _bash(command: str) -> dict[str, Any]:
 def _good_message(params: dict[str, Any]) -> str:
     require = params.get("require")
     subject = "fix: handle empty input"
+    forbidden = [f.lower() for f in _forbid(params)]
+    if any(f in subject for f in forbidden):  # a rule against "fix:" itself
+        subject = next(
+            (c for c in ("Handle empty input", "handle empty input") if not any(f in c.lower() for f in forbidden)),
+            subject,
+        )
     if isinstance(require, str) and "Signed-off-by" in require:
         return "fix: handle empty input\n\nSigned-off-by: Dev <dev@example.com>"
     if isinstance(require, str) and _require(params) is not None and not _require(params).search(subject):  # type: ignore[union-attr]

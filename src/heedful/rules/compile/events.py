@@ -202,7 +202,8 @@ def required_event(text: str, conditions: Sequence[str]) -> CheckSpec | None:
 
 _LEFTOVER = re.compile(
     r"\b(?:clean up|cleanup|delete|remove|get rid of|(?:don'?t|do not|never) leave)\b.{0,40}?"
-    r"(?P<what>temp(?:orary)? files|tmp files|scratch files|backup files|debug (?:scripts|files)|`[^`]+`|"
+    r"(?P<what>temp(?:orary)? files|tmp files|scratch files|backup files|debug (?:scripts|files)|core dumps|`[^`]+`|"
+    r"[\w-]+\.[a-z]{1,5}(?=\s+(?:behind|around|lying around|in the (?:repo|project|workspace))\b)|"
     r"[\w*.-]*\*[\w*.-]*(?:\s+(?:or|and)\s+[\w*.-]*\*[\w*.-]*)*)",
     re.I,
 )
@@ -214,6 +215,7 @@ _LEFTOVER_GLOBS = {
     "backup files": ["*.bak", "*.orig", "*~"],
     "debug scripts": ["debug_*", "*_debug.*"],
     "debug files": ["debug_*", "*_debug.*"],
+    "core dumps": ["core", "core.*"],
 }
 
 
@@ -223,6 +225,7 @@ def leftovers(text: str) -> CheckSpec | None:
         return None
     what = leftover.group("what").lower()
     globs = _LEFTOVER_GLOBS.get(what) or [g.strip("`") for g in re.split(r"\s+(?:or|and)\s+", what) if g.strip("`")]
-    if not globs or not all("*" in g or "`" in what for g in globs):
+    named = re.fullmatch(r"[\w-]+\.[a-z]{1,5}", what) is not None  # "don't leave out.txt behind"
+    if not globs or not all("*" in g or "`" in what or named or what == "core dumps" for g in globs):
         return None
     return spec("workspace_leftovers", {"globs": globs})

@@ -70,7 +70,8 @@ _OUTSIDE = re.compile(
 def _globs(rest: str) -> list[str]:
     """Path patterns named right after a verb: `vendor/`, files under src/gen/, *.pem files, the migrations folder."""
     rest = re.split(
-        r"[;:]|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create)\b|\s(?:instead|so|because|since|use)\b", rest
+        r"[;:]|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create)\b|\s(?:instead|so|because|since|use)\b",
+        rest,
     )[0]
     rest = re.sub(r"\b(?:by hand|manually|directly|ever|again|anymore)\b", " ", rest, flags=re.I)
     found: list[str] = []
@@ -85,7 +86,9 @@ def _globs(rest: str) -> list[str]:
             name = next((f for f in _FILE_NAMES if match.group("k").rstrip("s") == f), None)
             if name:
                 found.append(name)
-            elif word in _DIR_WORDS and not re.match(r"\s+(?!folder|directory|dir|or\b|and\b)[a-z]", rest[match.end() :]):
+            elif word in _DIR_WORDS and not re.match(
+                r"\s+(?!folder|directory|dir|or\b|and\b)[a-z]", rest[match.end() :]
+            ):
                 found.append(f"{word}/**")  # "the generated client" is an adjective, not the generated/ folder
             elif word in ("lockfile", "lockfiles"):
                 return []

@@ -63,6 +63,8 @@ def reply_count(text: str) -> CheckSpec | None:
     unit_name = _UNITS.get(unit.lower().rstrip("s").replace(" point", ""), "words")
     if unit_name == "words":
         return spec("reply_word_limit", {"limit": n})
+    if op and op.lower() in ("under", "below", "fewer than", "less than") and n > 1:
+        n -= 1  # "under 20 lines": at most 19
     return spec("reply_count_limit", {"unit": unit_name, "limit": n})
 
 

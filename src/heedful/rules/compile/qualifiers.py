@@ -2,7 +2,8 @@
 
 A condition or exception stays with the rule: a check is proposed only when the evidence decides
 it ("use fd instead of find when you look for files": the check fires only when find runs, which
-is the condition). "Unless I ask" or "for large files" is not decided by any evidence: guidance.
+is the condition). "Unless I say so" or "for large files" is not decided by any evidence: guidance;
+"unless the user asks" on a blocking check is: the block makes the agent ask.
 """
 
 from __future__ import annotations
@@ -41,15 +42,18 @@ _ASK_FIRST = re.compile(
 )
 
 
-# A condition or exception that only waits for the user's go-ahead: a block that makes the agent ask is exactly
-# the rule ("unless explicitly asked", "without explicit confirmation from the user", "autonomously").
+# A condition or exception that only waits for the user's explicit go-ahead: a block that makes the agent ask is
+# exactly the rule ("unless explicitly asked", "unless the user asks", "without explicit confirmation from the
+# user", "autonomously"). "Unless I say so" or "unless asked for detail" stays an exception no evidence decides.
 ASK_ONLY = re.compile(
     r"^\W*(?:(?:without|w/o)\s+(?:(?:explicit|prior|express|written|the user'?s?|my|a human'?s?)\s+)*"
-    r"(?:confirmation|approval|permission|consent|instructions?|asking|checking|go-ahead|ok|okay|sign-?off)\b.*|"
-    r"unless\s+(?:(?:the user|i|we|a human|a maintainer|someone|you(?:'re| are)?)\s+)?(?:(?:explicitly|specifically|"
-    r"directly|first)\s+)?(?:asks?|asked|requests?|requested|tells? you|told|says? so|instructed|approves?|"
-    r"approved|confirms?|confirmed)\b.*|"
-    r"unless\s+(?:a|an|the)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|was|has been)\s+(?:explicitly\s+)?"
+    r"(?:confirmation|approval|permission|consent|instructions?|asking|checking|go-ahead|sign-?off)\b.*|"
+    r"unless\s+(?:(?:the user|i|we|a human|a maintainer|someone|you(?:'re| are)?)\s+)?(?:explicitly|specifically|"
+    r"expressly)\s+(?:asks?|asked|requests?|requested|tells? you|told|instructed|approves?|approved)\b.*|"
+    r"unless\s+(?:explicitly\s+|specifically\s+)?(?:asked|requested|told(?: to)?|instructed)(?:\s+to)?\W*$|"
+    r"unless\s+(?:the user|i|we|a human|a maintainer|someone)\s+(?:explicitly\s+)?(?:asks?|approves?|requests? it|"
+    r"tells? you to)(?:\s+(?:to|first|for it))?\W*$|"
+    r"unless\s+(?:a|an|the)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|was|has been)\s+(?:explicitly|specifically)\s+"
     r"(?:requested|asked for|approved)\b.*|"
     r"(?:autonomously|on your own|by yourself|unprompted|unasked|without being asked)\W*)$",
     re.I,

@@ -63,7 +63,8 @@ FILLER = frozenset(
 )
 NOT_PROGRAMS = frozenset(
     "the a an any it this that tests test anything something commands scripts code stuff "
-    "migrations servers server builds jobs things containers interactive it's them".split()
+    "migrations servers server builds jobs things containers interactive it's them database databases queries "
+    "statements sql production prod staging ci locally".split()
 )
 CONCEPT_PHRASES = (
     (
@@ -368,6 +369,17 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
             program = vocab.programs[vocab.phrases[key]]
             before = flat[i - 1] if i > 0 else ""
             after = flat[i + size] if i + size < len(flat) else ""
+            auxiliary = flat[i - 2] if i > 1 else ""
+            if (
+                program.name in AMBIGUOUS
+                and size == 1
+                and before == "not"
+                and auxiliary in ("did", "do", "does", "will", "would", "could", "should", "can", "must")
+                and after in ("", ".", ",", ";", "!")
+            ):
+                return None  # "changes you did not make.": a verb, not the program
+            if before == "from" and "import" in flat[max(0, i - 4) : i]:
+                return None  # "never import expect from vitest": a module, not a command
             if (
                 program.name in AMBIGUOUS
                 and size == 1
@@ -387,6 +399,7 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
         and word not in IMPLIED_PROGRAM
         and word not in STOP
         and not word.endswith("s")
+        and flat[i + 1 : i + 2] not in (["statements"], ["queries"], ["commands"], ["migrations"], ["jobs"])
     ):
         return Program(word, None, (word,), {}, {}), 1
     return None

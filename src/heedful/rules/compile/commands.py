@@ -23,6 +23,7 @@ FLAG_OWNERS = {
     "--legacy-peer-deps": "npm",
 }
 _BRANCH = re.compile(r"\b(?:to|into|on|onto)\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?(?:\s+branch)?", re.I)
+_ON_BRANCH = re.compile(r"\b(?:on|to|into)\s+(?:the\s+)?`?(?:main|master|trunk|develop|release\S*)`?\b", re.I)
 _NOT_BRANCH = frozenset("it the remote origin github upstream a any that this there them shared".split())
 
 
@@ -34,6 +35,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         return None  # the rule says more about the command than a check can state
     for concept in mention.concepts:
         rule = vocab.concept_flags(mention.program, concept, subcommand)
+        if rule is not None and not rule.flags and not rule.subcommand_words and concept in vocab.STRICT_CONCEPTS:
+            rule = None  # the program has no spelling for it ("pip install globally"): the rule says more
         if rule is None:
             if concept in vocab.STRICT_CONCEPTS:
                 return None
@@ -54,6 +57,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         if literal not in read_flags and (owner == mention.program or (owner is None and single)):
             flags.append(vocab.flag_groups_for(mention.program, literal))
             read_flags.add(literal)
+    if mention.program == "git" and subcommand[:1] == ["commit"] and _ON_BRANCH.search(text):
+        return None  # "never commit directly on main": the branch is not in the command line
     args = list(mention.args)
     if mention.program == "git" and subcommand[:1] == ["push"] and not args:
         branch = _BRANCH.search(text[text.lower().find("push") :] if "push" in text.lower() else "")
@@ -80,7 +85,8 @@ def _how_to_run(text: str, mention: vocab.Mention) -> bool:
     tool replaces another, so nothing is forbidden by default."""
     words = vocab.plain_words(text)[: mention.start]
     clause = " ".join(words).rsplit(",", 1)[-1].rsplit(";", 1)[-1]
-    return bool(re.search(r"\b(?:run|runs|running|execute|executing|build|builds|building)\b", clause)) and not (
+    verbs = r"run|runs|running|execute|executing|build|builds|building|regenerate|generate|compile|create|format|lint"
+    return bool(re.search(rf"\b(?:{verbs})\b", clause)) and not (
         re.search(r"\b(?:use|using|prefer|stick|switch|only)\b", clause)
     )
 
@@ -113,6 +119,8 @@ def command_checks(text: str) -> list[CheckSpec]:
         return []
     out: list[CheckSpec] = []
     for mention in forbid:
+        if mention.program == "git" and not mention.subcommand and not mention.flags and not mention.concepts:
+            continue  # "never commit model weights to git": git itself is not what the rule forbids
         # a flag written beside the preferred command ("tox -e py311, not pytest") is not the forbidden one's
         params = _from_mention(mention, text, single=len(forbid) == 1 and not prefer)
         if params is None:

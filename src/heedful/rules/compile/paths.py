@@ -98,7 +98,7 @@ def _globs(rest: str) -> list[str]:
             not raw
             or raw.startswith(("/", "~", "http"))
             or raw in (".", "..")
-            or re.fullmatch(r"e\.g|i\.e|etc\.?", raw)
+            or re.fullmatch(r"e\.g|i\.e|etc\.?|i/o|and/or|w/o|n/a", raw, re.I)
         ):
             return []
         last = raw.rstrip("/").rsplit("/", 1)[-1]
@@ -135,6 +135,17 @@ def _globs(rest: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+# What follows a staging verb when the file is not its object: "add logging in x.py", "add a dep to package.json".
+_INDIRECT = re.compile(
+    r"^\s+(?!(?:the|any|a|an|your|my|all|those|these|them|files?)\b)[a-z][\w-]*(?:,| (?:[a-z]+ )*(?:to|in|into|inside)\b)|"
+    r"^\s+(?:a|an|any|the)\s+(?!files?\b|folders?\b|director)[a-z][\w-]*\s+(?:to|in|into)\b",
+    re.I,
+)
+_ASPECT = re.compile(
+    r"^\s+(?:the\s+|any\s+)?(?:[\w-]+\s+)?(?:signatures?|verbiage|wording|behaviou?r|semantics|logic|apis?|"
+    r"interfaces?|public api|format(?:ting)?|style|structure|names?|exports?|types?)\s+(?:of|in)\b",
+    re.I,
+)
 _PURPOSE = re.compile(r"\bto (?:make|get|fix|pass|silence|satisfy|work around|speed up|hide|force)\b", re.I)
 
 
@@ -142,8 +153,11 @@ def path_checks(text: str) -> list[CheckSpec]:
     if _OUTSIDE.search(text):
         return [spec("forbidden_path", {"globs": [], "outside_project": True})]
     staged = _STAGE_VERB.search(text)
-    if staged and not re.search(r"\bcommit messages?\b|\bto\s+(?:main|master)\b", text, re.I):
-        globs = _globs(staged.group("rest"))
+    if staged and not re.search(r"\bcommit messages?\b|\bto\s+(?:main|master)\b|\bbranch(?:es)?\b", text, re.I):
+        rest = staged.group("rest")
+        if _INDIRECT.match(rest):
+            return []  # "add logging in engine.py", "adding a dependency to package.json": the file is not staged
+        globs = _globs(rest)
         return [spec("staged_path", {"globs": globs})] if globs else []
     edit = _EDIT_VERB.search(text)
     alone = _LEAVE_ALONE.search(text)
@@ -152,6 +166,8 @@ def path_checks(text: str) -> list[CheckSpec]:
         if edit
         else (alone and (alone.group("rest") or alone.group("rest2") or alone.group("rest3") or alone.group("rest4")))
     )
+    if edit and _ASPECT.match(rest):
+        return []  # "don't change the signatures of APIs in pkg/": an aspect of the files, not the files
     if not rest or _PURPOSE.search(rest):
         return []  # "don't update snapshots to make tests pass": the purpose decides, no path does
     globs = _globs(rest)

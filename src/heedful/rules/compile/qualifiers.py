@@ -29,7 +29,7 @@ _EXCEPTION = re.compile(
 _QUALIFIER = re.compile(
     r"\bfor (?:\w+ ){0,2}?(?:large|big|huge|small|tiny|long|short|important|major|minor|complex|"
     r"simple|trivial|quick|critical|sensitive|risky|shared|public|production|prod)\b[\w ]*|"
-    r"\b(?:inside|outside|within|in|on|against) (?:the |a |an |any |our )?(?:containers?|docker|ci|"
+    r"\b(?:inside|outside|within|in|into|on|against) (?:the |a |an |any |our )?(?:containers?|docker|ci|"
     r"prod(?:uction)?|servers?|vms?|clusters?|host|remote|staging|pods?|prod pods)\b[\w ]*",
     re.I,
 )

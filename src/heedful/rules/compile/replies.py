@@ -43,7 +43,8 @@ _SAY = re.compile(
     re.I,
 )
 _APOLOGY = re.compile(r"\b(?:don'?t|do not|never|stop|no)\s+(?:apologi[sz](?:e|ing)|apologies|saying sorry)\b", re.I)
-_EM_DASH = re.compile(r"\bem[- ]?dash(?:es)?\b|—", re.I)
+# the word, or a dash quoted as the thing forbidden: a dash in the rule's own prose is punctuation
+_EM_DASH = re.compile(r"\bem[- ]?dash(?:es)?\b|[\"'`“‘]—[\"'`”’]", re.I)
 
 
 def reply_count(text: str) -> CheckSpec | None:

@@ -137,7 +137,8 @@ def _globs(rest: str) -> list[str]:
 
 # What follows a staging verb when the file is not its object: "add logging in x.py", "add a dep to package.json".
 _INDIRECT = re.compile(
-    r"^\s+(?!(?:the|any|a|an|your|my|all|those|these|them|files?)\b)[a-z][\w-]*(?:,| (?:[a-z]+ )*(?:to|in|into|inside)\b)|"
+    r"^\s+(?!(?:the|any|a|an|your|my|all|those|these|them|files?)\b)[a-z][\w-]*"
+    r"(?:,| (?:[a-z]+ )*(?:to|in|into|inside)\b)|"
     r"^\s+(?:a|an|any|the)\s+(?!files?\b|folders?\b|director)[a-z][\w-]*\s+(?:to|in|into)\b",
     re.I,
 )

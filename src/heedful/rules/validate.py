@@ -177,6 +177,10 @@ def _left_out(text: str, spec: CheckSpec) -> list[str]:
     program = params.get("program")
     if spec.kind != "forbidden_command" or not isinstance(program, str):
         return []
+    from heedful.rules.compile.actions import actions
+
+    if any(a.phrase.search(text) and _same_action(a.params, params) for a in actions()):
+        return []  # the action phrase is the whole command ("push git tags" is `git push --tags`)
     sub = params.get("subcommand")
     kept = {str(w).lower() for w in (sub.split() if isinstance(sub, str) else sub or [])}
     kept |= {str(w).lower() for w in params.get("args") or []}
@@ -193,6 +197,9 @@ def _left_out(text: str, spec: CheckSpec) -> list[str]:
 
 
 def faithful(text: str, spec: CheckSpec) -> tuple[bool, str]:
+    from heedful.rules.compile import strip_placeholders
+
+    text = strip_placeholders(text)  # "never npx <bin>": the placeholder is not a word of the rule
     missing = _unnamed(text, spec)
     if missing:
         return False, f"the check names {', '.join(missing)}, which the rule does not say"

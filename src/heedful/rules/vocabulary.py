@@ -336,6 +336,8 @@ def _read_after(
                     flags.append(group)
         elif plain in subcommand:
             pass
+        elif program.name in ("chmod", "umask") and re.fullmatch(r"[0-7]{3,4}", plain) and len(args) < 2:
+            args.append(plain)  # "never chmod 777": the mode
         elif not flags and not args and plain in program.subcommands and len(subcommand) < 2:
             canonical = program.subcommands[plain]
             subcommand += [w for w in canonical.split() if w not in subcommand]
@@ -390,6 +392,12 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
                 return None
             return program, size
     word = flat[i]
+    if (
+        i > 0
+        and flat[i - 1] in ("run", "running", "execute", "executing")
+        and re.fullmatch(r"(?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+|\./[\w.-]+", word)
+    ):
+        return Program(word, None, (word,), {}, {}), 1  # "never run scripts/reindex.sh": a script by its path
     if (
         i > 0
         and flat[i - 1] in ("run", "running", "execute", "executing")

@@ -93,7 +93,8 @@ def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool
             return named, False
         head = [command.program, *(p.lower() for p in positionals(command))]
         return head[: len(wrapped)] == wrapped, False
-    if isinstance(program, str) and program and command.program != program.lower():
+    # a script named by its path (`scripts/reindex.sh`) is matched by its file name, as the shell reader names it
+    if isinstance(program, str) and program and command.program != program.lower().rsplit("/", 1)[-1]:
         return False, False
     subcommand = _text_list(params.get("subcommand"))
     rest = positionals(command)
@@ -227,7 +228,7 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
         if program and not tokens:
             continue
         head = tokens[1:] if tokens and tokens[0].startswith("python") else tokens
-        if program and (not head or head[0].rsplit("/", 1)[-1] != program.lower()):
+        if program and (not head or head[0].rsplit("/", 1)[-1] != program.lower().rsplit("/", 1)[-1]):
             continue
         words = [t for t in head[1:] if not t.startswith("-")]
         if words[: len(needed)] != needed:

@@ -37,6 +37,11 @@ _ASK_BEFORE = re.compile(
 )
 
 
+def strip_placeholders(text: str) -> str:
+    """Placeholders in a command ("npx <bin>", "just gen-grammar <lang>") are not words of the rule."""
+    return _PLACEHOLDER.sub(" ", text)
+
+
 def _all_proposals(text: str, conditions: Sequence[str]) -> list[CheckSpec]:
     proposals: list[CheckSpec] = [*json_checks(text)]
     for found in (
@@ -62,7 +67,7 @@ def propose(text: str, condition: str | None = None, exceptions: Sequence[str] =
     text = text.strip().rstrip(".!?;:, ")
     if not text or _RETRACTION.search(text):
         return []
-    text = _PLACEHOLDER.sub(" ", text)
+    text = strip_placeholders(text)
     ask = _ASK_BEFORE.match(text)
     if ask:  # "ask before running git clean": the command is blocked until the user says yes
         text = f"never {ask.group('rest')}"
@@ -81,5 +86,6 @@ __all__ = [
     "propose",
     "qualifiers_decided",
     "spec",
+    "strip_placeholders",
     "split_qualifiers",
 ]

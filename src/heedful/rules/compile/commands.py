@@ -60,6 +60,9 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     if mention.program == "git" and subcommand[:1] == ["commit"] and _ON_BRANCH.search(text):
         return None  # "never commit directly on main": the branch is not in the command line
     args = list(mention.args)
+    mode = re.search(r"\b[0-7]{3,4}\b", text) if mention.program in ("chmod", "umask") else None
+    if mode and mode.group(0) not in args:
+        args.append(mode.group(0))  # "never chmod files to 777": the mode is the forbidden argument
     if mention.program == "git" and subcommand[:1] == ["push"] and not args:
         branch = _BRANCH.search(text[text.lower().find("push") :] if "push" in text.lower() else "")
         if branch and branch.group("b").lower() not in _NOT_BRANCH:
@@ -91,6 +94,29 @@ def _how_to_run(text: str, mention: vocab.Mention) -> bool:
     )
 
 
+_FLAG_CONTRAST = re.compile(
+    r"\b(?:instead of|rather than|not|never|over)\s+(?:using\s+)?`?(?P<flag>--?[a-zA-Z][\w-]*)`?", re.I
+)
+
+
+def _contrasted_flag(text: str, prefer: list[vocab.Mention]) -> dict[str, Any] | None:
+    """ "use git push --force-with-lease instead of --force": the same command with the contrasted flag."""
+    found = _FLAG_CONTRAST.search(text)
+    command = next((m for m in prefer if m.subcommand and m.flags), None)
+    if found is None or command is None:
+        return None
+    flag = found.group("flag")
+    if any(flag in group for group in command.flags):
+        return None
+    params: dict[str, Any] = {
+        "program": command.program,
+        "subcommand": list(command.subcommand),
+        "flags": [vocab.flag_groups_for(command.program, flag)],
+        "alternatives": [" ".join([command.program, *command.subcommand, *(g[0] for g in command.flags)])],
+    }
+    return params
+
+
 def command_checks(text: str) -> list[CheckSpec]:
     mentions = vocab.read_commands(text)
     forbid = [m for m in mentions if m.role == "forbid"]
@@ -105,6 +131,9 @@ def command_checks(text: str) -> list[CheckSpec]:
     ]
     alternatives = list(dict.fromkeys(" ".join([m.program, *m.subcommand]) for m in prefer))
     if not forbid:
+        contrasted = _contrasted_flag(text, prefer)
+        if contrasted is not None:
+            return [spec("forbidden_command", contrasted)]
         literal = next((f for f in re.findall(r"(?<![\w-])--[a-z][\w-]*", text) if f in FLAG_OWNERS), None)
         if literal and NEGATED.search(text):
             group = [literal]  # without a subcommand a short alias may mean something else (`git push -n`)

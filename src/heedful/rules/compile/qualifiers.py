@@ -89,6 +89,7 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
                 allowed |= vocab.activity_words(program.split()[0])
                 allowed |= {program.lower(), *program.lower().split()}
         allowed |= {str(w).lower() for w in params.get("subcommand") or []}
+        allowed |= {"command", "commands", "shell", "terminal", "cli", "directly"}  # any command line is decided
     elif check.kind in ("forbidden_path",):
         allowed |= EDIT_WORDS
     elif check.kind in ("staged_path", "commit_message"):

@@ -86,6 +86,6 @@ __all__ = [
     "propose",
     "qualifiers_decided",
     "spec",
-    "strip_placeholders",
     "split_qualifiers",
+    "strip_placeholders",
 ]

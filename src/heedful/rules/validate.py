@@ -184,16 +184,18 @@ def _left_out(text: str, spec: CheckSpec) -> list[str]:
     sub = params.get("subcommand")
     kept = {str(w).lower() for w in (sub.split() if isinstance(sub, str) else sub or [])}
     kept |= {str(w).lower() for w in params.get("args") or []}
+    # "never `npm install` / `npm ci`": each mention of the program is its own command; the check must state one
+    # of them whole
+    first: list[str] = []
     for mention in vocab.read_commands(text):
         if mention.program != program or mention.role == "prefer":
             continue
         unread = [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]
-        if unread:
-            return unread
-        dropped = [w for w in [*mention.subcommand, *mention.args] if w.lower() not in kept]
-        if dropped:
-            return dropped
-    return []
+        dropped = unread or [w for w in [*mention.subcommand, *mention.args] if w.lower() not in kept]
+        if not dropped and mention.role == "forbid":
+            return []
+        first = first or dropped
+    return first
 
 
 def faithful(text: str, spec: CheckSpec) -> tuple[bool, str]:

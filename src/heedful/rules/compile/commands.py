@@ -129,6 +129,10 @@ def command_checks(text: str) -> list[CheckSpec]:
         and (m.program, tuple(m.subcommand)) not in forbidden
         and (m.subcommand or m.program not in {f.program for f in forbid})
     ]
+    if not prefer and forbid and mentions[0].role == "neutral" and mentions[0].start < forbid[0].start:
+        # "`bun install` (never `npm install`)", "`bun run compile` — NOT `bun run build`": the command named first
+        # is the one to use
+        prefer = [mentions[0]]
     alternatives = list(dict.fromkeys(" ".join([m.program, *m.subcommand]) for m in prefer))
     if not forbid:
         contrasted = _contrasted_flag(text, prefer)

@@ -53,8 +53,12 @@ _WHEN = re.compile(
 )
 _RUN_LEAD = re.compile(
     r"^(?:(?:always|please|also|then|and|make sure (?:to|you)|be sure to|remember to|you must|must)\s+)*"
-    r"(?:run|execute|rerun|re-run)\s+(?P<body>.+)$",
+    r"(?:run|execute|rerun|re-run|use(?=\s+`))\s+(?P<body>.+)$",
     re.I,
+)
+# Instruction files map what changed to what to run: "Any `.go` file → `make lint && make test`".
+_ARROW = re.compile(
+    r"^(?P<what_changed>[^→]+?)\s*(?:→|->|=>)\s*(?P<what>`[^`]+`(?:\s*(?:,|and|&&|then)\s*`[^`]+`)*)\W*$"
 )
 _LEAD_WHEN = re.compile(
     r"^(?P<when>after|once|when(?:ever)?|before|prior to|every time|each time|if)\s+(?P<rest>[^,]+),\s*"
@@ -148,6 +152,9 @@ def _due(when: str, rest: str, conditions: Sequence[str]) -> tuple[str, list[str
 
 def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | None:
     """(the command phrase, "edit" | "delivery", edit globs) of a rule that says a command must run."""
+    arrow = _ARROW.match(text)
+    if arrow and (_PATH_TOKEN.search(arrow.group("what_changed")) or edit_globs(arrow.group("what_changed"))):
+        return arrow.group("what"), "edit", edit_globs(arrow.group("what_changed"))
     lead = _LEAD_WHEN.match(text)
     if lead:
         due = _due(lead.group("when"), lead.group("rest"), conditions)
@@ -157,6 +164,10 @@ def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | 
         due = _due(with_.group("when") or "", with_.group("rest") or "", conditions)
         return (with_.group("what"), *due) if due else None
     run = _RUN_LEAD.match(text.strip())
+    if run and run.group(0).lower().lstrip().startswith("use"):
+        # "use `./check.sh` when you're done" names a command due at delivery; "use `x` when editing" is how to
+        read = _read(re.sub(r"^\s*use\b", "run", text.strip(), flags=re.I), conditions)
+        return read if read is not None and read[1] == "delivery" else None
     if run:
         body = run.group("body")
         when = _WHEN.search(body)

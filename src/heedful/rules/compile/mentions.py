@@ -46,7 +46,8 @@ _CONTRAST_TAILS = (
     " a system",
 )
 _CLAUSE_STARTS = frozenset(
-    "we i you they it it's its this our here use prefer try just only instead always go switch stick".split()
+    "we i you they it it's its this our here use prefer try just only instead always go switch stick"
+    " regenerate generate run fix update create make add edit write rebuild".split()
 )
 
 
@@ -105,7 +106,7 @@ def _read_after(
     while i < len(words):
         word = words[i]
         plain = plain_token(word)
-        if word in (",", ";", ":", ".", "!", "?", "(", ")") or plain in STOP:
+        if word in (",", ";", ":", ".", "!", "?", "(", ")", "/", "—", "|") or plain in STOP:
             break
         if plain == "--":  # "git checkout -- .": what follows is a path the check cannot state
             unread.append(plain)

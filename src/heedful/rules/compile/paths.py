@@ -70,7 +70,8 @@ _OUTSIDE = re.compile(
 def _globs(rest: str) -> list[str]:
     """Path patterns named right after a verb: `vendor/`, files under src/gen/, *.pem files, the migrations folder."""
     rest = re.split(
-        r"[;:]|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create)\b|\s(?:instead|so|because|since|use)\b",
+        r"[;:]|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create|regenerate|generate|rebuild|fix|update)\b|"
+        r"\s(?:instead|so|because|since|use)\b",
         rest,
     )[0]
     rest = re.sub(r"\b(?:by hand|manually|directly|ever|again|anymore)\b", " ", rest, flags=re.I)

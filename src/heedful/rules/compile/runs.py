@@ -104,7 +104,9 @@ def command_list(phrase: str) -> list[list[str]] | None:
     spans = re.findall(r"`([^`]+)`", phrase)
     if spans:
         # prose beside the backticks ("`just f` for formatting") is read as prose, not as a command
-        out = [_leading(span.split(), True) for span in spans]
+        # one span may chain commands (`make format && make lint`); `cd somewhere` only sets the directory
+        pieces = [p for span in spans for p in re.split(r"\s*(?:&&|;|\|\|)\s*", span) if p.strip()]
+        out = [_leading(p.split(), True) for p in pieces if not re.match(r"^cd\b", p.strip())]
         commands = [c for c in out if c]
         return commands or None
     parts = [

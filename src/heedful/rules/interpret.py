@@ -249,6 +249,9 @@ def split_command_list(candidate: Candidate) -> list[Candidate]:
     if found is None or not re.search(r"\b(?:never|not|no|don'?t|avoid)\b", candidate.text[: found.start()], re.I):
         return [candidate]
     head, tail = candidate.text[: found.start()], candidate.text[found.end() :]
+    commands = re.findall(r"`([^`]+)`", found.group(0))
+    if not all(" " in c.strip() or re.fullmatch(r"[a-z][\w.-]*", c.strip()) for c in commands):
+        return [candidate]  # `rules/` or `.claude/skills/`: a list of paths is one rule about those paths
     return [
         candidate.model_copy(update={"text": f"{head}{command}{tail}"})
         for command in re.findall(r"`[^`]+`", found.group(0))

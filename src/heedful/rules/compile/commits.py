@@ -37,7 +37,8 @@ _ELSEWHERE = re.compile(r"\b(?:source|code|comments?|docs?|documentation|issues?
 def commit_message(text: str) -> CheckSpec | None:
     if not _COMMIT.search(text) and not _TRAILER.search(text):
         return None
-    if _PR_TEXT.search(text) and not re.search(r"\bcommit (?:messages?|subjects?)\b", text, re.I):
+    own = re.search(r"(?<!-)\bcommit (?:messages?|subjects?|titles?|bod(?:y|ies))\b", text, re.I)
+    if (_PR_TEXT.search(text) or re.search(r"\btitles?\b", text, re.I)) and not own:
         return None  # a PR title or description is not a commit message
     params: dict[str, Any] = {}
     subject = _SUBJECT.search(text)
@@ -90,7 +91,7 @@ def commit_message(text: str) -> CheckSpec | None:
         mention = _MENTION.search(text)
         if mention:
             forbid.append(mention.group("who").capitalize() if mention.group("who").lower() != "openai" else "OpenAI")
-        for phrase in quoted(text):
+        for phrase in quoted(text) if own or re.search(r"\bin (?:the |your )?commits?\b", text, re.I) else []:
             if phrase and phrase.lower() not in (f.lower() for f in forbid):
                 forbid.append(phrase)
         if re.search(r"\bgenerated[- ](?:with|by)\b", text, re.I) and not any("generated" in f.lower() for f in forbid):

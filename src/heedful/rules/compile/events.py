@@ -112,6 +112,8 @@ def edit_globs(text: str) -> list[str]:
     prose = _PATH_TOKEN.sub(" ", text).lower()
     for match in _PATH_TOKEN.finditer(text):
         raw = match.group(0).strip("`").rstrip(".")
+        if not re.search(r"[/*]|\.\w", raw):
+            continue  # "in the repo." is a word at the end of a sentence
         if (
             not raw
             or raw in (".", "..", "/")
@@ -236,6 +238,8 @@ def leftovers(text: str) -> CheckSpec | None:
         return None
     what = leftover.group("what").lower()
     globs = _LEFTOVER_GLOBS.get(what) or [g.strip("`") for g in re.split(r"\s+(?:or|and)\s+", what) if g.strip("`")]
+    if "`" in what and not re.search(r"[./*]", what):
+        return None  # "remove lines for `_SomeTable`": a name, not a file
     named = re.fullmatch(r"[\w-]+\.[a-z]{1,5}", what) is not None  # "don't leave out.txt behind"
     if not globs or not all("*" in g or "`" in what or named or what == "core dumps" for g in globs):
         return None

@@ -212,6 +212,8 @@ def _backticked_program(inner: list[str]) -> Program | None:
     if known:
         return vocabulary().programs[known]
     head = inner[0]
+    if re.search(r"[=\"'{}()\[\]<>]", " ".join(inner)):
+        return None  # `workspace = true`, `path = "../x"`: configuration, not a command line
     if len(inner) > 1 and not re.fullmatch(r"--?[\w-]+|[\w.:@/-]+", inner[1]):
         return None
     if re.fullmatch(r"(?:\.{0,2}/)?[a-z][\w.+-]*(?:/[\w.+-]+)*", head) and head.lower() not in NOT_PROGRAMS:

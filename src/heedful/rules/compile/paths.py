@@ -70,7 +70,7 @@ _OUTSIDE = re.compile(
 def _globs(rest: str) -> list[str]:
     """Path patterns named right after a verb: `vendor/`, files under src/gen/, *.pem files, the migrations folder."""
     rest = re.split(
-        r"[;:]|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create|regenerate|generate|rebuild|fix|update)\b|"
+        r"[;:—–]|\s-\s|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create|regenerate|generate|rebuild|fix|update)\b|"
         r"\s(?:instead|so|because|since|use)\b",
         rest,
     )[0]

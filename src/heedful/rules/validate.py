@@ -123,7 +123,13 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
 
         # "Jupyter notebooks" names *.ipynb by what the files are
         nouns = {glob.strip("*/") for noun, glob in FILE_NOUNS.items() if re.search(rf"\b{noun}\b", text, re.I)}
-        return [s for s in stems if s and s.lower() not in text.lower() and s not in nouns]
+        lowered = text.lower()
+        # "migration files" names migrations/, "CircleCI config" names .circleci/
+        return [
+            s
+            for s in stems
+            if s and s.lower() not in lowered and s.lower().strip(".").rstrip("s") not in lowered and s not in nouns
+        ]
     if spec.kind == "reply_json_fields":
         return [f for f in params.get("fields") or [] if isinstance(f, str) and f.lower() not in text.lower()]
     if spec.kind == "field_value":

@@ -43,7 +43,7 @@ _EDIT_VERB = re.compile(
     r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:manually|directly)\s+|hand-?\s*)?(?:edit(?:ing|s)?|"
     r"modify(?:ing)?|touch(?:ing)?|chang(?:e|ing)|writ(?:e|ing)(?:\s+(?:to|in|into))?|overwrit(?:e|ing)|"
     r"creat(?:e|ing)|add(?:ing)?|put(?:ting)?|delet(?:e|ing)|remov(?:e|ing)|mess(?:ing)? with|rewrit(?:e|ing)|"
-    r"regenerat(?:e|ing)|reformat(?:ting)?|updat(?:e|ing)|replac(?:e|ing)|overwrit(?:e|ing)|"
+    r"regenerat(?:e|ing)|reformat(?:ting)?|updat(?:e|ing)|add(?:ing)?|replac(?:e|ing)|overwrit(?:e|ing)|"
     r"(?:hand-?\s*)?writ(?:e|ing)(?:\s+or\s+(?:edit|modify|change))?|bypass(?:ing)?)\b(?:\s+or\s+\w+)?(?P<rest>.*)$",
     re.I,
 )
@@ -148,6 +148,9 @@ _ASPECT = re.compile(
     r"interfaces?|public api|format(?:ting)?|style|structure|names?|exports?|types?)\s+(?:of|in)\b",
     re.I,
 )
+_GIT_CONTEXT = re.compile(
+    r"\bgit\b|\bstag(?:e|ed|ing)\b|\bto (?:the )?(?:index|repo|repository|version control|commits?|history)\b", re.I
+)
 _PURPOSE = re.compile(r"\bto (?:make|get|fix|pass|silence|satisfy|work around|speed up|hide|force)\b", re.I)
 
 
@@ -155,6 +158,8 @@ def path_checks(text: str) -> list[CheckSpec]:
     if _OUTSIDE.search(text):
         return [spec("forbidden_path", {"globs": [], "outside_project": True})]
     staged = _STAGE_VERB.search(text)
+    if staged and re.search(r"\badd(?:ing)?\b", staged.group(0), re.I) and not _GIT_CONTEXT.search(text):
+        staged = None  # "do not add CircleCI config": creating the file, not staging it
     if staged and not re.search(r"\bcommit messages?\b|\bto\s+(?:main|master)\b|\bbranch(?:es)?\b", text, re.I):
         rest = staged.group("rest")
         if _INDIRECT.match(rest):
@@ -168,6 +173,12 @@ def path_checks(text: str) -> list[CheckSpec]:
         if edit
         else (alone and (alone.group("rest") or alone.group("rest2") or alone.group("rest3") or alone.group("rest4")))
     )
+    if (
+        edit
+        and re.search(r"\b(?:add|adding|put|putting)\s*$", text[: edit.start("rest")], re.I)
+        and _INDIRECT.match(rest)
+    ):
+        return []  # "never add a dependency to package.json": the file is where, not what
     if edit and _ASPECT.match(rest):
         return []  # "don't change the signatures of APIs in pkg/": an aspect of the files, not the files
     if not rest or _PURPOSE.search(rest):

@@ -151,10 +151,18 @@ _ASPECT = re.compile(
 _GIT_CONTEXT = re.compile(
     r"\bgit\b|\bstag(?:e|ed|ing)\b|\bto (?:the )?(?:index|repo|repository|version control|commits?|history)\b", re.I
 )
+_NAMING = re.compile(
+    r"\bfiles?\s+(?:use|are named|end (?:in|with)|should (?:use|end (?:in|with)))\s+`?\*?\.[\w.]+`?\s*,?\s*\(?"
+    r"(?:not|never|instead of|rather than)\s+`?\*?(?P<bad>\.[a-z][\w.]*)`?\)?$",
+    re.I,
+)
 _PURPOSE = re.compile(r"\bto (?:make|get|fix|pass|silence|satisfy|work around|speed up|hide|force)\b", re.I)
 
 
 def path_checks(text: str) -> list[CheckSpec]:
+    naming = _NAMING.search(text)
+    if naming:  # "test files use `.test.ts` (not `.spec.ts`)": files named the other way are not to be written
+        return [spec("forbidden_path", {"globs": [f"*{naming.group('bad')}"], "outside_project": False})]
     if _OUTSIDE.search(text):
         return [spec("forbidden_path", {"globs": [], "outside_project": True})]
     staged = _STAGE_VERB.search(text)

@@ -157,10 +157,10 @@ def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | 
     arrow = _ARROW.match(text)
     if arrow and (_PATH_TOKEN.search(arrow.group("what_changed")) or edit_globs(arrow.group("what_changed"))):
         return arrow.group("what"), "edit", edit_globs(arrow.group("what_changed"))
-    lead = _LEAD_WHEN.match(text)
-    if lead:
-        due = _due(lead.group("when"), lead.group("rest"), conditions)
-        return (lead.group("what"), *due) if due else None
+    leading = _LEAD_WHEN.match(text)
+    if leading:
+        due = _due(leading.group("when"), leading.group("rest"), conditions)
+        return (leading.group("what"), *due) if due else None
     with_ = _WITH.match(text)
     if with_ and (with_.group("when") or conditions):
         due = _due(with_.group("when") or "", with_.group("rest") or "", conditions)

@@ -33,7 +33,9 @@ def compiled(text: str, condition: str | None = None) -> tuple[str, str | None, 
             {"program": "find", "alternatives": ["fd"]},
         ),
         ("never commit the .envrc", "staged_path", {"globs": [".envrc"]}),
-        ("keep replies under 5 bullet points", "reply_count_limit", {"unit": "bullets", "limit": 5}),
+        # "under 5" is at most 4
+        ("keep replies under 5 bullet points", "reply_count_limit", {"unit": "bullets", "limit": 4}),
+        ("keep replies to at most 5 bullet points", "reply_count_limit", {"unit": "bullets", "limit": 5}),
         ("no emojis in your answers", "reply_forbidden_text", {"patterns": ["emoji"]}),
         ("don't put Co-Authored-By lines in commits", "commit_message", {"forbid": ["Co-Authored-By"]}),
         (

@@ -98,7 +98,11 @@ def _commands(value: Any) -> set[str]:
     out = set()
     for item in value:
         words = item.split() if isinstance(item, str) else [str(w) for w in item] if isinstance(item, list) else []
-        words = [w for w in words if not w.startswith("-") and "/" not in w]
+        if words:  # a program named by its path (`./bin/brew`) is the program `brew`
+            words = [
+                str(words[0]).rsplit("/", 1)[-1],
+                *(w for w in words[1:] if not w.startswith("-") and "/" not in w),
+            ]
         if words:
             out.add(" ".join(words).lower())
     return out
@@ -125,8 +129,11 @@ def same_params(kind: str, label: dict[str, Any], got: dict[str, Any]) -> bool:
             return False
         return {_glob(g) for g in label.get("globs") or []} == {_glob(g) for g in got.get("globs") or []}
     if kind == "reply_word_limit":  # "under 100 words": authors read it as 100 or as 99
-        return isinstance(label.get("limit"), int) and isinstance(got.get("limit"), int) and abs(
-            label["limit"] - got["limit"]) <= 1
+        return (
+            isinstance(label.get("limit"), int)
+            and isinstance(got.get("limit"), int)
+            and abs(label["limit"] - got["limit"]) <= 1
+        )
     if kind == "reply_count_limit":
         return label.get("limit") == got.get("limit") and label.get("unit") == got.get("unit")
     if kind == "commit_message":

@@ -239,13 +239,33 @@ def is_narrative(clause: str) -> bool:
     )
 
 
+# A forbidden list of commands: "do not run `git push --force`, `git reset --hard`, or `rm -rf`".
+_COMMAND_LIST = re.compile(r"`[^`]+`(?:\s*(?:,|/|,?\s+(?:or|and|nor))\s*`[^`]+`)+")
+
+
+def split_command_list(candidate: Candidate) -> list[Candidate]:
+    """One candidate per command of a forbidden list: each is its own rule with its own check."""
+    found = _COMMAND_LIST.search(candidate.text)
+    if found is None or not re.search(r"\b(?:never|not|no|don'?t|avoid)\b", candidate.text[: found.start()], re.I):
+        return [candidate]
+    head, tail = candidate.text[: found.start()], candidate.text[found.end() :]
+    commands = re.findall(r"`([^`]+)`", found.group(0))
+    if not all(" " in c.strip() or re.fullmatch(r"[a-z][\w.-]*", c.strip()) for c in commands):
+        return [candidate]  # `rules/` or `.claude/skills/`: a list of paths is one rule about those paths
+    return [
+        candidate.model_copy(update={"text": f"{head}{command}{tail}"})
+        for command in re.findall(r"`[^`]+`", found.group(0))
+    ]
+
+
 def interpret(text: str) -> list[Candidate]:
     """Atomic candidates from one user message (no context)."""
     found: list[tuple[bool, Candidate]] = []
     for start, end in split_clauses(text):
         candidate = _candidate(text, start, end)
         if candidate is not None:
-            found.append((is_narrative(text[start:end]), candidate))
+            narrative = is_narrative(text[start:end])
+            found += [(narrative, atomic) for atomic in split_command_list(candidate)]
     if any(not narrative for narrative, _ in found):
         return [candidate for narrative, candidate in found if not narrative]
     return [candidate for _, candidate in found]

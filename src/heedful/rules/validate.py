@@ -91,10 +91,18 @@ def _flag_named(text: str, program: str, group: list[str]) -> bool:
     return _named(text, words) or any(pattern.search(text) and c in concepts for pattern, c in vocab.CONCEPT_PHRASES)
 
 
+def _same_action(action: dict[str, Any], params: dict[str, Any]) -> bool:
+    return all(action.get(k) == params.get(k) for k in ("program", "subcommand", "flags", "args"))
+
+
 def _unnamed(text: str, spec: CheckSpec) -> list[str]:
     """Parts of the spec that the rule's own wording does not name (the check may not invent them)."""
     params = spec.params
     if spec.kind == "forbidden_command":
+        from heedful.rules.compile.actions import actions
+
+        if any(a.phrase.search(text) and _same_action(a.params, params) for a in actions()):
+            return []  # "never open a PR" names `gh pr create` by what it does
         missing = [] if _program_named(text, params) else [str(params.get("program"))]
         args = params.get("args") or []
         missing += [
@@ -111,7 +119,17 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
         stems = [
             g.replace("**", "").strip("*/").split("/")[-1] for g in params.get("globs") or [] if isinstance(g, str)
         ]
-        return [s for s in stems if s and s.lower() not in text.lower()]
+        from heedful.rules.compile.paths import FILE_NOUNS
+
+        # "Jupyter notebooks" names *.ipynb by what the files are
+        nouns = {glob.strip("*/") for noun, glob in FILE_NOUNS.items() if re.search(rf"\b{noun}\b", text, re.I)}
+        lowered = text.lower()
+        # "migration files" names migrations/, "CircleCI config" names .circleci/
+        return [
+            s
+            for s in stems
+            if s and s.lower() not in lowered and s.lower().strip(".").rstrip("s") not in lowered and s not in nouns
+        ]
     if spec.kind == "reply_json_fields":
         return [f for f in params.get("fields") or [] if isinstance(f, str) and f.lower() not in text.lower()]
     if spec.kind == "field_value":
@@ -121,6 +139,8 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
 
         limit = params.get("limit")
         named = re.findall(r"\d+", text) + [str(n) for w, n in NUMBERS.items() if _named(text, [w])]
+        if isinstance(limit, int) and re.search(r"\b(?:under|below|fewer than|less than)\b", text, re.I):
+            named.append(str(int(named[0]) - 1) if named and named[0].isdigit() else "")  # "under 20 lines": 19
         return [] if str(limit) in named else [f"the limit {limit}"]
     if spec.kind == "commit_message":
         forbid = [f for f in params.get("forbid") or [] if isinstance(f, str)]
@@ -128,6 +148,7 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
             f
             for f in forbid
             if f.lower() not in text.lower()
+            and f.lower().rstrip("!:") not in text.lower()  # "fixup or squash! subjects", "ci" at the end
             and not (f == "emoji" and re.search(r"emoji", text, re.I))
             and not (f == "Co-Authored-By" and re.search(r"co-?author", text, re.I))
         ]
@@ -162,22 +183,31 @@ def _left_out(text: str, spec: CheckSpec) -> list[str]:
     program = params.get("program")
     if spec.kind != "forbidden_command" or not isinstance(program, str):
         return []
+    from heedful.rules.compile.actions import actions
+
+    if any(a.phrase.search(text) and _same_action(a.params, params) for a in actions()):
+        return []  # the action phrase is the whole command ("push git tags" is `git push --tags`)
     sub = params.get("subcommand")
     kept = {str(w).lower() for w in (sub.split() if isinstance(sub, str) else sub or [])}
     kept |= {str(w).lower() for w in params.get("args") or []}
+    # "never `npm install` / `npm ci`": each mention of the program is its own command; the check must state one
+    # of them whole
+    first: list[str] = []
     for mention in vocab.read_commands(text):
         if mention.program != program or mention.role == "prefer":
             continue
         unread = [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]
-        if unread:
-            return unread
-        dropped = [w for w in [*mention.subcommand, *mention.args] if w.lower() not in kept]
-        if dropped:
-            return dropped
-    return []
+        dropped = unread or [w for w in [*mention.subcommand, *mention.args] if w.lower() not in kept]
+        if not dropped and mention.role == "forbid":
+            return []
+        first = first or dropped
+    return first
 
 
 def faithful(text: str, spec: CheckSpec) -> tuple[bool, str]:
+    from heedful.rules.compile import strip_placeholders
+
+    text = strip_placeholders(text)  # "never npx <bin>": the placeholder is not a word of the rule
     missing = _unnamed(text, spec)
     if missing:
         return False, f"the check names {', '.join(missing)}, which the rule does not say"

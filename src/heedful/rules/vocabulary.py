@@ -63,7 +63,8 @@ FILLER = frozenset(
 )
 NOT_PROGRAMS = frozenset(
     "the a an any it this that tests test anything something commands scripts code stuff "
-    "migrations servers server builds jobs things containers interactive it's them".split()
+    "migrations servers server builds jobs things containers interactive it's them database databases queries "
+    "statements sql production prod staging ci locally".split()
 )
 CONCEPT_PHRASES = (
     (
@@ -102,7 +103,7 @@ NEGATIONS = frozenset(
 )
 PREFER_VERBS = frozenset("use using prefer preferring favor favour stick switch go with only always run uses".split())
 CONTRAST_BAD = ("instead of", "rather than", "in place of", "over", "not", "from", "than", "vs", "versus")
-_TOKEN = re.compile(r"`[^`]+`|--?\w(?:[\w=|-]|\.(?=\w))*|[\w.*~/](?:[\w+/*@~'-]|\.(?=[\w*]))*|[,;:.!?()]")
+_TOKEN = re.compile(r"`[^`]+`|--(?=\s|$)|--?\w(?:[\w=|-]|\.(?=\w))*|[\w.*~/](?:[\w+/*@~'-]|[.:](?=[\w*]))*|[,;:.!?()]")
 SINGLE_DASH_LONG = frozenset({"find", "terraform", "java", "go"})
 STOP = frozenset(
     "in on at to for with without when whenever unless because and or but here there this that the a an anymore "
@@ -204,14 +205,20 @@ def tokens(text: str) -> list[str]:
     return _TOKEN.findall(text)
 
 
-def _plain(token: str) -> str:
+def plain_token(token: str) -> str:
+    """A token as the reader compares it: quotes off, lower case (flags keep their case)."""
     stripped = token.strip("`'\"")
     return stripped if stripped.startswith("-") else stripped.lower()
 
 
+def plain_words(text: str) -> list[str]:
+    """The rule's tokens as `read_commands` indexes them (a mention's start and end count these)."""
+    return [plain_token(t) for t in tokens(text)]
+
+
 def program_named(word: str) -> str | None:
     """The program a single word names ("ripgrep" -> rg, "pip3" -> pip), or None."""
-    return vocabulary().phrases.get((_plain(word),))
+    return vocabulary().phrases.get((plain_token(word),))
 
 
 def flag_groups_for(program: str, flag: str) -> list[str]:
@@ -237,223 +244,11 @@ def concept_flags(program: str, concept: str, subcommand: list[str]) -> FlagRule
     return rule
 
 
-_CLAUSE_STARTS = frozenset(
-    "we i you they it it's its this our here use prefer try just only instead always go switch stick".split()
-)
-
-
-def _role(words: list[str], start: int, end: int) -> str:
-    """forbid | prefer | neutral, from the words before (and just after) the mention."""
-    before: list[str] = []
-    for word in reversed(words[max(0, start - 8) : start]):
-        if word in (".", ";", "!", "?"):
-            break
-        if word == "," and before and before[0] in _CLAUSE_STARTS:
-            break  # "never use pip, we use uv" / "don't use npm, use pnpm": a new clause after the comma
-        before.insert(0, word)
-    joined = " ".join(before)
-    after = words[end : end + 4]
-    contrast = next((c for c in CONTRAST_BAD if joined.endswith((c, c + " using", c + " the"))), None)
-    sentence = " ".join(words)
-    unless = {
-        "from": not re.search(r"\b(?:switch|switched|move|moved|migrat\w*)\b", joined),
-        "over": not re.search(r"\bprefer|favou?r|choose|pick\b", sentence),
-        "than": "rather" not in joined and "other" not in joined,
-    }
-    if contrast and not joined.endswith("not only") and not unless.get(contrast, False):
-        return "forbid"
-    if after[:2] in (["is", "banned"], ["is", "forbidden"], ["is", "off-limits"], ["is", "deprecated"]) or (
-        after[:1] in (["banned"], ["forbidden"])
-    ):
-        return "forbid"
-    if " ".join(after[:3]) in ("is not allowed", "is off limits", "isn't allowed", "is never allowed"):
-        return "forbid"
-    last_neg = max((i for i, w in enumerate(before) if w in NEGATIONS or w.endswith("n't")), default=-1)
-    last_pref = max((i for i, w in enumerate(before) if w in PREFER_VERBS), default=-1)
-    if last_neg >= 0 and (
-        last_pref < last_neg
-        or (last_pref > last_neg and before[last_neg] in ("never", "stop", "don't", "dont", "not", "avoid"))
-    ):
-        # "never use pip", "stop using sudo", "don't use doas": a verb after the negation stays negated,
-        # unless a contrast turned it ("don't use X, use Y" is split by the comma before Y).
-        return "forbid"
-    if last_pref >= 0 or after[:1] == ["only"] or joined.endswith(("to", "with")):
-        return "prefer"
-    return "neutral"
-
-
-def _read_after(
-    program: Program, words: list[str], index: int, explicit: bool = False
-) -> tuple[list[str], list[list[str]], list[str], list[str], int]:
-    """Subcommand words, literal flags, positional args and unread words right after a program.
-
-    `explicit`: the rule names a command line ("never run gcloud app deploy"), so plain words after
-    the program are its positional words even when the vocabulary does not know them."""
-    subcommand: list[str] = []
-    flags: list[list[str]] = []
-    args: list[str] = []
-    unread: list[str] = []
-    i = index
-    while i < len(words):
-        word = words[i]
-        plain = _plain(word)
-        if word in (",", ";", ":", ".", "!", "?", "(", ")") or plain in STOP:
-            break
-        if "|" in plain and plain.startswith("-"):  # "-k/--insecure": aliases of one flag
-            group = [a for a in plain.split("|") if a.startswith("-")]
-            known = flag_groups_for(program.name, group[-1])
-            flags.append(known if set(group) <= set(known) else group)
-        elif re.fullmatch(r"--?[a-zA-Z][\w-]*(?:=\S+)?", plain):
-            if re.fullmatch(r"-[a-zA-Z]{2,}", plain) and program.name not in SINGLE_DASH_LONG:
-                for letter in plain[1:]:
-                    group = flag_groups_for(program.name, f"-{letter}")
-                    if group not in flags:
-                        flags.append(group)
-            else:
-                group = flag_groups_for(program.name, plain.split("=", 1)[0])
-                if group not in flags:
-                    flags.append(group)
-        elif plain in subcommand:
-            pass
-        elif not flags and not args and plain in program.subcommands and len(subcommand) < 2:
-            canonical = program.subcommands[plain]
-            subcommand += [w for w in canonical.split() if w not in subcommand]
-        elif plain in CONCEPT_WORDS or plain in FILLER:
-            unread.append(plain)
-        elif explicit and not flags and not args and len(subcommand) < 2 and re.fullmatch(r"[a-z][\w.:-]*", plain):
-            subcommand.append(plain)
-        elif word.startswith("`") or (
-            (subcommand or explicit) and re.fullmatch(r"[\w./*:-]+", plain) and len(args) < 2
-        ):
-            args.append(plain)
-        else:
-            unread.append(plain)
-        i += 1
-    return subcommand, flags, args, unread, i
-
-
-_RUN_CUES = frozenset(
-    {"run", "running", "execute", "executing", "type", "typing", "invoke", "call", "pass", "use", "using"}
-)
-
-
-def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
-    """The program named at token i (an alias phrase, or any command-like word right after "run")."""
-    vocab = vocabulary()
-    for size in range(min(vocab.longest, len(flat) - i), 0, -1):
-        key = tuple(flat[i : i + size])
-        if key in vocab.phrases:
-            program = vocab.programs[vocab.phrases[key]]
-            before = flat[i - 1] if i > 0 else ""
-            after = flat[i + size] if i + size < len(flat) else ""
-            if (
-                program.name in AMBIGUOUS
-                and size == 1
-                and before not in COMMAND_CUES
-                and not after.startswith("-")
-                and after not in program.subcommands
-            ):
-                return None
-            return program, size
-    word = flat[i]
-    if (
-        i > 0
-        and flat[i - 1] in ("run", "running", "execute", "executing")
-        and re.fullmatch(r"[a-z][\w.-]*", word)
-        and word not in NOT_PROGRAMS
-        and word not in CONCEPT_WORDS
-        and word not in IMPLIED_PROGRAM
-        and word not in STOP
-        and not word.endswith("s")
-    ):
-        return Program(word, None, (word,), {}, {}), 1
-    return None
-
-
 def read_commands(text: str) -> list[Mention]:
-    """Every program the text names, in order, with its role and what the rule says about it."""
-    vocab = vocabulary()
-    text = re.sub(r"(?<![\w-])(-\w)/(--[\w-]+)", r"\1|\2", text)
-    words = [_plain(t) if not t.startswith("`") else t for t in tokens(text)]
-    flat = [_plain(w) for w in words]
-    mentions: list[Mention] = []
-    consumed: set[int] = set()
-    i = 0
-    while i < len(flat):
-        word = flat[i]
-        if word.startswith("`") or " " in words[i]:
-            inner = tokens(words[i].strip("`"))
-            if inner and program_named(inner[0]):
-                program = vocab.programs[program_named(inner[0]) or ""]
-                sub, flags, args, unread, _ = _read_after(program, [_plain(t) for t in inner], 1, explicit=True)
-                mentions.append(Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args, unread=unread))
-                consumed.add(i)
-            i += 1
-            continue
-        found = _known_or_named(flat, i)
-        if found is None:
-            parts = word.split("-")
-            implied = None
-            if len(parts) == 2 and parts[0] == "force" and parts[1] in IMPLIED_PROGRAM:
-                implied = ("git", "push", ["force"])
-            elif word in IMPLIED_PROGRAM or word.replace("-", "") in ("forcepush", "forcepushes", "forcepushing"):
-                name, sub_word = IMPLIED_PROGRAM.get(word, ("git", "push"))
-                force = word.startswith("force") or (i > 0 and CONCEPT_WORDS.get(flat[i - 1]) == "force")
-                implied = (name, sub_word, ["force"] if force else [])
-            if implied is not None:
-                program = vocab.programs[implied[0]]
-                _, flags, args, unread, stop = _read_after(program, flat, i + 1)
-                consumed.update(range(i, stop))
-                mentions.append(
-                    Mention(
-                        implied[0],
-                        i,
-                        i + 1,
-                        _role(flat, i, i + 1),
-                        [implied[1]],
-                        flags,
-                        args,
-                        concepts=list(implied[2]),
-                        implied=True,
-                        unread=unread,
-                    )
-                )
-            i += 1
-            continue
-        program, size = found
-        explicit = i > 0 and flat[i - 1] in ("run", "running", "execute", "executing")
-        sub, flags, args, unread, stop = _read_after(program, flat, i + size, explicit)
-        consumed.update(range(i, stop))
-        mention = Mention(program.name, i, i + size, _role(flat, i, i + size), sub, flags, args, unread=unread)
-        if not sub:  # "global yarn installs", "installs with pip": the subcommand may come first
-            for j in range(max(0, i - 3), i):
-                if flat[j] in program.subcommands and flat[j] not in ("i", "add", "run"):
-                    mention.subcommand = program.subcommands[flat[j]].split()
-                    consumed.add(j)
-                    break
-        mentions.append(mention)
-        i += size
-    _attach_concepts(text, flat, mentions, consumed)
-    return [m for m in mentions if not (m.implied and any(o.program == m.program and not o.implied for o in mentions))]
+    """Every program the text names, in order, with its role (see compile/mentions.py)."""
+    from heedful.rules.compile.mentions import read_commands as read
 
-
-def _attach_concepts(text: str, flat: list[str], mentions: list[Mention], consumed: set[int]) -> None:
-    """Concept words of the clause ("global", "force", "skip hooks") go to the program they qualify."""
-    concepts: list[str] = []
-    for index, word in enumerate(flat):
-        if index in consumed and CONCEPT_WORDS.get(word) not in ("force", "global", "recursive", "hard"):
-            continue
-        concept = CONCEPT_WORDS.get(word) or CONCEPT_WORDS.get(word.split("-", 1)[0] if "-" in word else "")
-        if concept and not any(m.start <= index < m.end and m.implied and concept in m.concepts for m in mentions):
-            concepts.append(concept)
-    for pattern, concept in CONCEPT_PHRASES:
-        if pattern.search(text):
-            concepts.append(concept)
-    for mention in mentions:
-        for concept in concepts:
-            if concept not in mention.concepts:
-                mention.concepts.append(concept)
-        mention.unread = [w for w in mention.unread if w not in CONCEPT_WORDS]
+    return read(text)
 
 
 def family_default(program: str) -> str | None:

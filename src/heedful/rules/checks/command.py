@@ -75,7 +75,8 @@ def describe(params: dict[str, Any]) -> str:
     parts += [group[0] for group in _flag_groups(params.get("flags"))]
     args = _text_list(params.get("args"))
     if args:
-        parts.append("|".join(args))
+        privileged = str(params.get("program") or "").lower() in PRIVILEGE
+        parts.append(" ".join(args) if privileged else "|".join(args))
     return " ".join(parts)
 
 
@@ -85,8 +86,15 @@ def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool
     if isinstance(program, str) and program.lower() in PRIVILEGE:
         wrappers = command.wrappers if command.wrappers or not command.sudo else ("sudo",)
         named = program.lower() in wrappers or command.program == program.lower()
-        return named or (program.lower() == "sudo" and command.sudo and not command.wrappers), False
-    if isinstance(program, str) and program and command.program != program.lower():
+        named = named or (program.lower() == "sudo" and command.sudo and not command.wrappers)
+        # "never sudo pip install": the words name the command run with privileges
+        wrapped = [w.lower() for w in [*_text_list(params.get("subcommand")), *_text_list(params.get("args"))]]
+        if not wrapped or not named:
+            return named, False
+        head = [command.program, *(p.lower() for p in positionals(command))]
+        return head[: len(wrapped)] == wrapped, False
+    # a script named by its path (`scripts/reindex.sh`) is matched by its file name, as the shell reader names it
+    if isinstance(program, str) and program and command.program != program.lower().rsplit("/", 1)[-1]:
         return False, False
     subcommand = _text_list(params.get("subcommand"))
     rest = positionals(command)
@@ -151,6 +159,9 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
 
 
 def _example(params: dict[str, Any]) -> str:
+    if str(params.get("program") or "").lower() in PRIVILEGE:
+        wrapped = [*_text_list(params.get("subcommand")), *_text_list(params.get("args"))]
+        return " ".join([str(params["program"]), *wrapped, "example"])
     words = [str(params.get("program") or "tool"), *_text_list(params.get("subcommand"))]
     groups = _flag_groups(params.get("flags"))
     words += [group[-1] if len(group) > 1 else group[0] for group in groups]
@@ -175,7 +186,11 @@ def cases(params: dict[str, Any]) -> list[Case]:
         ),
     ]
     alternatives = _text_list(params.get("alternatives"))
-    if alternatives:
+    program = str(params.get("program") or "").lower()
+    wrapped = [*_text_list(params.get("subcommand")), *_text_list(params.get("args"))]
+    if program in PRIVILEGE and wrapped:
+        compliant = " ".join([*wrapped, "example"])  # the same command without privileges
+    elif alternatives:
         compliant = f"{alternatives[0]} {' '.join(_text_list(params.get('subcommand')))} example".replace("  ", " ")
     elif _text_list(params.get("args")):
         compliant = violating.replace(_text_list(params["args"])[0], "feature-branch")
@@ -213,7 +228,7 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
         if program and not tokens:
             continue
         head = tokens[1:] if tokens and tokens[0].startswith("python") else tokens
-        if program and (not head or head[0].rsplit("/", 1)[-1] != program.lower()):
+        if program and (not head or head[0].rsplit("/", 1)[-1] != program.lower().rsplit("/", 1)[-1]):
             continue
         words = [t for t in head[1:] if not t.startswith("-")]
         if words[: len(needed)] != needed:

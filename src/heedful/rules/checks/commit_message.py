@@ -113,6 +113,12 @@ def _bash(command: str) -> dict[str, Any]:
 def _good_message(params: dict[str, Any]) -> str:
     require = params.get("require")
     subject = "fix: handle empty input"
+    forbidden = [f.lower() for f in _forbid(params)]
+    if any(f in subject for f in forbidden):  # a rule against "fix:" itself
+        subject = next(
+            (c for c in ("Handle empty input", "handle empty input") if not any(f in c.lower() for f in forbidden)),
+            subject,
+        )
     if isinstance(require, str) and "Signed-off-by" in require:
         return "fix: handle empty input\n\nSigned-off-by: Dev <dev@example.com>"
     if isinstance(require, str) and _require(params) is not None and not _require(params).search(subject):  # type: ignore[union-attr]
@@ -147,8 +153,12 @@ def cases(params: dict[str, Any]) -> list[Case]:
                 note="message in a heredoc",
             )
         )
-    if _require(params) is not None:
-        found.append(Case(stage=STAGE, evidence=_bash('git commit -am "wip stuff"'), expected="violated"))
+    required = _require(params)
+    if required is not None:
+        # a message the requirement rejects ("wip stuff" passes a lower-case rule)
+        bad = next((m for m in ("wip stuff", "WIP stuff", "Update stuff.") if not required.search(m)), None)
+        if bad is not None:
+            found.append(Case(stage=STAGE, evidence=_bash(f'git commit -am "{bad}"'), expected="violated"))
     limit = _max_subject(params)
     if limit is not None:
         found.append(

@@ -21,13 +21,13 @@ EVIDENCE = ["action | artifact | delivery (JSON)"]
 _MISSING = object()
 
 
-
 def _json(value: object) -> str:
     """A value as JSON spells it (`true`, `null`), which is what the user and the agent read."""
     try:
         return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
         return repr(value)
+
 
 def evidence_for(params: dict[str, Any]) -> list[str]:
     return [f"{params.get('target')}.{'.'.join(map(str, params.get('path') or []))}"]

@@ -207,7 +207,8 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     local = path[len(project) + 1 :] if project and path.startswith(project + "/") else path
     for pattern in _globs(params):
         stem = pattern.rstrip("/")
-        candidates = [stem, f"*/{stem}", f"{stem}/*", f"*/{stem}/*"]
+        bare = stem.removeprefix("**/")  # "**/migrations/**" also names migrations/ at the root
+        candidates = [stem, f"*/{stem}", f"{stem}/*", f"*/{stem}/*", bare, f"{bare}/*"]
         if any(fnmatch.fnmatch(local, c) for c in candidates):
             return "violated"
     return "pass"

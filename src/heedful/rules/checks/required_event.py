@@ -1,7 +1,9 @@
 """required_event: before delivery, a command (e.g. the tests) ran after the last code edit.
 
 params: commands ([[word, ...], ...]: a command matches when its program and leading positionals
-equal one of these, `python -m pytest` counting as `pytest`), after (edit | always: with `edit`,
+equal one of these, `python -m pytest` counting as `pytest`; a path-named program such as
+`./bin/brew` matches by its file name), every (bool, optional: each command must run, not any one of
+them: "run make format and make lint"), after (edit | always: with `edit`,
 a task that edited nothing is not applicable), edit_globs ([str], optional: only edits of these
 paths count).
 """
@@ -37,7 +39,7 @@ def _commands(params: Any) -> list[list[str]]:
 
 
 def describe(params: dict[str, Any]) -> str:
-    names = " or ".join(" ".join(c) for c in _commands(params))
+    names = (" and " if params.get("every") is True else " or ").join(" ".join(c) for c in _commands(params))
     return f"run {names} after the last edit" if params.get("after", "edit") == "edit" else f"run {names}"
 
 
@@ -55,15 +57,30 @@ RUNNERS = (
     ["pnpm", "exec"],
     ["yarn", "exec"],
     ["bunx"],
+    ["mise", "exec"],
+    ["mise", "x"],
+    ["bundle", "exec"],
 )
+
+
+def _same(want: list[str], have: list[str]) -> bool:
+    if len(have) < len(want) or not want:
+        return False
+    program = want[0].rsplit("/", 1)[-1] if "/" in want[0] else want[0]
+    return have[0] == program and have[1 : len(want)] == want[1:]
 
 
 def _runs(line: str, wanted: list[list[str]]) -> bool:
     for command in simple_commands(line):
         head = [command.program, *[p.lower() for p in positionals(command)]]
-        heads = [head] + [head[len(r) :] for r in RUNNERS if head[: len(r)] == r and len(head) > len(r)]
-        if any(h[: len(w)] == w for h in heads for w in wanted):
+        if any(_same(w, head) for w in wanted):
             return True
+        for runner in RUNNERS:
+            if head[: len(runner)] == runner and len(head) > len(runner):
+                # the wrapped command may follow a flag's value (`uv run --group dev pytest`)
+                rest = head[len(runner) :]
+                if any(_same(w, rest[k:]) for k in range(min(2, len(rest))) for w in wanted):
+                    return True
     return False
 
 
@@ -93,9 +110,20 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
             last_edit = index
     if params.get("after", "edit") == "edit" and last_edit < 0:
         return Verdict(result="not_applicable", reason="nothing was edited in this task")
+    ran: list[str] = []
+    missing = list(wanted)
     for event in events[last_edit + 1 :]:
         line = event.get("command")
-        if str(event.get("kind", "")).lower() == "command" and isinstance(line, str) and _runs(line, wanted):
+        if str(event.get("kind", "")).lower() != "command" or not isinstance(line, str):
+            continue
+        if params.get("every") is True:
+            matched = [w for w in missing if _runs(line, [w])]
+            if matched:
+                ran.append(clip(line))
+                missing = [w for w in missing if w not in matched]
+            if not missing:
+                return Verdict(result="pass", reason="ran every required command after the last edit", quotes=ran)
+        elif _runs(line, wanted):
             return Verdict(result="pass", reason=f"ran {clip(line, 80)!r} after the last edit", quotes=[clip(line)])
     edited = events[last_edit].get("path") if last_edit >= 0 else None
     quotes = [edited] if isinstance(edited, str) else []
@@ -106,14 +134,15 @@ def cases(params: dict[str, Any]) -> list[Case]:
     from heedful.rules.models import Case
 
     wanted = _commands(params) or [["test"]]
-    run = " ".join(wanted[0]) + " -q"
+    every = params.get("every") is True if isinstance(params, dict) else False
+    run = " && ".join(" ".join(w) for w in (wanted if every else wanted[:1])) + " -q"
     raw_globs = params.get("edit_globs") if isinstance(params, dict) else None
     globs = [g for g in raw_globs if isinstance(g, str) and g] if isinstance(raw_globs, list) else []
     example = (
         globs[0].replace("**/", "").replace("**", "deep/file").replace("*", "module") if globs else "src/module.py"
     )
     edit = {"kind": "edit", "path": example}
-    return [
+    out = [
         Case(stage=STAGE, evidence={"events": [edit, {"kind": "command", "command": run}]}, expected="pass"),
         Case(
             stage=STAGE,
@@ -130,6 +159,17 @@ def cases(params: dict[str, Any]) -> list[Case]:
             expected="not_applicable" if params.get("after", "edit") == "edit" else "violated",
         ),
     ]
+    if every and len(wanted) > 1:
+        only_first = " ".join(wanted[0]) + " -q"
+        out.append(
+            Case(
+                stage=STAGE,
+                evidence={"events": [edit, {"kind": "command", "command": only_first}]},
+                expected="violated",
+                note="ran only one of the required commands",
+            )
+        )
+    return out
 
 
 def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
@@ -141,5 +181,13 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     if not edits and params.get("after", "edit") == "edit":
         return "not_applicable"
     start = edits[-1] + 1 if edits else 0
-    ran = any(any(w in str(e.get("command", "")) for w in wanted) for e in events[start:])
+    lines = [str(e.get("command", "")) for e in events[start:]]
+    found = [any(_spelled(w, line) for line in lines) for w in wanted]
+    ran = all(found) if params.get("every") is True else any(found)
     return "pass" if ran else "violated"
+
+
+def _spelled(command: str, line: str) -> bool:
+    """The reviewer's own reading: the command's words appear in the line (a path program by its name)."""
+    tokens = [t.rsplit("/", 1)[-1] for t in line.split()]
+    return all(w.rsplit("/", 1)[-1] in tokens for w in command.split())

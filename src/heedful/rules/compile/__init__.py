@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from heedful.rules.compile.actions import action_checks
 from heedful.rules.compile.commands import FLAG_OWNERS, command_checks, command_words
 from heedful.rules.compile.commits import commit_message
 from heedful.rules.compile.events import TEST_COMMANDS, leftovers, required_event
@@ -25,6 +26,20 @@ from heedful.rules.models import CheckSpec
 _RETRACTION = re.compile(
     r"^\s*(?:retract|withdraw|drop|forget|cancel|undo|ignore)\b|\bno longer\b|\bis allowed again\b", re.I
 )
+
+
+_PLACEHOLDER = re.compile(r"\s*<[\w .|/-]{1,30}>")  # "npx <bin>", "just gen-grammar <lang>"
+_ASK_BEFORE = re.compile(
+    r"^(?:always\s+|please\s+)?(?:ask|check with (?:me|the user)|confirm with (?:me|the user)|get (?:my |explicit )?"
+    r"(?:approval|confirmation|permission))(?:\s+(?:me|the user|first|for (?:approval|confirmation|permission)))*"
+    r"\s+before\s+(?P<rest>\w+ing\b.+)$",
+    re.I,
+)
+
+
+def strip_placeholders(text: str) -> str:
+    """Placeholders in a command ("npx <bin>", "just gen-grammar <lang>") are not words of the rule."""
+    return _PLACEHOLDER.sub(" ", text)
 
 
 def _all_proposals(text: str, conditions: Sequence[str]) -> list[CheckSpec]:
@@ -41,7 +56,9 @@ def _all_proposals(text: str, conditions: Sequence[str]) -> list[CheckSpec]:
     if not any(p.kind in ("commit_message", "required_event", "workspace_leftovers") for p in proposals):
         proposals += path_checks(text)
     if not proposals and not re.search(r"\bcommit (?:messages?|subjects?|titles?)\b", text, re.I):
-        proposals += command_checks(text)
+        # an action phrase ("push tags", "prune docker volumes") is more specific than the words it contains
+        actions = action_checks(text)
+        proposals += actions + [c for c in command_checks(text) if c.params not in [a.params for a in actions]]
     return proposals
 
 
@@ -50,6 +67,10 @@ def propose(text: str, condition: str | None = None, exceptions: Sequence[str] =
     text = text.strip().rstrip(".!?;:, ")
     if not text or _RETRACTION.search(text):
         return []
+    text = strip_placeholders(text)
+    ask = _ASK_BEFORE.match(text)
+    if ask:  # "ask before running git clean": the command is blocked until the user says yes
+        text = f"never {ask.group('rest')}"
     main, conditions, _ = split_qualifiers(text)
     proposals = _all_proposals(main, [*conditions, *([condition] if condition else [])])
     return [p for p in proposals if qualifiers_decided(text, p, condition, exceptions)]
@@ -66,4 +87,5 @@ __all__ = [
     "qualifiers_decided",
     "spec",
     "split_qualifiers",
+    "strip_placeholders",
 ]

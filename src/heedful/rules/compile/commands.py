@@ -23,6 +23,7 @@ FLAG_OWNERS = {
     "--legacy-peer-deps": "npm",
 }
 _BRANCH = re.compile(r"\b(?:to|into|on|onto)\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?(?:\s+branch)?", re.I)
+_ON_BRANCH = re.compile(r"\b(?:on|to|into)\s+(?:the\s+)?`?(?:main|master|trunk|develop|release\S*)`?\b", re.I)
 _NOT_BRANCH = frozenset("it the remote origin github upstream a any that this there them shared".split())
 
 
@@ -34,6 +35,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         return None  # the rule says more about the command than a check can state
     for concept in mention.concepts:
         rule = vocab.concept_flags(mention.program, concept, subcommand)
+        if rule is not None and not rule.flags and not rule.subcommand_words and concept in vocab.STRICT_CONCEPTS:
+            rule = None  # the program has no spelling for it ("pip install globally"): the rule says more
         if rule is None:
             if concept in vocab.STRICT_CONCEPTS:
                 return None
@@ -54,12 +57,19 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         if literal not in read_flags and (owner == mention.program or (owner is None and single)):
             flags.append(vocab.flag_groups_for(mention.program, literal))
             read_flags.add(literal)
+    if mention.program == "git" and subcommand[:1] == ["commit"] and _ON_BRANCH.search(text):
+        return None  # "never commit directly on main": the branch is not in the command line
     args = list(mention.args)
+    mode = re.search(r"\b[0-7]{3,4}\b", text) if mention.program in ("chmod", "umask") else None
+    if mode and mode.group(0) not in args:
+        args.append(mode.group(0))  # "never chmod files to 777": the mode is the forbidden argument
     if mention.program == "git" and subcommand[:1] == ["push"] and not args:
         branch = _BRANCH.search(text[text.lower().find("push") :] if "push" in text.lower() else "")
         if branch and branch.group("b").lower() not in _NOT_BRANCH:
             args = [branch.group("b")]
             params["implicit_target"] = True
+    if mention.program in ("sudo", "doas", "pkexec") and subcommand:
+        args, subcommand = [*subcommand, *args], []  # the command it runs with privileges
     if subcommand:
         params["subcommand"] = subcommand
     unique: list[list[str]] = []
@@ -73,12 +83,61 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     return params
 
 
+def _how_to_run(text: str, mention: vocab.Mention) -> bool:
+    """ "Run tests with uv run pytest", "always run pnpm i from the root": how to run something, not which
+    tool replaces another, so nothing is forbidden by default."""
+    words = vocab.plain_words(text)[: mention.start]
+    clause = " ".join(words).rsplit(",", 1)[-1].rsplit(";", 1)[-1]
+    verbs = r"run|runs|running|execute|executing|build|builds|building|regenerate|generate|compile|create|format|lint"
+    return bool(re.search(rf"\b(?:{verbs})\b", clause)) and not (
+        re.search(r"\b(?:use|using|prefer|stick|switch|only)\b", clause)
+    )
+
+
+_FLAG_CONTRAST = re.compile(
+    r"\b(?:instead of|rather than|not|never|over)\s+(?:using\s+)?`?(?P<flag>--?[a-zA-Z][\w-]*)`?", re.I
+)
+
+
+def _contrasted_flag(text: str, prefer: list[vocab.Mention]) -> dict[str, Any] | None:
+    """ "use git push --force-with-lease instead of --force": the same command with the contrasted flag."""
+    found = _FLAG_CONTRAST.search(text)
+    command = next((m for m in prefer if m.subcommand and m.flags), None)
+    if found is None or command is None:
+        return None
+    flag = found.group("flag")
+    if any(flag in group for group in command.flags):
+        return None
+    params: dict[str, Any] = {
+        "program": command.program,
+        "subcommand": list(command.subcommand),
+        "flags": [vocab.flag_groups_for(command.program, flag)],
+        "alternatives": [" ".join([command.program, *command.subcommand, *(g[0] for g in command.flags)])],
+    }
+    return params
+
+
 def command_checks(text: str) -> list[CheckSpec]:
     mentions = vocab.read_commands(text)
     forbid = [m for m in mentions if m.role == "forbid"]
-    prefer = [m for m in mentions if m.role == "prefer" and m.program not in {f.program for f in forbid}]
+    forbidden = {(f.program, tuple(f.subcommand)) for f in forbid}
+    # "use prisma migrate dev instead of prisma db push": the same program under another subcommand is an alternative
+    prefer = [
+        m
+        for m in mentions
+        if m.role == "prefer"
+        and (m.program, tuple(m.subcommand)) not in forbidden
+        and (m.subcommand or m.program not in {f.program for f in forbid})
+    ]
+    if not prefer and forbid and mentions[0].role == "neutral" and mentions[0].start < forbid[0].start:
+        # "`bun install` (never `npm install`)", "`bun run compile` — NOT `bun run build`": the command named first
+        # is the one to use
+        prefer = [mentions[0]]
     alternatives = list(dict.fromkeys(" ".join([m.program, *m.subcommand]) for m in prefer))
     if not forbid:
+        contrasted = _contrasted_flag(text, prefer)
+        if contrasted is not None:
+            return [spec("forbidden_command", contrasted)]
         literal = next((f for f in re.findall(r"(?<![\w-])--[a-z][\w-]*", text) if f in FLAG_OWNERS), None)
         if literal and NEGATED.search(text):
             group = [literal]  # without a subcommand a short alias may mean something else (`git push -n`)
@@ -87,13 +146,16 @@ def command_checks(text: str) -> list[CheckSpec]:
                 params["subcommand"] = [FLAG_SUBCOMMAND[literal]]
             return [spec("forbidden_command", params)]
         defaults = [(vocab.family_default(m.program), m) for m in prefer if not m.subcommand or m.program == "uv"]
-        defaults = [(d, m) for d, m in defaults if d]
+        defaults = [(d, m) for d, m in defaults if d and not _how_to_run(text, m)]
         if defaults and not NEGATED.search(text.split(defaults[0][1].program)[0]):
             return [spec("forbidden_command", {"program": defaults[0][0], "alternatives": alternatives})]
         return []
     out: list[CheckSpec] = []
     for mention in forbid:
-        params = _from_mention(mention, text, single=len(forbid) == 1)
+        if mention.program == "git" and not mention.subcommand and not mention.flags and not mention.concepts:
+            continue  # "never commit model weights to git": git itself is not what the rule forbids
+        # a flag written beside the preferred command ("tox -e py311, not pytest") is not the forbidden one's
+        params = _from_mention(mention, text, single=len(forbid) == 1 and not prefer)
         if params is None:
             continue
         if alternatives:

@@ -26,20 +26,45 @@ _MENTION = re.compile(
 )
 
 
+_TYPES = re.compile(
+    r"\bcommit (?:message )?types?\s*(?:are|:|must be|include)\s+(?P<list>[a-z]+(?:\s*,\s*(?:and |or )?[a-z]+)+)", re.I
+)
+_PR_TEXT = re.compile(r"\b(?:PR|pull[- ]request|merge[- ]request)\s+(?:titles?|descriptions?|bod(?:y|ies))\b", re.I)
+# A rule that also covers code, comments or issues says more than a commit message check can state.
+_ELSEWHERE = re.compile(r"\b(?:source|code|comments?|docs?|documentation|issues?|diagnostics|tests?|rustdoc)\b", re.I)
+
+
 def commit_message(text: str) -> CheckSpec | None:
     if not _COMMIT.search(text) and not _TRAILER.search(text):
         return None
+    own = re.search(r"(?<!-)\bcommit (?:messages?|subjects?|titles?|bod(?:y|ies))\b", text, re.I)
+    if (_PR_TEXT.search(text) or re.search(r"\btitles?\b", text, re.I)) and not own:
+        return None  # a PR title or description is not a commit message
     params: dict[str, Any] = {}
     subject = _SUBJECT.search(text)
     if subject:
         n = number(subject.group("n") or subject.group("m") or "") or 0
         if n > 0:
             params["max_subject"] = n
-    if _CONVENTIONAL.search(text) and re.search(r"\b(?:use|follow|write|always|must)\b", text, re.I):
+    conventional = _CONVENTIONAL.search(text)
+    if conventional and NEGATED.search(text[: conventional.start()]):
+        # "do not use conventional commit prefixes such as feat:, fix:": the prefixes are forbidden
+        prefixes = [f"{p.lower()}:" for p in re.findall(r"\b([A-Za-z]+):(?=[\s,.]|$)", text)]
+        last = re.search(r"\b(?:or|and)\s+([a-z]+)$", text)  # the sentence's final colon was stripped with its stop
+        if prefixes and last:
+            prefixes.append(f"{last.group(1)}:")
+        if prefixes:
+            params["forbid"] = list(dict.fromkeys(prefixes))
+    elif conventional and re.search(r"\b(?:use|follow|write|always|must|start|begin|prefix)\w*\b", text, re.I):
         params["require"] = CONVENTIONAL
+    types = _TYPES.search(text)
+    if types:
+        names = [t.lower() for t in re.findall(r"[A-Za-z]+", types.group("list")) if t.lower() not in ("and", "or")]
+        if len(names) >= 2:
+            params["require"] = rf"^({'|'.join(names)})(\(.+\))?!?: "
     start = re.search(
-        r"\b(?:start|begin|prefix)\w*\b.{0,40}\bwith\s+(?:an? |the )?(?P<what>lower-?case|upper-?case|"
-        r"capital|jira|ticket|issue)",
+        r"\b(?:start|begin|prefix)\w*\b.{0,40}\bwith\s+(?:an? |the |its |their |a )?(?P<what>lower-?case|"
+        r"upper-?case|capital|jira|ticket|issue)",
         text,
         re.I,
     )
@@ -56,12 +81,17 @@ def commit_message(text: str) -> CheckSpec | None:
         forbid: list[str] = []
         if _TRAILER.search(text):
             forbid.append("Co-Authored-By")
-        if EMOJI.search(text):
+        if EMOJI.search(text) and not _ELSEWHERE.search(text):
             forbid.append("emoji")
+        forbid += [
+            f"{m.lower()}!"
+            for m in re.findall(r"\b(fixup|squash|amend)!?(?=[\s,]|$)", text, re.I)
+            if m.lower() != "amend" or "amend!" in text.lower()
+        ]
         mention = _MENTION.search(text)
         if mention:
             forbid.append(mention.group("who").capitalize() if mention.group("who").lower() != "openai" else "OpenAI")
-        for phrase in quoted(text):
+        for phrase in quoted(text) if own or re.search(r"\bin (?:the |your )?commits?\b", text, re.I) else []:
             if phrase and phrase.lower() not in (f.lower() for f in forbid):
                 forbid.append(phrase)
         if re.search(r"\bgenerated[- ](?:with|by)\b", text, re.I) and not any("generated" in f.lower() for f in forbid):

@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from heedful.rules import vocabulary as vocab
+from heedful.rules.compile import runs
 from heedful.rules.compile.words import LANGUAGE_GLOBS, spec
 from heedful.rules.models import CheckSpec
 
@@ -38,97 +38,185 @@ TEST_COMMANDS = [
     ["dotnet", "test"],
     ["phpunit"],
 ]
-_RUN = re.compile(
-    r"\b(?:run|execute|rerun|re-run)\s+(?P<what>.+?)\s+(?P<when>before|after|once|prior to)\s+"
-    r"(?P<rest>.+)$",
-    re.I,
-)
 _UNTIL = re.compile(
     r"\b(?:don'?t|do not|never)\s+(?:say|tell me|claim|report|declare|mark|call|finish|consider|reply|"
     r"hand)\b.{0,40}?\b(?:until|before|without|unless)\s+(?:you(?:'ve| have)?\s+)?(?:run(?:ning)?|ran|"
     r"execut\w+)?\s*(?P<what>.+)$",
     re.I,
 )
-_DELIVERY = re.compile(
-    r"\b(?:say|saying|tell|telling|report|reporting|claim|claiming|declare|finish|finishing|deliver|"
-    r"hand(?:ing)? (?:it )?(?:back|over)|repl(?:y|ying)|respond(?:ing)?|done|complete|wrap(?:ping)? up|"
-    r"call(?:ing)? it done|mark(?:ing)? (?:it|the task) (?:as )?(?:done|complete)|commit(?:ting)?|"
-    r"push(?:ing)?)\b",
+# "Run X <when>": the words that end the command and start the moment it is due.
+_WHEN = re.compile(
+    r"\s+(?P<when>before|prior to|after|once|when(?:ever)?|if|at the end of|by the end of|every time|each time|"
+    r"to (?:verify|ensure|check|validate|confirm|make sure|format|lint|catch|fix|keep)|"
+    r"for (?:\w+ )?(?:style|lint(?:ing)?|formatting|type[- ]?check(?:ing|s)?|typing))\b(?P<rest>.*)$",
     re.I,
 )
-_AFTER_EDIT = re.compile(
-    r"\b(?:edit|edits|editing|change|changes|changing|modify|modifying|touch|touching|writing|"
-    r"every (?:code )?(?:edit|change))\b",
+_RUN_LEAD = re.compile(
+    r"^(?:(?:always|please|also|then|and|make sure (?:to|you)|be sure to|remember to|you must|must)\s+)*"
+    r"(?:run|execute|rerun|re-run|use(?=\s+`))\s+(?P<body>.+)$",
     re.I,
 )
+# Instruction files map what changed to what to run: "Any `.go` file → `make lint && make test`".
+_ARROW = re.compile(
+    r"^(?P<what_changed>[^→]+?)\s*(?:→|->|=>)\s*(?P<what>`[^`]+`(?:\s*(?:,|and|&&|then)\s*`[^`]+`)*)\W*$"
+)
+_LEAD_WHEN = re.compile(
+    r"^(?P<when>after|once|when(?:ever)?|before|prior to|every time|each time|if)\s+(?P<rest>[^,]+),\s*"
+    r"(?:(?:always|please|also|then|make sure to|be sure to|you must|must)\s+)*(?P<verb>run|execute)\s+"
+    r"(?P<what>.+)$",
+    re.I,
+)
+_WITH = re.compile(
+    r"^(?:always\s+)?(?:add|create|generate|regenerate|format|lint|check|update|validate)\b[^,]*?\bwith\s+"
+    r"(?P<what>`[^`]+`|[\w./:-]+(?:\s+[\w./:-]+){0,2}?)(?:\s+(?P<when>when(?:ever)?|after|before|once)\b(?P<rest>.*))?$",
+    re.I,
+)
+_DELIVERY_MOMENT = re.compile(
+    r"\b(?:done|finish\w*|complet\w*|wrap\w* up|hand\w* (?:it )?(?:back|over)|repl(?:y|ying)|respond\w*|"
+    r"report\w*|prompt\w*|deliver\w*|end of (?:a|the|each|every|your) (?:task|session|change|turn)|"
+    r"commit\w*|push\w*|(?:open|creat)\w* (?:a |the )?(?:pr|pull request|merge request)|submit\w*|"
+    r"send\w* (?:a |the )?(?:pr|pull request))\b",
+    re.I,
+)
+_EDIT_MOMENT = re.compile(
+    r"\b(?:edit\w*|chang\w*|modif\w*|touch\w*|updat\w*|add(?:ing|s)?|writ\w*|rewrit\w*|refactor\w*|"
+    r"creat\w*|renam\w*|delet\w*|remov\w*|bump\w*)\b",
+    re.I,
+)
+_PATH_TOKEN = re.compile(r"`[^`\s]+`|(?<![\w*])\*?\.?[\w*.-]*[/.](?:[\w./*-]*[\w*/])?|(?<![\w.])\.[a-z]{1,8}\b")
 
 
-def _command_words(phrase: str) -> list[str] | None:
-    phrase = phrase.strip().strip("`").strip()
-    if re.fullmatch(r"(?:the |all )?(?:full |whole |unit |relevant )?(?:tests?|test suite)", phrase, re.I):
-        return None
-    words: list[str] = []
-    for word in phrase.split():
-        plain = word.strip("`,.;").lower()
-        if plain in vocab.STOP or plain in ("on", "with", "against", "and", "or", "every", "each"):
-            break
-        if plain.startswith("-") or "/" in plain:
-            continue
-        words.append(plain)
-    if not words or (
-        vocab.program_named(words[0]) is None and not phrase.startswith("`") and not re.fullmatch(r"[\w.-]+", words[0])
+def moment(phrase: str) -> tuple[str, list[str]] | None:
+    """("delivery" | "edit", the edited paths it names) for a phrase that says when a command is due.
+
+    "before committing" / "when you're done" -> delivery; "after changing go.mod" -> edit with [go.mod];
+    "after changing Python files" -> edit with [*.py]; "after the deploy" -> None (no evidence decides it)."""
+    text = phrase.strip().strip(",.;")
+    if re.match(r"^(?:before|prior to)\b", text, re.I) and _DELIVERY_MOMENT.search(text):
+        return "delivery", []
+    if _EDIT_MOMENT.search(text) or re.search(r"\b(?:code|file) changes?\b|\bchanged\b", text, re.I):
+        return "edit", edit_globs(text)
+    if _DELIVERY_MOMENT.search(text):
+        return "delivery", []
+    return None
+
+
+def edit_globs(text: str) -> list[str]:
+    """Paths an edit condition names: go.mod, proto/*.proto, packages/, .go files, Python files."""
+    lowered = text.lower()
+    if re.search(
+        r"\b(?:any|all|every) (?:code|file|source)|\bcode (?:edits?|changes?)\b|\bevery (?:edit|change)", lowered
     ):
+        return []
+    globs: list[str] = []
+    prose = _PATH_TOKEN.sub(" ", text).lower()
+    for match in _PATH_TOKEN.finditer(text):
+        raw = match.group(0).strip("`").rstrip(".")
+        if not re.search(r"[/*]|\.\w", raw):
+            continue  # "in the repo." is a word at the end of a sentence
+        if (
+            not raw
+            or raw in (".", "..", "/")
+            or re.fullmatch(r"e\.g|i\.e|etc|\W+", raw)
+            or raw.startswith(("/", "~", "http"))
+        ):
+            continue
+        if re.fullmatch(r"\.[a-z]{1,8}", raw):
+            raw = "*" + raw
+        elif raw.endswith("/"):
+            raw = raw + "**"
+        globs.append(raw)
+    # a language names files only as "Python files", "Go code", "TypeScript sources"
+    named = r"\s+(?:files?|code|sources?|modules?)\b"
+    globs += [g for lang, exts in LANGUAGE_GLOBS.items() if re.search(rf"\b{lang}{named}", prose) for g in exts]
+    return list(dict.fromkeys(globs))
+
+
+def _due(when: str, rest: str, conditions: Sequence[str]) -> tuple[str, list[str]] | None:
+    when = when.lower()
+    if when.startswith(("to ", "for ")):
+        # "run X to verify", "run X for Python style": after the changes it checks
+        later = re.search(r"\b(?:after|once|when(?:ever)?|before)\b.*$", rest, re.I)
+        found = moment(later.group(0)) if later else None
+        return found if found and not conditions else ("edit", found[1] if found else [])
+    found = moment(re.sub(r"\s+", " ", f"{when} {rest}")) if when else None
+    if found is None and (when or not conditions):
         return None
-    known = vocab.program_named(words[0])
-    if known is None and len(phrase.split()) > 3 and not phrase.startswith("`"):
-        return None
-    return [known or words[0], *words[1:3]]
+    kind, globs = found or ("delivery", [])
+    for condition in conditions:
+        extra = moment(condition)
+        if extra is None:
+            return None
+        kind = "edit" if "edit" in (kind, extra[0]) else kind
+        globs = [*globs, *extra[1]]
+    return kind, list(dict.fromkeys(globs))
+
+
+def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | None:
+    """(the command phrase, "edit" | "delivery", edit globs) of a rule that says a command must run."""
+    arrow = _ARROW.match(text)
+    if arrow and (_PATH_TOKEN.search(arrow.group("what_changed")) or edit_globs(arrow.group("what_changed"))):
+        return arrow.group("what"), "edit", edit_globs(arrow.group("what_changed"))
+    leading = _LEAD_WHEN.match(text)
+    if leading:
+        due = _due(leading.group("when"), leading.group("rest"), conditions)
+        return (leading.group("what"), *due) if due else None
+    with_ = _WITH.match(text)
+    if with_ and (with_.group("when") or conditions):
+        due = _due(with_.group("when") or "", with_.group("rest") or "", conditions)
+        return (with_.group("what"), *due) if due else None
+    run = _RUN_LEAD.match(text.strip())
+    if run and run.group(0).lower().lstrip().startswith("use"):
+        # "use `./check.sh` when you're done" names a command due at delivery; "use `x` when editing" is how to
+        read = _read(re.sub(r"^\s*use\b", "run", text.strip(), flags=re.I), conditions)
+        return read if read is not None and read[1] == "delivery" else None
+    if run:
+        body = run.group("body")
+        when = _WHEN.search(body)
+        if when is None:
+            if not conditions:
+                return None
+            due = _due("", "", conditions)
+            return (body, *due) if due else None
+        due = _due(when.group("when"), when.group("rest"), conditions)
+        return (body[: when.start()], *due) if due else None
+    until = _UNTIL.search(text)
+    if until:
+        return until.group("what"), "delivery", []
+    return None
 
 
 def required_event(text: str, conditions: Sequence[str]) -> CheckSpec | None:
-    run = _RUN.search(text)
-    what = None
-    after_edit = False
-    if run and (_DELIVERY.search(run.group("rest")) or _AFTER_EDIT.search(run.group("rest"))):
-        what = run.group("what")
-        after_edit = run.group("when").lower() == "after" or bool(_AFTER_EDIT.search(run.group("rest")))
-    else:
-        until = _UNTIL.search(text)
-        if until:
-            what = until.group("what")
-    if what is None:
+    """A command that must run before delivery: "Run `make lint` before committing", "After changing any
+    .go file, run make format, make lint and make test_fast", "don't say it's done until the tests pass"."""
+    read = _read(text, conditions)
+    if read is None:
         return None
-    if re.fullmatch(r"(?:the |all )?(?:full |whole |unit )?(?:tests?|test suite)", what.strip(), re.I):
-        # Which runner is unknown: only a rule about finishing names a moment every runner can be checked at.
-        if not (
-            run
-            and re.search(
-                r"\b(?:done|finish\w*|complete|wrap\w* up|hand\w* (?:it )?(?:back|over)|"
-                r"repl(?:y|ying)|respond\w*)\b",
-                run.group("rest"),
-                re.I,
-            )
-        ):
+    what, due, globs = read
+    params: dict[str, Any] = {}
+    if runs.is_test_phrase(what):
+        # Which runner is unknown: any of the usual runners counts, and only a rule about finishing names a
+        # moment every runner can be checked at ("run the tests after every change" is about each edit).
+        if not _DELIVERY_MOMENT.search(" ".join([text, *conditions])):
             return None
-        commands = TEST_COMMANDS
+        params["commands"] = TEST_COMMANDS
     else:
-        words = _command_words(what)
-        if words is None or " and " in what:
+        commands = runs.command_list(what)
+        if commands is None:
             return None
-        commands = [words]
-    params: dict[str, Any] = {"commands": commands, "after": "edit"}
-    if after_edit:
-        scope = " ".join([text, *conditions]).lower()
-        globs = [g for lang, exts in LANGUAGE_GLOBS.items() if re.search(rf"\b{lang}\b", scope) for g in exts]
-        globs += [f"*{ext}" for ext in re.findall(r"(?<![\w*])(\.[a-z]{1,6})\s+files\b", scope)]
-        if globs and not re.search(r"\bcode (?:edits?|changes?)\b|\bevery (?:code )?(?:edit|change)\b", scope):
-            params["edit_globs"] = list(dict.fromkeys(globs))
+        params["commands"] = commands
+        if len(commands) > 1 and runs.every_one(what):
+            params["every"] = True
+    params["after"] = "edit"
+    if due == "edit" and globs:
+        params["edit_globs"] = globs
     return spec("required_event", params)
 
 
 _LEFTOVER = re.compile(
     r"\b(?:clean up|cleanup|delete|remove|get rid of|(?:don'?t|do not|never) leave)\b.{0,40}?"
-    r"(?P<what>temp(?:orary)? files|tmp files|scratch files|backup files|debug (?:scripts|files)|`[^`]+`|"
+    r"(?P<what>temp(?:orary)? files|tmp files|scratch files|backup files|debug (?:scripts|files)|core dumps|`[^`]+`|"
+    r"[\w-]+\.[a-z]{1,5}(?=\s+(?:behind|around|lying around|in the (?:repo|project|workspace))\b)|"
     r"[\w*.-]*\*[\w*.-]*(?:\s+(?:or|and)\s+[\w*.-]*\*[\w*.-]*)*)",
     re.I,
 )
@@ -140,6 +228,7 @@ _LEFTOVER_GLOBS = {
     "backup files": ["*.bak", "*.orig", "*~"],
     "debug scripts": ["debug_*", "*_debug.*"],
     "debug files": ["debug_*", "*_debug.*"],
+    "core dumps": ["core", "core.*"],
 }
 
 
@@ -149,6 +238,9 @@ def leftovers(text: str) -> CheckSpec | None:
         return None
     what = leftover.group("what").lower()
     globs = _LEFTOVER_GLOBS.get(what) or [g.strip("`") for g in re.split(r"\s+(?:or|and)\s+", what) if g.strip("`")]
-    if not globs or not all("*" in g or "`" in what for g in globs):
+    if "`" in what and not re.search(r"[./*]", what):
+        return None  # "remove lines for `_SomeTable`": a name, not a file
+    named = re.fullmatch(r"[\w-]+\.[a-z]{1,5}", what) is not None  # "don't leave out.txt behind"
+    if not globs or not all("*" in g or "`" in what or named or what == "core dumps" for g in globs):
         return None
     return spec("workspace_leftovers", {"globs": globs})

@@ -31,17 +31,26 @@ _KNOWN_CONFIG = {
     "migration files": "migrations/**",
     "migration": "migrations/**",
 }
+# Files people name by what they are: "never commit Jupyter notebooks", "never hand-edit snapshot files".
+FILE_NOUNS = {
+    "(?:jupyter )?notebooks?": "*.ipynb",
+    "snapshot files": "*.snap",
+    "private keys?": "*.pem",
+    "sqlite (?:databases?|files?)": "*.sqlite",
+}
 _DIR_WORDS = frozenset("migrations vendor node_modules dist build generated third_party __generated__".split())
 _EDIT_VERB = re.compile(
-    r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:manually|directly|hand-?)\s+)?(?:edit(?:ing|s)?|"
+    r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:manually|directly)\s+|hand-?\s*)?(?:edit(?:ing|s)?|"
     r"modify(?:ing)?|touch(?:ing)?|chang(?:e|ing)|writ(?:e|ing)(?:\s+(?:to|in|into))?|overwrit(?:e|ing)|"
     r"creat(?:e|ing)|add(?:ing)?|put(?:ting)?|delet(?:e|ing)|remov(?:e|ing)|mess(?:ing)? with|rewrit(?:e|ing)|"
-    r"regenerat(?:e|ing)|reformat(?:ting)?|updat(?:e|ing))\b(?P<rest>.*)$",
+    r"regenerat(?:e|ing)|reformat(?:ting)?|updat(?:e|ing)|add(?:ing)?|replac(?:e|ing)|overwrit(?:e|ing)|"
+    r"(?:hand-?\s*)?writ(?:e|ing)(?:\s+or\s+(?:edit|modify|change))?|bypass(?:ing)?)\b(?:\s+or\s+\w+)?(?P<rest>.*)$",
     re.I,
 )
 _LEAVE_ALONE = re.compile(
     r"^(?:leave|keep)\s+(?P<rest>.+?)\s+(?:alone|untouched|as is|unchanged)\b|"
     r"^(?P<rest2>.+?)\s+(?:is|are)\s+(?:read-?only|off[- ]limits|hands[- ]off)\b|"
+    r"^treat\s+(?P<rest4>.+?)\s+as\s+(?:read-?only|off[- ]limits|immutable)\b|"
     r"^hands off\s+(?P<rest3>.+)$",
     re.I,
 )
@@ -60,9 +69,11 @@ _OUTSIDE = re.compile(
 
 def _globs(rest: str) -> list[str]:
     """Path patterns named right after a verb: `vendor/`, files under src/gen/, *.pem files, the migrations folder."""
-    rest = re.split(r"[;:]|,\s*(?:use|instead|edit|run|ask|make|create)\b|\s(?:instead|so|because|since|use)\b", rest)[
-        0
-    ]
+    rest = re.split(
+        r"[;:—–]|\s-\s|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create|regenerate|generate|rebuild|fix|update)\b|"
+        r"\s(?:instead|so|because|since|use)\b",
+        rest,
+    )[0]
     rest = re.sub(r"\b(?:by hand|manually|directly|ever|again|anymore)\b", " ", rest, flags=re.I)
     found: list[str] = []
     for match in re.finditer(
@@ -76,8 +87,10 @@ def _globs(rest: str) -> list[str]:
             name = next((f for f in _FILE_NAMES if match.group("k").rstrip("s") == f), None)
             if name:
                 found.append(name)
-            elif word in _DIR_WORDS:
-                found.append(f"{word}/**")
+            elif word in _DIR_WORDS and not re.match(
+                r"\s+(?!folder|directory|dir|or\b|and\b)[a-z]", rest[match.end() :]
+            ):
+                found.append(f"{word}/**")  # "the generated client" is an adjective, not the generated/ folder
             elif word in ("lockfile", "lockfiles"):
                 return []
             continue
@@ -86,7 +99,7 @@ def _globs(rest: str) -> list[str]:
             not raw
             or raw.startswith(("/", "~", "http"))
             or raw in (".", "..")
-            or re.fullmatch(r"e\.g|i\.e|etc\.?", raw)
+            or re.fullmatch(r"e\.g|i\.e|etc\.?|i/o|and/or|w/o|n/a", raw, re.I)
         ):
             return []
         last = raw.rstrip("/").rsplit("/", 1)[-1]
@@ -104,33 +117,79 @@ def _globs(rest: str) -> list[str]:
             and "." not in raw
         ):
             continue
-        if re.fullmatch(r"\.\w+", raw) and re.search(rf"{re.escape(raw)}\s+files\b", rest) and raw not in (".env",):
-            raw = "*" + raw
+        if re.fullmatch(r"\.[a-z0-9]{1,6}", raw) and re.search(rf"{re.escape(raw)}\s+files\b", rest) and raw != ".env":
+            raw = "*" + raw  # ".pem files" is an extension; ".DS_Store files" names the file itself
+        if raw.startswith("*/"):
+            raw = "*" + raw  # "*/migrations/" is a directory at any depth
+        if raw.endswith(".") and not raw.endswith(".."):
+            continue  # "communication." is the end of a sentence, not a file
         found.append(raw)
     ext = re.search(r"\b(?P<e>pem|key|p12|pfx|crt|log|sqlite|db|ipynb|env|tfstate)\s+files\b", rest, re.I)
     if ext and not found:
         found.append(f"*.{ext.group('e').lower()}")
+    for noun, glob in FILE_NOUNS.items():
+        if not found and re.search(rf"\b{noun}\b", rest, re.I):
+            found.append(glob)
     for phrase, glob in _KNOWN_CONFIG.items():
         if not found and re.search(rf"\b{phrase}\b", rest, re.I):
             found.append(glob)
     return list(dict.fromkeys(found))
 
 
+# What follows a staging verb when the file is not its object: "add logging in x.py", "add a dep to package.json".
+_INDIRECT = re.compile(
+    r"^\s+(?!(?:the|any|a|an|your|my|all|those|these|them|files?)\b)[a-z][\w-]*"
+    r"(?:,| (?:[a-z]+ )*(?:to|in|into|inside)\b)|"
+    r"^\s+(?:a|an|any|the)\s+(?!files?\b|folders?\b|director)[a-z][\w-]*\s+(?:to|in|into)\b",
+    re.I,
+)
+_ASPECT = re.compile(
+    r"^\s+(?:the\s+|any\s+)?(?:[\w-]+\s+)?(?:signatures?|verbiage|wording|behaviou?r|semantics|logic|apis?|"
+    r"interfaces?|public api|format(?:ting)?|style|structure|names?|exports?|types?)\s+(?:of|in)\b",
+    re.I,
+)
+_GIT_CONTEXT = re.compile(
+    r"\bgit\b|\bstag(?:e|ed|ing)\b|\bto (?:the )?(?:index|repo|repository|version control|commits?|history)\b", re.I
+)
+_NAMING = re.compile(
+    r"\bfiles?\s+(?:use|are named|end (?:in|with)|should (?:use|end (?:in|with)))\s+`?\*?\.[\w.]+`?\s*,?\s*\(?"
+    r"(?:not|never|instead of|rather than)\s+`?\*?(?P<bad>\.[a-z][\w.]*)`?\)?$",
+    re.I,
+)
+_PURPOSE = re.compile(r"\bto (?:make|get|fix|pass|silence|satisfy|work around|speed up|hide|force)\b", re.I)
+
+
 def path_checks(text: str) -> list[CheckSpec]:
+    naming = _NAMING.search(text)
+    if naming:  # "test files use `.test.ts` (not `.spec.ts`)": files named the other way are not to be written
+        return [spec("forbidden_path", {"globs": [f"*{naming.group('bad')}"], "outside_project": False})]
     if _OUTSIDE.search(text):
         return [spec("forbidden_path", {"globs": [], "outside_project": True})]
     staged = _STAGE_VERB.search(text)
-    if staged and not re.search(r"\bcommit messages?\b|\bto\s+(?:main|master)\b", text, re.I):
-        globs = _globs(staged.group("rest"))
+    if staged and re.search(r"\badd(?:ing)?\b", staged.group(0), re.I) and not _GIT_CONTEXT.search(text):
+        staged = None  # "do not add CircleCI config": creating the file, not staging it
+    if staged and not re.search(r"\bcommit messages?\b|\bto\s+(?:main|master)\b|\bbranch(?:es)?\b", text, re.I):
+        rest = staged.group("rest")
+        if _INDIRECT.match(rest):
+            return []  # "add logging in engine.py", "adding a dependency to package.json": the file is not staged
+        globs = _globs(rest)
         return [spec("staged_path", {"globs": globs})] if globs else []
     edit = _EDIT_VERB.search(text)
     alone = _LEAVE_ALONE.search(text)
     rest = (
         edit.group("rest")
         if edit
-        else (alone and (alone.group("rest") or alone.group("rest2") or alone.group("rest3")))
+        else (alone and (alone.group("rest") or alone.group("rest2") or alone.group("rest3") or alone.group("rest4")))
     )
-    if not rest:
-        return []
+    if (
+        edit
+        and re.search(r"\b(?:add|adding|put|putting)\s*$", text[: edit.start("rest")], re.I)
+        and _INDIRECT.match(rest)
+    ):
+        return []  # "never add a dependency to package.json": the file is where, not what
+    if edit and _ASPECT.match(rest):
+        return []  # "don't change the signatures of APIs in pkg/": an aspect of the files, not the files
+    if not rest or _PURPOSE.search(rest):
+        return []  # "don't update snapshots to make tests pass": the purpose decides, no path does
     globs = _globs(rest)
     return [spec("forbidden_path", {"globs": globs, "outside_project": False})] if globs else []

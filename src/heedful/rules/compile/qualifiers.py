@@ -2,7 +2,8 @@
 
 A condition or exception stays with the rule: a check is proposed only when the evidence decides
 it ("use fd instead of find when you look for files": the check fires only when find runs, which
-is the condition). "Unless I ask" or "for large files" is not decided by any evidence: guidance.
+is the condition). "Unless I say so" or "for large files" is not decided by any evidence: guidance;
+"unless the user asks" on a blocking check is: the block makes the agent ask.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from heedful.rules import vocabulary as vocab
+from heedful.rules.compile.events import moment
 from heedful.rules.compile.words import COMMIT_WORDS, DELIVERY_WORDS, EDIT_WORDS, GENERIC, REPLY_WORDS
 from heedful.rules.models import CheckSpec
 
@@ -27,7 +29,7 @@ _EXCEPTION = re.compile(
 _QUALIFIER = re.compile(
     r"\bfor (?:\w+ ){0,2}?(?:large|big|huge|small|tiny|long|short|important|major|minor|complex|"
     r"simple|trivial|quick|critical|sensitive|risky|shared|public|production|prod)\b[\w ]*|"
-    r"\b(?:inside|outside|within|in|on|against) (?:the |a |an |any |our )?(?:containers?|docker|ci|"
+    r"\b(?:inside|outside|within|in|into|on|against) (?:the |a |an |any |our )?(?:containers?|docker|ci|"
     r"prod(?:uction)?|servers?|vms?|clusters?|host|remote|staging|pods?|prod pods)\b[\w ]*",
     re.I,
 )
@@ -38,6 +40,26 @@ _ASK_FIRST = re.compile(
     r"[^,;]*",
     re.I,
 )
+
+
+# A condition or exception that only waits for the user's explicit go-ahead: a block that makes the agent ask is
+# exactly the rule ("unless explicitly asked", "unless the user asks", "without explicit confirmation from the
+# user", "autonomously"). "Unless I say so" or "unless asked for detail" stays an exception no evidence decides.
+ASK_ONLY = re.compile(
+    r"^\W*(?:(?:without|w/o)\s+(?:(?:explicit|prior|express|written|the user'?s?|my|a human'?s?)\s+)*"
+    r"(?:confirmation|approval|permission|consent|instructions?|asking|checking|go-ahead|sign-?off)\b.*|"
+    r"unless\s+(?:(?:the user|i|we|a human|a maintainer|someone|you(?:'re| are)?)\s+)?(?:explicitly|specifically|"
+    r"expressly)\s+(?:asks?|asked|requests?|requested|tells? you|told|instructed|approves?|approved)\b.*|"
+    r"unless\s+(?:explicitly\s+|specifically\s+)?(?:asked|requested|told(?: to)?|instructed)(?:\s+to)?\W*$|"
+    r"unless\s+(?:the user|i|we|a human|a maintainer|someone)\s+(?:explicitly\s+)?(?:asks?|approves?|requests? it|"
+    r"tells? you to)(?:\s+(?:to|first|for it))?\W*$|"
+    r"unless\s+(?:a|an|the)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|was|has been)\s+(?:explicitly|specifically)\s+"
+    r"(?:requested|asked for|approved)\b.*|"
+    r"(?:autonomously|on your own|by yourself|unprompted|unasked|without being asked)\W*)$",
+    re.I,
+)
+# Kinds that block an action: blocking until the user approves is what an ask-first rule asks for.
+ACTION_KINDS = frozenset({"forbidden_command", "forbidden_path", "staged_path"})
 
 
 def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
@@ -67,6 +89,7 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
                 allowed |= vocab.activity_words(program.split()[0])
                 allowed |= {program.lower(), *program.lower().split()}
         allowed |= {str(w).lower() for w in params.get("subcommand") or []}
+        allowed |= {"command", "commands", "shell", "terminal", "cli", "directly"}  # any command line is decided
     elif check.kind in ("forbidden_path",):
         allowed |= EDIT_WORDS
     elif check.kind in ("staged_path", "commit_message"):
@@ -75,6 +98,10 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
         allowed |= REPLY_WORDS
     elif check.kind in ("required_event", "workspace_leftovers"):
         allowed |= DELIVERY_WORDS | EDIT_WORDS
+        if check.kind == "required_event" and moment(condition) is not None:
+            return True  # "after changing go.mod", "before each commit": the event log decides it
+    if check.kind in ACTION_KINDS and ASK_ONLY.match(condition.strip()):
+        return True
     content = _content_words(condition)
     return bool(content) and all(w in allowed or re.fullmatch(r"\*?\.\w+", w) for w in content)
 
@@ -82,6 +109,8 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
 def exception_decided(exception: str, check: CheckSpec) -> bool:
     """Only an exception the check already leaves out: "--force-with-lease is fine" for --force, or
     "grep is fine again" beside a rule against rg (another program being fine restricts nothing)."""
+    if check.kind in ACTION_KINDS and ASK_ONLY.match(exception.strip()):
+        return True
     if check.kind != "forbidden_command":
         return False
     if "lease" in exception.lower():

@@ -43,7 +43,8 @@ _SAY = re.compile(
     re.I,
 )
 _APOLOGY = re.compile(r"\b(?:don'?t|do not|never|stop|no)\s+(?:apologi[sz](?:e|ing)|apologies|saying sorry)\b", re.I)
-_EM_DASH = re.compile(r"\bem[- ]?dash(?:es)?\b|—", re.I)
+# the word, or a dash quoted as the thing forbidden: a dash in the rule's own prose is punctuation
+_EM_DASH = re.compile(r"\bem[- ]?dash(?:es)?\b|[\"'`“‘]—[\"'`”’]", re.I)
 
 
 def reply_count(text: str) -> CheckSpec | None:
@@ -63,6 +64,8 @@ def reply_count(text: str) -> CheckSpec | None:
     unit_name = _UNITS.get(unit.lower().rstrip("s").replace(" point", ""), "words")
     if unit_name == "words":
         return spec("reply_word_limit", {"limit": n})
+    if op and op.lower() in ("under", "below", "fewer than", "less than") and n > 1:
+        n -= 1  # "under 20 lines": at most 19
     return spec("reply_count_limit", {"unit": unit_name, "limit": n})
 
 

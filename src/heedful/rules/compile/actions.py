@@ -1,0 +1,67 @@
+"""Actions forbidden in prose without naming their program: "never open a PR" is `gh pr create`.
+
+The phrases live in `data/commands.toml` ([[actions]]). A phrase compiles only in a negated clause
+("don't", "never", "must not"), and only when nothing but "ask first" follows it: "never open a PR
+without running the tests" says more than the command, so it stays guidance.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from heedful.rules.compile.qualifiers import ASK_ONLY
+from heedful.rules.compile.words import NEGATED, spec
+from heedful.rules.models import CheckSpec
+
+
+@dataclass(frozen=True)
+class Action:
+    phrase: re.Pattern[str]
+    params: dict[str, Any]
+
+
+@lru_cache(maxsize=1)
+def actions() -> tuple[Action, ...]:
+    raw = tomllib.loads(resources.files("heedful.rules").joinpath("data/commands.toml").read_text())
+    out = []
+    for entry in raw.get("actions", []):
+        params: dict[str, Any] = {"program": entry["program"]}
+        for key in ("subcommand", "flags", "args"):
+            if entry.get(key):
+                params[key] = entry[key]
+        out.append(Action(re.compile(rf"\b{entry['phrase']}(?![\w-])", re.I), params))
+    return tuple(out)
+
+
+_CLAUSE_BREAK = re.compile(r"[.;:!?]|,\s+(?:and|but|then|so)\b|\s(?:and|but|then)\s(?!never|not|don)", re.I)
+_AUTONOMOUS = re.compile(r"\b(?:autonomously|on your own|by yourself|unprompted|unasked)\b", re.I)
+_TRAILER = re.compile(
+    r"^(?:\s*(?:(?:by|for) (?:yourself|you)|yourself|ever|again|anymore|at all|please|on (?:this|the|any) "
+    r"(?:repo|repository|project)|in (?:this|the) (?:repo|repository|project)|here))*\s*$",
+    re.I,
+)
+
+
+def action_checks(text: str) -> list[CheckSpec]:
+    """Checks for the forbidden actions the rule names by what they do."""
+    out: list[CheckSpec] = []
+    for action in actions():
+        for match in action.phrase.finditer(text):
+            before = _CLAUSE_BREAK.split(text[: match.start()])[-1]
+            if not NEGATED.search(before):
+                continue
+            after = _AUTONOMOUS.sub(" ", text[match.end() :]).strip(" .!,;")
+            if after and not (ASK_ONLY.match(after) or _TRAILER.match(after)):
+                continue
+            params = {
+                k: [list(g) for g in v] if k == "flags" else list(v) if isinstance(v, list) else v
+                for k, v in action.params.items()
+            }
+            if not any(existing.params == params for existing in out):
+                out.append(spec("forbidden_command", params))
+    return out

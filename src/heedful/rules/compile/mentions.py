@@ -1,0 +1,326 @@
+"""Reading the commands a rule names: which programs, with which role, subcommand, flags and arguments.
+
+`read_commands(text)` finds the programs a rule names against the command vocabulary
+(rules/vocabulary.py) and, for each, the subcommand, flags and positional arguments its words name,
+the role the rule gives it (`forbid`, `prefer` or `neutral`) and the words around it that a check
+cannot state. The command reader (compile/commands.py) turns that reading into check parameters.
+"""
+
+from __future__ import annotations
+
+import re
+
+from heedful.rules.vocabulary import (
+    AMBIGUOUS,
+    COMMAND_CUES,
+    CONCEPT_PHRASES,
+    CONCEPT_WORDS,
+    CONTRAST_BAD,
+    FILLER,
+    IMPLIED_PROGRAM,
+    NEGATIONS,
+    NOT_PROGRAMS,
+    PREFER_VERBS,
+    SINGLE_DASH_LONG,
+    STOP,
+    Mention,
+    Program,
+    flag_groups_for,
+    plain_token,
+    program_named,
+    tokens,
+    vocabulary,
+)
+
+# "instead of calling pytest", "not plain pytest", "rather than running npm": the contrast still names the program.
+_CONTRAST_TAILS = (
+    "",
+    " using",
+    " the",
+    " calling",
+    " running",
+    " invoking",
+    " plain",
+    " a",
+    " the system",
+    " a system",
+)
+_CLAUSE_STARTS = frozenset(
+    "we i you they it it's its this our here use prefer try just only instead always go switch stick"
+    " regenerate generate run fix update create make add edit write rebuild".split()
+)
+
+
+def _role(words: list[str], start: int, end: int) -> str:
+    """forbid | prefer | neutral, from the words before (and just after) the mention."""
+    before: list[str] = []
+    for word in reversed(words[max(0, start - 8) : start]):
+        if word in (".", ";", "!", "?"):
+            break
+        if word == "," and before and before[0] in _CLAUSE_STARTS:
+            break  # "never use pip, we use uv" / "don't use npm, use pnpm": a new clause after the comma
+        before.insert(0, word)
+    joined = " ".join(before)
+    after = words[end : end + 4]
+    contrast = next((c for c in CONTRAST_BAD if joined.endswith(tuple(c + tail for tail in _CONTRAST_TAILS))), None)
+    sentence = " ".join(words)
+    unless = {
+        "from": not re.search(r"\b(?:switch|switched|move|moved|migrat\w*)\b", joined),
+        "over": not re.search(r"\bprefer|favou?r|choose|pick\b", sentence),
+        "than": "rather" not in joined and "other" not in joined,
+    }
+    if contrast and not joined.endswith("not only") and not unless.get(contrast, False):
+        return "forbid"
+    if after[:2] in (["is", "banned"], ["is", "forbidden"], ["is", "off-limits"], ["is", "deprecated"]) or (
+        after[:1] in (["banned"], ["forbidden"])
+    ):
+        return "forbid"
+    if " ".join(after[:3]) in ("is not allowed", "is off limits", "isn't allowed", "is never allowed"):
+        return "forbid"
+    last_neg = max((i for i, w in enumerate(before) if w in NEGATIONS or w.endswith("n't")), default=-1)
+    last_pref = max((i for i, w in enumerate(before) if w in PREFER_VERBS), default=-1)
+    if last_neg >= 0 and (
+        last_pref < last_neg
+        or (last_pref > last_neg and before[last_neg] in ("never", "stop", "don't", "dont", "not", "avoid"))
+    ):
+        # "never use pip", "stop using sudo", "don't use doas": a verb after the negation stays negated,
+        # unless a contrast turned it ("don't use X, use Y" is split by the comma before Y).
+        return "forbid"
+    if last_pref >= 0 or after[:1] == ["only"] or joined.endswith(("to", "with")):
+        return "prefer"
+    return "neutral"
+
+
+def _read_after(
+    program: Program, words: list[str], index: int, explicit: bool = False
+) -> tuple[list[str], list[list[str]], list[str], list[str], int]:
+    """Subcommand words, literal flags, positional args and unread words right after a program.
+
+    `explicit`: the rule names a command line ("never run gcloud app deploy"), so plain words after
+    the program are its positional words even when the vocabulary does not know them."""
+    subcommand: list[str] = []
+    flags: list[list[str]] = []
+    args: list[str] = []
+    unread: list[str] = []
+    i = index
+    while i < len(words):
+        word = words[i]
+        plain = plain_token(word)
+        if word in (",", ";", ":", ".", "!", "?", "(", ")", "/", "—", "|") or plain in STOP:
+            break
+        if plain == "--":  # "git checkout -- .": what follows is a path the check cannot state
+            unread.append(plain)
+        elif "|" in plain and plain.startswith("-"):  # "-k/--insecure": aliases of one flag
+            group = [a for a in plain.split("|") if a.startswith("-")]
+            known = flag_groups_for(program.name, group[-1])
+            flags.append(known if set(group) <= set(known) else group)
+        elif re.fullmatch(r"--?[a-zA-Z][\w-]*(?:=\S+)?", plain):
+            if re.fullmatch(r"-[a-zA-Z]{2,}", plain) and program.name not in SINGLE_DASH_LONG:
+                for letter in plain[1:]:
+                    group = flag_groups_for(program.name, f"-{letter}")
+                    if group not in flags:
+                        flags.append(group)
+            else:
+                group = flag_groups_for(program.name, plain.split("=", 1)[0])
+                if group not in flags:
+                    flags.append(group)
+        elif plain in subcommand:
+            pass
+        elif program.name in ("chmod", "umask") and re.fullmatch(r"[0-7]{3,4}", plain) and len(args) < 2:
+            args.append(plain)  # "never chmod 777": the mode
+        elif not flags and not args and plain in program.subcommands and len(subcommand) < 2:
+            canonical = program.subcommands[plain]
+            subcommand += [w for w in canonical.split() if w not in subcommand]
+        elif plain in CONCEPT_WORDS or plain in FILLER:
+            unread.append(plain)
+        elif explicit and not flags and not args and len(subcommand) < 2 and re.fullmatch(r"[a-z][\w.:-]*", plain):
+            subcommand.append(plain)
+        elif word.startswith("`") or (
+            (subcommand or explicit) and re.fullmatch(r"[\w./*:-]+", plain) and len(args) < 2
+        ):
+            args.append(plain)
+        else:
+            unread.append(plain)
+        i += 1
+    return subcommand, flags, args, unread, i
+
+
+# Words between a verb and its program: "install system packages with apt".
+_BRIDGE = frozenset("with using via through system any new global".split())
+_RUN_CUES = frozenset(
+    {"run", "running", "execute", "executing", "type", "typing", "invoke", "call", "pass", "use", "using"}
+)
+
+
+def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
+    """The program named at token i (an alias phrase, or any command-like word right after "run")."""
+    vocab = vocabulary()
+    for size in range(min(vocab.longest, len(flat) - i), 0, -1):
+        key = tuple(flat[i : i + size])
+        if key in vocab.phrases:
+            program = vocab.programs[vocab.phrases[key]]
+            before = flat[i - 1] if i > 0 else ""
+            after = flat[i + size] if i + size < len(flat) else ""
+            auxiliary = flat[i - 2] if i > 1 else ""
+            if (
+                program.name in AMBIGUOUS
+                and size == 1
+                and before == "not"
+                and auxiliary in ("did", "do", "does", "will", "would", "could", "should", "can", "must")
+                and after in ("", ".", ",", ";", "!")
+            ):
+                return None  # "changes you did not make.": a verb, not the program
+            if before == "from" and "import" in flat[max(0, i - 4) : i]:
+                return None  # "never import expect from vitest": a module, not a command
+            if (
+                program.name in AMBIGUOUS
+                and size == 1
+                and before not in COMMAND_CUES
+                and not after.startswith("-")
+                and after not in program.subcommands
+            ):
+                return None
+            return program, size
+    word = flat[i]
+    if (
+        i > 0
+        and flat[i - 1] in ("run", "running", "execute", "executing")
+        and re.fullmatch(r"(?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)+|\./[\w.-]+", word)
+    ):
+        return Program(word, None, (word,), {}, {}), 1  # "never run scripts/reindex.sh": a script by its path
+    if (
+        i > 0
+        and flat[i - 1] in ("run", "running", "execute", "executing")
+        and re.fullmatch(r"[a-z][\w.-]*", word)
+        and word not in NOT_PROGRAMS
+        and word not in CONCEPT_WORDS
+        and word not in IMPLIED_PROGRAM
+        and word not in STOP
+        and not word.endswith("s")
+        and flat[i + 1 : i + 2] not in (["statements"], ["queries"], ["commands"], ["migrations"], ["jobs"])
+    ):
+        return Program(word, None, (word,), {}, {}), 1
+    return None
+
+
+def _backticked_program(inner: list[str]) -> Program | None:
+    """A backticked span names a program when it starts with a known one, or with a word that looks like a
+    command (`prek`, `./bin/brew`, `rails db:drop`): backticks are the author saying "this is a command"."""
+    if not inner:
+        return None
+    known = program_named(inner[0])
+    if known:
+        return vocabulary().programs[known]
+    head = inner[0]
+    if re.search(r"[=\"'{}()\[\]<>]", " ".join(inner)):
+        return None  # `workspace = true`, `path = "../x"`: configuration, not a command line
+    if len(inner) > 1 and not re.fullmatch(r"--?[\w-]+|[\w.:@/-]+", inner[1]):
+        return None
+    if re.fullmatch(r"(?:\.{0,2}/)?[a-z][\w.+-]*(?:/[\w.+-]+)*", head) and head.lower() not in NOT_PROGRAMS:
+        if "." in head and "/" not in head and not head.endswith((".sh", ".py", ".js")):
+            return None  # `package.json`, `go.mod`: a file, not a command
+        return Program(head, None, (head,), {}, {})
+    return None
+
+
+def _where_not_what(flat: list[str], index: int) -> bool:
+    """Whether a noun like "commits" is a place something is forbidden in ("in ... commits")."""
+    for word in reversed(flat[max(0, index - 8) : index]):
+        if word in (".", ";", "!", "?"):
+            return False
+        if word in ("in", "into", "inside", "within"):
+            return True
+    return False
+
+
+def read_commands(text: str) -> list[Mention]:
+    """Every program the text names, in order, with its role and what the rule says about it."""
+    vocab = vocabulary()
+    text = re.sub(r"(?<![\w-])(-\w)/(--[\w-]+)", r"\1|\2", text)
+    words = [plain_token(t) if not t.startswith("`") else t for t in tokens(text)]
+    flat = [plain_token(w) for w in words]
+    raw = [t.strip("`'\"") for t in tokens(text)]
+    mentions: list[Mention] = []
+    consumed: set[int] = set()
+    i = 0
+    while i < len(flat):
+        word = flat[i]
+        if word.startswith("`") or " " in words[i]:
+            inner = tokens(words[i].strip("`"))
+            program = _backticked_program(inner)
+            if program is not None:
+                sub, flags, args, unread, _ = _read_after(program, [plain_token(t) for t in inner], 1, explicit=True)
+                mentions.append(Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args, unread=unread))
+                consumed.add(i)
+            i += 1
+            continue
+        found = _known_or_named(flat, i)
+        if found is not None and found[0].name not in vocab.programs and raw[i].isupper() and len(raw[i]) > 1:
+            found = None  # "run DROP statements": an SQL keyword, not a program
+        if found is None:
+            parts = word.split("-")
+            implied = None
+            if len(parts) == 2 and parts[0] == "force" and parts[1] in IMPLIED_PROGRAM:
+                implied = ("git", "push", ["force"])
+            elif word in IMPLIED_PROGRAM or word.replace("-", "") in ("forcepush", "forcepushes", "forcepushing"):
+                name, sub_word = IMPLIED_PROGRAM.get(word, ("git", "push"))
+                force = word.startswith("force") or (i > 0 and CONCEPT_WORDS.get(flat[i - 1]) == "force")
+                implied = (name, sub_word, ["force"] if force else [])
+            if implied is not None and _where_not_what(flat, i):
+                implied = None  # "no emojis in source, comments, commits": where, not what is forbidden
+            if implied is not None:
+                program = vocab.programs[implied[0]]
+                _, flags, args, unread, stop = _read_after(program, flat, i + 1)
+                consumed.update(range(i, stop))
+                mentions.append(
+                    Mention(
+                        implied[0],
+                        i,
+                        i + 1,
+                        _role(flat, i, i + 1),
+                        [implied[1]],
+                        flags,
+                        args,
+                        concepts=list(implied[2]),
+                        implied=True,
+                        unread=unread,
+                    )
+                )
+            i += 1
+            continue
+        program, size = found
+        explicit = i > 0 and flat[i - 1] in ("run", "running", "execute", "executing")
+        sub, flags, args, unread, stop = _read_after(program, flat, i + size, explicit)
+        consumed.update(range(i, stop))
+        mention = Mention(program.name, i, i + size, _role(flat, i, i + size), sub, flags, args, unread=unread)
+        if not sub:  # "global yarn installs", "installs with pip": the subcommand may come first
+            for j in range(max(0, i - 5), i):
+                if j < i - 3 and not all(w in FILLER or w in _BRIDGE for w in flat[j + 1 : i]):
+                    continue
+                if flat[j] in program.subcommands and flat[j] not in ("i", "add", "run"):
+                    mention.subcommand = program.subcommands[flat[j]].split()
+                    consumed.add(j)
+                    break
+        mentions.append(mention)
+        i = max(i + size, stop)  # the words read as this command's own are not programs of their own
+    _attach_concepts(text, flat, mentions, consumed)
+    return [m for m in mentions if not (m.implied and any(o.program == m.program and not o.implied for o in mentions))]
+
+
+def _attach_concepts(text: str, flat: list[str], mentions: list[Mention], consumed: set[int]) -> None:
+    """Concept words of the clause ("global", "force", "skip hooks") go to the program they qualify."""
+    concepts: list[str] = []
+    for index, word in enumerate(flat):
+        if index in consumed and CONCEPT_WORDS.get(word) not in ("force", "global", "recursive", "hard"):
+            continue
+        concept = CONCEPT_WORDS.get(word) or CONCEPT_WORDS.get(word.split("-", 1)[0] if "-" in word else "")
+        if concept and not any(m.start <= index < m.end and m.implied and concept in m.concepts for m in mentions):
+            concepts.append(concept)
+    for pattern, concept in CONCEPT_PHRASES:
+        if pattern.search(text):
+            concepts.append(concept)
+    for mention in mentions:
+        for concept in concepts:
+            if concept not in mention.concepts:
+                mention.concepts.append(concept)
+        mention.unread = [w for w in mention.unread if w not in CONCEPT_WORDS]

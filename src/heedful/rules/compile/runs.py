@@ -1,0 +1,135 @@
+"""Commands named in prose: "run `make lint`", "run make format, make lint and make test_fast".
+
+`command_list(phrase)` reads one or more command lines out of the words after a verb of running,
+as the leading words a check matches on (program and subcommand words; flags, placeholders and
+arguments dropped). Backticks are strong evidence: a backticked command is a command even when the
+vocabulary does not know its program. Wrappers that start another command (`mise exec --`,
+`uv run --group dev`) are peeled off, since the check sees through them too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from heedful.rules import vocabulary as vocab
+from heedful.rules.compile.words import GENERIC
+
+# Words that end a command named in prose ("run make lint *in* the package", "run pytest *to* check").
+_END = frozenset(vocab.STOP | {"every", "each", "first", "again", "then", "locally", "yourself", "too", "also"})
+# Wrappers peeled off a command (the check's runners see through them the same way).
+_WRAPPERS = (
+    ("mise", "exec"),
+    ("mise", "x"),
+    ("uv", "run"),
+    ("poetry", "run"),
+    ("pipenv", "run"),
+    ("pdm", "run"),
+    ("hatch", "run"),
+    ("rye", "run"),
+    ("bundle", "exec"),
+    ("npx",),
+    ("bunx",),
+    ("uvx",),
+)
+_TEST_PHRASE = re.compile(
+    r"(?:the |all |your )?(?:full |whole |unit |relevant |existing |project'?s? )?(?:tests?|test ?suite|specs?)", re.I
+)
+# Prose words that are never a program even right after "run".
+_NOT_COMMAND = frozenset(
+    vocab.NOT_PROGRAMS
+    | GENERIC
+    | frozenset(
+        "linter linters formatter formatters checks check-ins ci pipeline build builds suite suites it everything "
+        "nothing them those these commands command relevant appropriate necessary same following full whole".split()
+    )
+)
+_COMMAND_WORD = re.compile(r"(?:\.{0,2}/)?[a-zA-Z][\w.+-]*(?:/[\w.+-]+)*")
+
+
+def _peel(words: list[str]) -> list[str]:
+    """`mise exec -- make tidy` -> make tidy; `uv run --only-group dev --locked prek` -> prek."""
+    for wrapper in _WRAPPERS:
+        if tuple(words[: len(wrapper)]) == wrapper and len(words) > len(wrapper):
+            rest = words[len(wrapper) :]
+            while rest and rest[0].startswith("-"):
+                flag = rest.pop(0)
+                # a long flag without "=" may take the next word as its value (`--only-group dev`)
+                takes_value = flag.startswith("--") and flag != "--" and "=" not in flag and len(rest) > 1
+                if takes_value and not rest[0].startswith("-") and flag not in ("--locked", "--frozen", "--offline"):
+                    rest.pop(0)
+            return _peel(rest) if rest else words
+    return words
+
+
+def _subcommands(program: str | None) -> dict[str, str]:
+    known = vocab.vocabulary().programs.get(program or "")
+    return known.subcommands if known else {}
+
+
+def _leading(words: list[str], backticked: bool) -> list[str] | None:
+    """The program and up to two subcommand words of one command line, or None when it names no command."""
+    words = _peel([w for w in words if w])
+    if not words:
+        return None
+    first = words[0].strip("`'\"").rstrip(",.;:")
+    known = vocab.program_named(first)
+    lowered = first.lower()
+    if known is None:
+        if not _COMMAND_WORD.fullmatch(first) or (not backticked and lowered in _NOT_COMMAND):
+            return None
+        if not backticked and lowered.endswith("ing"):
+            return None
+    out = [known or (first if "/" in first else lowered)]
+    for word in words[1:]:
+        plain = word.strip("`'\"").rstrip(",.;:")
+        if not plain or plain.startswith(("-", "<", "[", "{", "$")):
+            break
+        if plain.lower() in _END and not (len(out) == 1 and plain.lower() in _subcommands(known)):
+            break
+        if "/" in plain and not backticked:
+            break
+        if not re.fullmatch(r"[\w.:@+-]+", plain):
+            break
+        out.append(plain.lower() if not known or known != "make" else plain)
+        if len(out) == 3:
+            break
+    return out
+
+
+def command_list(phrase: str) -> list[list[str]] | None:
+    """Each command the phrase names, in order; None when any part of it is not a command."""
+    phrase = phrase.strip().rstrip(".!;: ")
+    if is_test_phrase(phrase):
+        return None
+    spans = re.findall(r"`([^`]+)`", phrase)
+    if spans:
+        # prose beside the backticks ("`just f` for formatting") is read as prose, not as a command
+        # one span may chain commands (`make format && make lint`); `cd somewhere` only sets the directory
+        pieces = [p for span in spans for p in re.split(r"\s*(?:&&|;|\|\|)\s*", span) if p.strip()]
+        out = [_leading(p.split(), True) for p in pieces if not re.match(r"^cd\b", p.strip())]
+        commands = [c for c in out if c]
+        return commands or None
+    parts = [
+        p
+        for p in re.split(r"\s*,\s*(?:and\s+|or\s+|then\s+)?|\s+(?:and|or|then|&&)\s+(?:run\s+)?", phrase)
+        if p.strip()
+    ]
+    commands = []
+    for part in parts:
+        words = part.split()
+        if words and words[0].lower() in ("run", "execute"):
+            words = words[1:]
+        found = _leading(words, False)
+        if found is None:
+            return None
+        commands.append(found)
+    return commands or None
+
+
+def is_test_phrase(phrase: str) -> bool:
+    return bool(_TEST_PHRASE.fullmatch(phrase.strip().strip("`").strip()))
+
+
+def every_one(phrase: str) -> bool:
+    """Whether a list of commands is meant all together ("make format and make lint"), not as alternatives."""
+    return not re.search(r"\bor\b|\beither\b|\|\|", re.sub(r"`[^`]+`", " ", phrase), re.I)

@@ -11,9 +11,10 @@ from heedful.bench.import_bench import TUNE_REPOS, run
 
 def test_bench_scores_both_halves_and_runs_from_the_cli(cli: Callable[..., CompletedProcess[str]]) -> None:
     report = run(limit=6)
-    tune, held = report["halves"]["tune"], report["halves"]["heldout"]
+    tune, held, batch_b = (report["halves"][name] for name in ("tune", "heldout", "heldout_b"))
     assert tune["files"] + held["files"] == 6 and tune["files"] and held["files"]
-    for half in (tune, held):
+    assert batch_b["files"] == 6  # the second batch, scored as its own held-out column
+    for half in (tune, held, batch_b):
         assert half["true_positives"] + half["false_negatives"] == half["directives"] > 0
         assert 0.5 < half["precision"] <= 1 and 0.5 < half["recall"] <= 1
     assert set(report["tune_repos"]) == set(TUNE_REPOS)

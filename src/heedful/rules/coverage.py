@@ -148,8 +148,8 @@ def same_params(kind: str, label: dict[str, Any], got: dict[str, Any]) -> bool:
             str(p).lower() for p in got.get("patterns") or []
         }
     if kind == "required_event":
-        want, have = _commands(label.get("commands")), _commands(got.get("commands"))
-        return bool(want) and want <= have
+        wanted, produced = _commands(label.get("commands")), _commands(got.get("commands"))
+        return bool(wanted) and wanted <= produced
     if kind == "reply_json_fields":
         return {str(f) for f in label.get("fields") or []} == {str(f) for f in got.get("fields") or []}
     if kind == "field_value":

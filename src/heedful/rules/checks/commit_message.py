@@ -156,9 +156,9 @@ def cases(params: dict[str, Any]) -> list[Case]:
     required = _require(params)
     if required is not None:
         # a message the requirement rejects ("wip stuff" passes a lower-case rule)
-        bad = next((m for m in ("wip stuff", "WIP stuff", "Update stuff.") if not required.search(m)), None)
-        if bad is not None:
-            found.append(Case(stage=STAGE, evidence=_bash(f'git commit -am "{bad}"'), expected="violated"))
+        rejected = next((m for m in ("wip stuff", "WIP stuff", "Update stuff.") if not required.search(m)), None)
+        if rejected is not None:
+            found.append(Case(stage=STAGE, evidence=_bash(f'git commit -am "{rejected}"'), expected="violated"))
     limit = _max_subject(params)
     if limit is not None:
         found.append(

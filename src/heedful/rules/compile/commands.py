@@ -73,9 +73,9 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     if subcommand:
         params["subcommand"] = subcommand
     unique: list[list[str]] = []
-    for group in flags:  # one alias group per flag, however many times the rule names it
-        if not any(set(group) <= set(other) for other in unique):
-            unique = [other for other in unique if not set(other) < set(group)] + [group]
+    for alias_group in flags:  # one alias group per flag, however many times the rule names it
+        if not any(set(alias_group) <= set(other) for other in unique):
+            unique = [other for other in unique if not set(other) < set(alias_group)] + [alias_group]
     if unique:
         params["flags"] = unique
     if args:
@@ -155,13 +155,13 @@ def command_checks(text: str) -> list[CheckSpec]:
         if mention.program == "git" and not mention.subcommand and not mention.flags and not mention.concepts:
             continue  # "never commit model weights to git": git itself is not what the rule forbids
         # a flag written beside the preferred command ("tox -e py311, not pytest") is not the forbidden one's
-        params = _from_mention(mention, text, single=len(forbid) == 1 and not prefer)
-        if params is None:
+        found = _from_mention(mention, text, single=len(forbid) == 1 and not prefer)
+        if found is None:
             continue
         if alternatives:
-            params["alternatives"] = alternatives
-        if not any(existing.params == params for existing in out):
-            out.append(spec("forbidden_command", params))
+            found["alternatives"] = alternatives
+        if not any(existing.params == found for existing in out):
+            out.append(spec("forbidden_command", found))
     return out
 
 

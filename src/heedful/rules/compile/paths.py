@@ -184,10 +184,10 @@ def path_checks(text: str) -> list[CheckSpec]:
     if (
         edit
         and re.search(r"\b(?:add|adding|put|putting)\s*$", text[: edit.start("rest")], re.I)
-        and _INDIRECT.match(rest)
+        and _INDIRECT.match(rest or "")
     ):
         return []  # "never add a dependency to package.json": the file is where, not what
-    if edit and _ASPECT.match(rest):
+    if edit and _ASPECT.match(rest or ""):
         return []  # "don't change the signatures of APIs in pkg/": an aspect of the files, not the files
     if not rest or _PURPOSE.search(rest):
         return []  # "don't update snapshots to make tests pass": the purpose decides, no path does

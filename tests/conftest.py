@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from cli_runner import run_cli
 from heedful.api import Heedful
 
 
@@ -30,22 +29,6 @@ def hf_minilm(home: Path) -> Iterator[Heedful]:
     """A heedful with the real bundled MiniLM embedder."""
     with Heedful.open(home) as opened:
         yield opened
-
-
-def run_cli(
-    *args: str, home: Path, embedder: str = "hashing", input_text: str | None = None, timeout: float = 120
-) -> subprocess.CompletedProcess[str]:
-    """Run `python -m heedful ...` as a real subprocess against `home`."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HEEDFUL_")}
-    env.update({"HEEDFUL_HOME": str(home), "HEEDFUL_EMBEDDER": embedder})
-    return subprocess.run(
-        [sys.executable, "-m", "heedful", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        input=input_text,
-        timeout=timeout,
-    )
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from conftest import run_cli
+from cli_runner import run_cli
 
 NAMES = ["Avery", "Blake", "Casey", "Devon", "Emery", "Finley", "Harper", "Jordan", "Kendall", "Logan"]
 FRIENDS = ["Quinn", "Reese", "Sage", "Tatum", "Val", "Wren", "Arden", "Briar", "Cove", "Dale"]

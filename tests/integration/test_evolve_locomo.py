@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import run_cli
+from cli_runner import run_cli
 from heedful.bench.locomo import DEFAULT_DATA
 
 pytestmark = [

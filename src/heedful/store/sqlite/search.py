@@ -2,7 +2,8 @@
 
 Routes work on positions in the user's in-memory index (`recall_index.py`): a vector scan is one
 matrix product, time, place, entity and recency lookups are array operations, and keyword scores
-come from the user's own postings (held in the index as arrays). Rows are read from SQLite only for the items recall returns.
+come from the user's own postings (held in the index as arrays). Rows are read from SQLite only
+for the items recall returns.
 """
 
 from __future__ import annotations

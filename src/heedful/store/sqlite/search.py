@@ -190,6 +190,20 @@ class SQLiteSearch:
         order = np.lexsort((hit, -scores[hit]))[:limit]
         return [(int(here), float(scores[here])) for here in hit[order]]
 
+    def query_coverage(self, index: UserRecallIndex, match_expression: str, positions: np.ndarray) -> np.ndarray:
+        """For each position, the share of the query's terms its row holds, each term weighted by its idf
+        among the user's rows (terms no row holds are left out of the whole)."""
+        cover = np.zeros(len(positions), dtype=np.float64)
+        stems = self._query_terms(match_expression) if match_expression else []
+        docs, _ = user_totals(self.db.conn, index.user_id)
+        found = index.postings(self.db.conn, stems) if stems and docs > 0 else {}
+        total = 0.0
+        for held in found.values():
+            idf = max(math.log((docs - held.df + 0.5) / (held.df + 0.5)), MIN_IDF)
+            total += idf
+            cover += idf * np.isin(positions, held.positions)
+        return cover / total if total > 0 else cover
+
     def keyword(self, user_id: str, match_expression: str, limit: int) -> list[tuple[str, float]]:
         index = self.index(user_id)
         return [(index.ids[i], score) for i, score in self.keyword_positions(index, match_expression, limit)]

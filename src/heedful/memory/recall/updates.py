@@ -52,33 +52,19 @@ def newest_on_subject(
     share: float = SUBJECT_SHARE,
     ratio: float = COVERAGE_RATIO,
 ) -> list[Fused]:
-    """`fused` with, inside the first `window`, each item preceded by the newest later-ranked item
-    on the same subject (`coverage[i]`: the share of the question item i holds; `started[i]`: when
-    it was said)."""
+    """`fused` with the items on the question's subject inside the first `window` put newest first, in
+    the places they held (`coverage[i]`: the share of the question item i holds; `started[i]`: when it
+    was said). An item is on the subject when it holds at least `share` of the question and at
+    least `ratio` of what the best-covering item in the window holds; the others keep their places."""
     head = min(window, len(fused))
     if head < 2:
         return fused
     cover, when = coverage[:head], started[:head]
-    on_subject = cover >= share
-    # same[a, b]: b ranks below a, both on subject, b holds nearly as much of the question, b is newer
-    same = (
-        on_subject[:, None]
-        & on_subject[None, :]
-        & (cover[None, :] >= ratio * cover[:, None])
-        & (when[None, :] > when[:, None])
-    )
-    same = np.triu(same, 1)
-    if not same.any():
+    on_subject = np.flatnonzero((cover >= share) & (cover >= ratio * cover.max()))
+    if len(on_subject) < 2:
         return fused
-    moved: set[int] = set()
-    ordered: list[Fused] = []
-    for rank in range(head):
-        if rank in moved:
-            continue
-        later = [int(other) for other in np.flatnonzero(same[rank]) if int(other) not in moved]
-        if later:
-            newest = max(later, key=lambda other: int(when[other]))
-            ordered.append(fused[newest])
-            moved.add(newest)
-        ordered.append(fused[rank])
-    return ordered + fused[head:]
+    newest = on_subject[np.argsort(-when[on_subject], kind="stable")]
+    ordered = list(fused)
+    for place, item in zip(on_subject, newest, strict=True):
+        ordered[int(place)] = fused[int(item)]
+    return ordered

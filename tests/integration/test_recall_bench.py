@@ -101,3 +101,18 @@ def test_beam_bench_scores_a_tiny_conversation(tmp_path: Path) -> None:
     assert report["recall"]["overall"]["@20"] == 100.0
     assert report["knowledge_update_newer_first"]["n"] == 1
     assert beam.source_ids({"a": [1, 2], "b": [2]}) == ["1", "2"]
+
+
+def test_beam_batches_are_dated_by_the_anchor_on_their_first_message() -> None:
+    # The released files carry a batch's date on its first message, not on the batch.
+    chat = [
+        {
+            "batch_number": 1,
+            "time_anchor": None,
+            "turns": [[{"role": "user", "id": 0, "time_anchor": "March-15-2024", "content": "a"}, {"id": 1}]],
+        },
+        {"batch_number": 2, "turns": [[{"role": "user", "id": 2, "time_anchor": "April-05-2024", "content": "b"}]]},
+    ]
+    rows = beam.messages_of(chat)
+    assert [row[3].date().isoformat() for row in rows] == ["2024-03-15", "2024-03-15", "2024-04-05"]
+    assert rows[1][3] > rows[0][3]

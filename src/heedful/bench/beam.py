@@ -65,11 +65,16 @@ def conversation_dirs(root: Path) -> list[Path]:
 
 
 def messages_of(chat: list[dict[str, Any]]) -> list[tuple[str, str, str, datetime, int]]:
-    """(message id, role, text, time, batch number) in order; a batch is dated by its time anchor."""
+    """(message id, role, text, time, batch number) in order; a batch is dated by its time anchor (on the
+    batch, or on its first message), each message 30 seconds after the one before."""
     out = []
     fallback = datetime(2024, 1, 1, tzinfo=UTC)
     for number, batch in enumerate(chat, start=1):
-        anchor = parse_anchor(batch.get("time_anchor")) or fallback
+        # The data puts a batch's date on the batch or, in the released files, on its first message.
+        stated = batch.get("time_anchor") or next(
+            (m.get("time_anchor") for turn in batch.get("turns", []) for m in turn if m.get("time_anchor")), None
+        )
+        anchor = parse_anchor(stated) or fallback
         fallback = anchor
         position = 0
         for turn in batch.get("turns", []):

@@ -21,6 +21,8 @@ from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from heedful.errors import InputError
 from heedful.memory.recall import entity, keyword, place, recency, vector
 from heedful.memory.recall import time as time_route
@@ -43,6 +45,7 @@ from heedful.memory.recall.supersession import (
 )
 from heedful.memory.recall.tombstones import TombstoneFilter
 from heedful.memory.recall.types import RecallItem, RecallResult, RouteHit, State
+from heedful.memory.recall.updates import asks_about_now, newest_on_subject
 from heedful.store.sqlite.recall_index import micros_of
 from heedful.timeutil import from_text, now, parse_user_time, to_text
 
@@ -171,6 +174,8 @@ class Recaller:
             missing = [entry.id for entry in fused if entry.id not in records]
             records.update(self.store.memory.get_facts(user_id, missing) if missing else {})
             fused = newer_first(fused, records, index, self.restated_cosine)
+            if asks_about_now(words(query)):
+                fused = self._newest_on_subject(fused, index, analysis)
         items = self._items(fused, records, states)
         packed, used = pack(items, lambda item: item.tokens, budget, max_items)
         return RecallResult(
@@ -238,6 +243,13 @@ class Recaller:
         for name in timed_out:
             route_ms[name] = round(timeout * 1000, 3)
         return rankings, route_ms, timed_out, failed
+
+    def _newest_on_subject(self, fused: list[Fused], index: UserRecallIndex, analysis: QueryAnalysis) -> list[Fused]:
+        where = np.array([index.position.get(entry.id, -1) for entry in fused], dtype=np.int64)
+        if not len(where) or (where < 0).any():
+            return fused
+        coverage = self.store.search.query_coverage(index, analysis.match_expression, where)
+        return newest_on_subject(fused, coverage, index.valid_from[where])
 
     def _honour_tombstones(
         self,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 RRF_K = 60
 CONTENT_ROUTES = frozenset({"vector", "keyword", "entity"})
@@ -17,8 +18,7 @@ ANCHOR_ROUTES = frozenset({"time", "place"})
 BOOST_ONLY_ROUTES = frozenset({"recency"})
 
 
-@dataclass(frozen=True, slots=True)
-class RouteRank:
+class RouteRank(NamedTuple):  # a tuple: fusion makes thousands of these per recall
     rank: float
     score: float
     contribution: float
@@ -73,20 +73,18 @@ def fuse(
             ranked = ranks_with_ties(ranking)
         else:
             ranked = [(item_id, score, float(rank)) for rank, (item_id, score) in enumerate(ranking, start=1)]
-        seen: set[str] = set()
         for item_id, score, rank in ranked:
-            if item_id in seen:
+            entry = fused.get(item_id)
+            if entry is None:
+                entry = fused[item_id] = Fused(item_id, 0.0)
+            elif route in entry.routes:  # a route's first mention of an item counts
                 continue
-            seen.add(item_id)
             contribution = weight / (k + rank)
-            entry = fused.setdefault(item_id, Fused(item_id, 0.0))
             entry.score += contribution
             entry.routes[route] = RouteRank(rank, float(score), contribution)
 
-    content_ids = {item_id for item_id, entry in fused.items() if not content_routes.isdisjoint(entry.routes)}
-    if content_ids:
-        kept = [fused[item_id] for item_id in content_ids]
-    else:
+    kept = [entry for entry in fused.values() if not content_routes.isdisjoint(entry.routes)]
+    if not kept:
         kept = [entry for entry in fused.values() if not boost_only_routes.issuperset(entry.routes)]
     kept.sort(key=lambda entry: (-entry.score, entry.id))
     return kept

@@ -2,7 +2,8 @@
 
 Routes work on positions in the user's in-memory index (`recall_index.py`): a vector scan is one
 matrix product, time, place, entity and recency lookups are array operations, and keyword scores
-come from the user's own postings. Rows are read from SQLite only for the items recall returns.
+come from the user's own postings (held in the index as arrays). Rows are read from SQLite only
+for the items recall returns.
 """
 
 from __future__ import annotations
@@ -22,6 +23,15 @@ from heedful.store.sqlite.terms import K1, MIN_IDF, B, phrases, user_totals
 # Indexes kept in memory: beyond this many users or bytes, the least recently recalled is dropped.
 MAX_CACHED_USERS = 64
 MAX_CACHED_BYTES = 1 << 30
+MAX_CACHED_EXPRESSIONS = 4096
+COARSE_CANDIDATES = 2000
+
+
+def _scan(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """matrix @ query on the calling thread. A matrix-vector product is bound by memory, not
+    arithmetic: BLAS's worker threads add nothing to it, and on a busy machine waiting for them
+    cost more than the product itself (10k rows: 22 ms median instead of about 1)."""
+    return np.einsum("ij,j->i", matrix, query)
 
 
 class SQLiteSearch:
@@ -30,6 +40,7 @@ class SQLiteSearch:
         self._indexes: OrderedDict[str, UserRecallIndex] = OrderedDict()
         self._max_cached = max_cached_users
         self._lock = threading.Lock()
+        self._terms_of: dict[str, list[str]] = {}
 
     # -- the per-user index ----------------------------------------------------------------------
     def version(self, user_id: str) -> tuple[int, int, int]:
@@ -60,19 +71,36 @@ class SQLiteSearch:
 
     # -- vectors ---------------------------------------------------------------------------------
     def vector_positions(self, index: UserRecallIndex, query: np.ndarray, limit: int) -> list[tuple[int, float]]:
-        """Positions of the `limit` rows most similar (cosine) to `query`, best first."""
+        """Positions of the `limit` rows most similar (cosine) to `query`, best first.
+
+        An exact scan, or in a large index (see `UserRecallIndex.coarse`) a scan of the rows'
+        projections and an exact re-score of the best COARSE_CANDIDATES (or 10 x `limit`) of them.
+        """
         matrix = index.matrix
         if not len(index) or matrix.shape[1] != query.shape[-1]:
             return []
-        scores = matrix @ query.astype(np.float32).reshape(-1)
-        scores[~index.has_vector] = -np.inf
+        query = query.astype(np.float32).reshape(-1)
         count = int(index.has_vector.sum())
         limit = min(limit, count)
         if limit <= 0:
             return []
+        coarse = index.coarse()
+        if coarse is not None:
+            basis, projected = coarse
+            rows = min(len(projected), len(index))
+            approximate = _scan(projected[:rows], query @ basis)
+            approximate[~index.has_vector[:rows]] = -np.inf
+            pool = min(rows, max(COARSE_CANDIDATES, 10 * limit))
+            candidates = np.argpartition(-approximate, pool - 1)[:pool] if pool < rows else np.arange(rows)
+            candidates = candidates[index.has_vector[candidates]]
+            scores = _scan(matrix[candidates], query)
+        else:
+            candidates = np.flatnonzero(index.has_vector) if count < len(index) else np.arange(len(index))
+            scores = _scan(matrix[candidates] if count < len(index) else matrix, query)
+        limit = min(limit, len(candidates))
         top = np.argpartition(-scores, limit - 1)[:limit] if limit < len(scores) else np.arange(len(scores))
-        top = top[np.argsort(-scores[top], kind="stable")]
-        return [(int(i), float(scores[i])) for i in top[:limit]]
+        top = top[np.lexsort((candidates[top], -scores[top]))]
+        return [(int(candidates[i]), float(scores[i])) for i in top]
 
     def vector_search(self, user_id: str, query: np.ndarray, limit: int) -> list[tuple[str, float]]:
         index = self.index(user_id)
@@ -117,62 +145,71 @@ class SQLiteSearch:
 
     # -- keywords --------------------------------------------------------------------------------
     def _query_terms(self, match_expression: str) -> list[str]:
-        return self.db.tokenizer.terms(phrases(match_expression))
+        # Queries repeat their words: tokenizing goes through SQLite, so known expressions are kept.
+        known = self._terms_of.get(match_expression)
+        if known is None:
+            known = self.db.tokenizer.terms(phrases(match_expression))
+            if len(self._terms_of) >= MAX_CACHED_EXPRESSIONS:
+                self._terms_of.clear()
+            self._terms_of[match_expression] = known
+        return known
 
     def term_share(self, user_id: str, term: str) -> float:
         """The share of one user's recallable rows whose statement holds `term` (an FTS5-style phrase)."""
         docs, _ = user_totals(self.db.conn, user_id)
-        if not docs:
-            return 0.0
         stems = self._query_terms(term)
-        if not stems:
+        if not docs or not stems:
             return 0.0
-        if len(stems) == 1:
-            row = self.db.conn.execute(
-                "SELECT COUNT(*) FROM fact_terms WHERE user_id = ? AND term = ?", (user_id, stems[0])
-            ).fetchone()
-            return int(row[0]) / docs
-        marks = ",".join("?" * len(stems))
-        row = self.db.conn.execute(
-            f"SELECT COUNT(DISTINCT fact_rowid) FROM fact_terms WHERE user_id = ? AND term IN ({marks})",
-            (user_id, *stems),
-        ).fetchone()
-        return int(row[0]) / docs
+        found = self.index(user_id).postings(self.db.conn, stems)
+        if len(found) == 1 and len(stems) == 1:
+            return next(iter(found.values())).df / docs
+        rows = np.unique(np.concatenate([held.positions for held in found.values()])) if found else ()
+        return len(rows) / docs
 
     def keyword_positions(self, index: UserRecallIndex, match_expression: str, limit: int) -> list[tuple[int, float]]:
-        """BM25 (FTS5's formula, see `terms.py`) over the user's own rows and statistics; best first.
+        """BM25 (FTS5's formula, see `terms.py`) over the user's own rows and statistics; best first,
+        ties by insertion order.
 
-        SQLite sums the scores over the user's postings and returns only the best `limit` rows, so
-        a common term costs a scan of its postings in C, not a Python loop over them.
+        Each term's postings are held in the user's index as arrays, so a common term costs one
+        vectorised update of the scores, not a loop over its rows.
         """
         stems = self._query_terms(match_expression) if match_expression else []
         docs, tokens = user_totals(self.db.conn, index.user_id)
         if not stems or docs <= 0 or not len(index):
             return []
-        marks = ",".join("?" * len(stems))
-        frequencies = self.db.conn.execute(
-            f"SELECT term, COUNT(*) FROM fact_terms WHERE user_id = ? AND term IN ({marks}) GROUP BY term",
-            (index.user_id, *stems),
-        ).fetchall()
-        weights = []
-        for term, df in frequencies:
-            idf = math.log((docs - df + 0.5) / (df + 0.5))
-            weights.append((str(term), idf if idf > 0 else MIN_IDF))
-        if not weights:
+        found = index.postings(self.db.conn, stems)
+        if not found:
             return []
         average = tokens / docs if tokens else 1.0
-        values = ", ".join("(?, ?)" for _ in weights)
-        rows = self.db.conn.execute(
-            f"WITH q(term, idf) AS (VALUES {values})"
-            " SELECT f.fact_rowid, SUM(q.idf * f.tf * ? / (f.tf + ? * (1 - ? + ? * f.dl / ?))) AS s"
-            " FROM q JOIN fact_terms f ON f.user_id = ? AND f.term = q.term"
-            " GROUP BY f.fact_rowid ORDER BY s DESC, f.fact_rowid LIMIT ?",
-            (*[v for pair in weights for v in pair], K1 + 1, K1, B, B, average, index.user_id, limit),
-        ).fetchall()
-        if not rows:
-            return []
-        where = index.positions_of_rowids(np.array([r[0] for r in rows], dtype=np.int64))
-        return [(int(here), float(row[1])) for here, row in zip(where, rows, strict=True) if here >= 0]
+        scores = np.zeros(len(index), dtype=np.float64)
+        for held in found.values():
+            idf = math.log((docs - held.df + 0.5) / (held.df + 0.5))
+            idf = idf if idf > 0 else MIN_IDF
+            # positions are distinct within one term, so a fancy-indexed += adds each once
+            scores[held.positions] += idf * held.tf * (K1 + 1) / (held.tf + K1 * (1 - B + B * held.dl / average))
+        hit = np.flatnonzero(scores)
+        if len(hit) > limit:
+            hit = hit[np.argpartition(-scores[hit], limit - 1)[:limit]]
+            # rows tied with the last one kept may have been cut arbitrarily: keep the earliest of them
+            floor = scores[hit].min()
+            ties = np.flatnonzero(scores == floor)
+            hit = np.concatenate([hit[scores[hit] > floor], ties])
+        order = np.lexsort((hit, -scores[hit]))[:limit]
+        return [(int(here), float(scores[here])) for here in hit[order]]
+
+    def query_coverage(self, index: UserRecallIndex, match_expression: str, positions: np.ndarray) -> np.ndarray:
+        """For each position, the share of the query's terms its row holds, each term weighted by its idf
+        among the user's rows (terms no row holds are left out of the whole)."""
+        cover = np.zeros(len(positions), dtype=np.float64)
+        stems = self._query_terms(match_expression) if match_expression else []
+        docs, _ = user_totals(self.db.conn, index.user_id)
+        found = index.postings(self.db.conn, stems) if stems and docs > 0 else {}
+        total = 0.0
+        for held in found.values():
+            idf = max(math.log((docs - held.df + 0.5) / (held.df + 0.5)), MIN_IDF)
+            total += idf
+            cover += idf * np.isin(positions, held.positions)
+        return cover / total if total > 0 else cover
 
     def keyword(self, user_id: str, match_expression: str, limit: int) -> list[tuple[str, float]]:
         index = self.index(user_id)

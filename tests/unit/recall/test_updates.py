@@ -1,0 +1,58 @@
+"""The newest statement on a present-tense question's subject comes first (pure ordering)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from heedful.memory.recall.fusion import Fused
+from heedful.memory.recall.query import words
+from heedful.memory.recall.updates import asks_about_now, newest_on_subject
+
+
+@pytest.mark.parametrize(
+    ("question", "now"),
+    [
+        ("What is the average response time of the dashboard API?", True),
+        ("How many commits have been merged into the main branch?", True),
+        ("When is my Zoom call with the creative director scheduled?", True),
+        ("Where does Alice live now?", True),
+        ("When did Caroline go to the support group?", False),
+        ("How many cupcakes did I order for the event?", False),
+        ("What was my first budget?", False),
+        ("pottery in Osaka", False),
+    ],
+)
+def test_asks_about_now(question: str, now: bool) -> None:
+    assert asks_about_now(words(question)) is now
+
+
+def _fused(*names: str) -> list[Fused]:
+    return [Fused(name, 1.0 / (rank + 1)) for rank, name in enumerate(names)]
+
+
+def test_newer_restatement_moves_above_the_older_one() -> None:
+    fused = _fused("old", "other", "new", "tail")
+    coverage = np.array([0.9, 0.2, 0.8, 0.9])
+    started = np.array([10, 30, 20, 40])
+    order = [entry.id for entry in newest_on_subject(fused, coverage, started, window=3)]
+    # "other" is newer but holds little of the question; "tail" is outside the window
+    assert order == ["new", "old", "other", "tail"]
+
+
+def test_an_item_holding_little_of_the_question_is_not_a_restatement() -> None:
+    fused = _fused("old", "new")
+    order = newest_on_subject(fused, np.array([0.9, 0.3]), np.array([1, 2]))
+    assert [entry.id for entry in order] == ["old", "new"]
+    order = newest_on_subject(fused, np.array([0.9, 0.45]), np.array([1, 2]))  # on subject, but much less of it
+    assert [entry.id for entry in order] == ["old", "new"]
+    order = newest_on_subject(fused, np.array([0.9, 0.6]), np.array([2, 1]))  # a restatement, but older
+    assert [entry.id for entry in order] == ["old", "new"]
+
+
+def test_the_best_ranked_restatement_goes_first_and_nothing_is_lost() -> None:
+    fused = _fused("a", "b", "c", "d")
+    coverage = np.array([1.0, 1.0, 0.1, 1.0])
+    started = np.array([1, 2, 9, 3])
+    order = [entry.id for entry in newest_on_subject(fused, coverage, started)]
+    assert order == ["b", "a", "c", "d"]

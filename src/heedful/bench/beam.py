@@ -116,8 +116,11 @@ def run(
                 rows = messages_of(chat)
                 # One message in the data is longer than the write path accepts: keep its beginning.
                 new = [
-                    NewMessage(  # type: ignore[arg-type]
-                        text=text.strip()[:MAX_MESSAGE_CHARS] or ".", role=role, session_id=f"batch-{batch}", at=moment
+                    NewMessage(
+                        text=text.strip()[:MAX_MESSAGE_CHARS] or ".",
+                        role="assistant" if role == "assistant" else "user",
+                        session_id=f"batch-{batch}",
+                        at=moment,
                     )
                     for _, role, text, moment, batch in rows
                 ]

@@ -51,7 +51,7 @@ def parse_session_time(text: str) -> datetime:
 
 def parse_evidence(evidence: list[str]) -> list[str]:
     """Evidence ids, normalised ('D8:6; D9:17' and 'D:11:26' occur in the data)."""
-    found = []
+    found: list[str] = []
     for entry in evidence:
         found.extend(f"D{a}:{b}" for a, b in _EVIDENCE.findall(entry))
     return dedupe(found)

@@ -233,9 +233,9 @@ class Recaller:
                 future.cancel()
                 timed_out.append(name)
                 continue
-            error = future.exception()
-            if error is not None:
-                log.warning("recall route %s failed: %s", name, error)
+            raised = future.exception()
+            if raised is not None:
+                log.warning("recall route %s failed: %s", name, raised)
                 failed.append(name)
                 continue
             rankings[name] = future.result()

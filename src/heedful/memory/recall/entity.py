@@ -37,9 +37,9 @@ def run(ctx: RouteContext) -> Ranking:
         np.add.at(scores, np.asarray(found, dtype=np.int64), 1.0 if name in rare else COMMON_SCORE)
     if rare and np.count_nonzero(scores) < FEW_HITS:
         for name in ctx.search.co_entities(ctx.user_id, sorted(rare), MAX_NEIGHBOURS):
-            found = np.asarray(index.entities.get(name, ()), dtype=np.int64)
-            if len(found):
-                scores[found[scores[found] == 0]] = HOP_WEIGHT
+            rows = np.asarray(index.entities.get(name, ()), dtype=np.int64)
+            if len(rows):
+                scores[rows[scores[rows] == 0]] = HOP_WEIGHT
     cap = GROUP_DEPTH_FACTOR * ctx.depth
     ranked: list[tuple[int, float]] = []
     for value in sorted({float(v) for v in np.unique(scores) if v > 0}, reverse=True):

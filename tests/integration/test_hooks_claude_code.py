@@ -45,8 +45,13 @@ def teach(home: Path, project: Path, *texts: str, user: str = "me") -> None:
 
 
 def drain(home: Path, env: dict[str, str]) -> dict[str, Any]:
-    done = subprocess.run([sys.executable, "-m", "heedful", "jobs", "drain", "--json", "--home", str(home)],
-                          capture_output=True, text=True, env=env, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "heedful", "jobs", "drain", "--json", "--home", str(home)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -63,8 +68,9 @@ def test_pre_tool_use_denies_pip_and_allows_uv(home: Path, project: Path, env: d
     assert hook(env, claude_bash("s1", str(project), "uv pip install x")) is None
 
 
-def test_project_rule_is_not_enforced_in_another_project(home: Path, project: Path, tmp_path: Path,
-                                                         env: dict[str, str]) -> None:
+def test_project_rule_is_not_enforced_in_another_project(
+    home: Path, project: Path, tmp_path: Path, env: dict[str, str]
+) -> None:
     teach(home, project, "use uv, not pip, in this repo")
     other = tmp_path / "other"
     other.mkdir()
@@ -75,12 +81,15 @@ def test_rules_are_per_user(home: Path, project: Path, env: dict[str, str]) -> N
     teach(home, project, "never push to main", user="alice")
     assert hook(env, claude_bash("s1", str(project), "git push origin main")) is None
     alice = {**env, "HEEDFUL_USER": "alice"}
-    assert hook(alice, claude_bash("s1", str(project), "git push origin main"))["hookSpecificOutput"][
-        "permissionDecision"] == "deny"
+    assert (
+        hook(alice, claude_bash("s1", str(project), "git push origin main"))["hookSpecificOutput"]["permissionDecision"]
+        == "deny"
+    )
 
 
-def test_prompt_is_learned_in_the_background_and_enforced_next_turn(home: Path, project: Path,
-                                                                    env: dict[str, str]) -> None:
+def test_prompt_is_learned_in_the_background_and_enforced_next_turn(
+    home: Path, project: Path, env: dict[str, str]
+) -> None:
     cwd = str(project)
     assert hook(env, claude("UserPromptSubmit", "s1", cwd, prompt="add requests to the project")) is None
     assert hook(env, claude_bash("s1", cwd, "pip install requests")) is None
@@ -125,12 +134,14 @@ def test_stop_asks_for_a_revision_until_tests_ran(home: Path, project: Path, env
     assert answer is not None and answer["decision"] == "block" and set(answer) == {"decision", "reason"}
     assert "pytest" in answer["reason"] and "revision 1 of 3" in answer["reason"]
     hook(env, claude_bash("s1", cwd, "pytest -q", event="PostToolUse"))
-    assert hook(env, claude("Stop", "s1", cwd, last_assistant_message="Fixed; tests pass.",
-                            stop_hook_active=True)) is None
+    assert (
+        hook(env, claude("Stop", "s1", cwd, last_assistant_message="Fixed; tests pass.", stop_hook_active=True)) is None
+    )
 
 
-def test_post_tool_use_records_created_files_for_the_leftover_check(home: Path, project: Path,
-                                                                    env: dict[str, str]) -> None:
+def test_post_tool_use_records_created_files_for_the_leftover_check(
+    home: Path, project: Path, env: dict[str, str]
+) -> None:
     teach(home, project, "always remove scratch files you create")
     cwd = str(project)
     hook(env, claude("UserPromptSubmit", "s1", cwd, prompt="try the idea in a scratch file"))
@@ -141,8 +152,7 @@ def test_post_tool_use_records_created_files_for_the_leftover_check(home: Path, 
     answer = hook(env, claude("Stop", "s1", cwd, last_assistant_message="The idea works."))
     assert answer["decision"] == "block" and "scratch_try.py" in answer["reason"]
     scratch.unlink()
-    assert hook(env, claude("Stop", "s1", cwd, last_assistant_message="The idea works.",
-                            stop_hook_active=True)) is None
+    assert hook(env, claude("Stop", "s1", cwd, last_assistant_message="The idea works.", stop_hook_active=True)) is None
 
 
 def test_artifact_violation_answers_with_feedback(home: Path, project: Path, env: dict[str, str]) -> None:
@@ -159,8 +169,21 @@ def test_artifact_violation_answers_with_feedback(home: Path, project: Path, env
 def test_log_shows_what_was_blocked_and_why(home: Path, project: Path, env: dict[str, str]) -> None:
     teach(home, project, "never push to main")
     hook(env, claude_bash("s-log", str(project), "git push origin main"))
-    done = subprocess.run([sys.executable, "-c", "from heedful.commands.log import app; app()", "--json",
-                           "--session", "s-log", "--home", str(home)], capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from heedful.commands.log import app; app()",
+            "--json",
+            "--session",
+            "s-log",
+            "--home",
+            str(home),
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     (entry,) = data["entries"]

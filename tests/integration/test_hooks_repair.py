@@ -17,8 +17,11 @@ def project(home: Path, tmp_path: Path) -> Path:
     path = (tmp_path / "app").resolve()
     path.mkdir()
     with Heedful.open(home, embedder="hashing") as hf:
-        for text in ("never push to main", "keep replies under 50 words",
-                     "always run pytest before saying you are done"):
+        for text in (
+            "never push to main",
+            "keep replies under 50 words",
+            "always run pytest before saying you are done",
+        ):
             assert hf.rules.learn("me", text, project=path).actions
     return path
 
@@ -67,9 +70,17 @@ def test_budget_is_shared_across_stages_and_resets_each_turn(home: Path, project
 def test_all_violations_of_one_reply_go_into_one_request(home: Path, project: Path, env: dict[str, str]) -> None:
     cwd = str(project)
     hook(env, claude("UserPromptSubmit", "s1", cwd, prompt="fix it"))
-    hook(env, claude("PostToolUse", "s1", cwd, tool_name="Edit",
-                     tool_input={"file_path": str(project / "a.py"), "old_string": "a", "new_string": "b"},
-                     tool_response={"filePath": str(project / "a.py")}))
+    hook(
+        env,
+        claude(
+            "PostToolUse",
+            "s1",
+            cwd,
+            tool_name="Edit",
+            tool_input={"file_path": str(project / "a.py"), "old_string": "a", "new_string": "b"},
+            tool_response={"filePath": str(project / "a.py")},
+        ),
+    )
     answer = hook(env, claude("Stop", "s1", cwd, last_assistant_message=LONG))
     assert answer["decision"] == "block"
     assert "breaks 2 rules" in answer["reason"] and "50 words" not in answer["reason"].split("1.")[0]
@@ -80,9 +91,14 @@ def test_all_violations_of_one_reply_go_into_one_request(home: Path, project: Pa
 def test_appeal_is_reviewed_by_recheck_and_allowed_once(home: Path, project: Path, env: dict[str, str]) -> None:
     cwd = str(project)
     hook(env, claude("UserPromptSubmit", "s1", cwd, prompt="fix it"))
-    edit = claude("PostToolUse", "s1", cwd, tool_name="Edit",
-                  tool_input={"file_path": str(project / "a.py"), "old_string": "a", "new_string": "b"},
-                  tool_response={"filePath": str(project / "a.py")})
+    edit = claude(
+        "PostToolUse",
+        "s1",
+        cwd,
+        tool_name="Edit",
+        tool_input={"file_path": str(project / "a.py"), "old_string": "a", "new_string": "b"},
+        tool_response={"filePath": str(project / "a.py")},
+    )
     hook(env, edit)
     reply = "Fixed the bug."
     first = hook(env, claude("Stop", "s1", cwd, last_assistant_message=reply))
@@ -103,9 +119,17 @@ def test_appeal_is_reviewed_by_recheck_and_allowed_once(home: Path, project: Pat
 def test_appeal_overturns_only_when_the_recheck_passes(home: Path, project: Path, env: dict[str, str]) -> None:
     cwd = str(project)
     hook(env, claude("UserPromptSubmit", "s1", cwd, prompt="fix it"))
-    hook(env, claude("PostToolUse", "s1", cwd, tool_name="Edit",
-                     tool_input={"file_path": str(project / "a.py"), "old_string": "a", "new_string": "b"},
-                     tool_response={"filePath": str(project / "a.py")}))
+    hook(
+        env,
+        claude(
+            "PostToolUse",
+            "s1",
+            cwd,
+            tool_name="Edit",
+            tool_input={"file_path": str(project / "a.py"), "old_string": "a", "new_string": "b"},
+            tool_response={"filePath": str(project / "a.py")},
+        ),
+    )
     first = hook(env, claude("Stop", "s1", cwd, last_assistant_message="Done."))
     rule_id = first["reason"].split("[")[1].split("]")[0]
     hook(env, claude_bash("s1", cwd, "pytest", event="PostToolUse"))
@@ -116,8 +140,9 @@ def test_appeal_overturns_only_when_the_recheck_passes(home: Path, project: Path
     assert [e["rule_id"] for e in entries] == [rule_id]
 
 
-def test_unknown_never_clears_an_earlier_violation_of_an_unchanged_candidate(home: Path, project: Path,
-                                                                               env: dict[str, str]) -> None:
+def test_unknown_never_clears_an_earlier_violation_of_an_unchanged_candidate(
+    home: Path, project: Path, env: dict[str, str]
+) -> None:
     cwd = str(project)
     hook(env, claude("UserPromptSubmit", "s1", cwd, prompt="ship"))
     # No branch in the evidence: `git push` with no target is unknown on its own.

@@ -27,8 +27,11 @@ async def call(url: str, token: str) -> tuple[list[str], dict]:
     from mcp.client.streamable_http import streamable_http_client
 
     headers = {"Authorization": f"Bearer {token}"}
-    async with httpx2.AsyncClient(headers=headers) as http, streamable_http_client(url, http_client=http) as (
-        read, write), mcp.ClientSession(read, write) as session:
+    async with (
+        httpx2.AsyncClient(headers=headers) as http,
+        streamable_http_client(url, http_client=http) as (read, write),
+        mcp.ClientSession(read, write) as session,
+    ):
         await session.initialize()
         tools = sorted(tool.name for tool in (await session.list_tools()).tools)
         result = await session.call_tool("check", {"command": "git push origin main"})
@@ -40,8 +43,12 @@ def test_streamable_http_on_loopback(home: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("HEEDFUL_")}
     env.update({"HEEDFUL_HOME": str(home), "HEEDFUL_EMBEDDER": "hashing", "HEEDFUL_USER": "alice"})
     code = "from heedful.commands.mcp import app; app()"
-    server = subprocess.Popen([sys.executable, "-c", code, "--http", "--port", str(port)], env=env,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    server = subprocess.Popen(
+        [sys.executable, "-c", code, "--http", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:

@@ -86,10 +86,15 @@ def test_tools_over_stdio(home: Path, tmp_path: Path) -> None:
 def test_identity_comes_from_configuration_not_arguments(home: Path, tmp_path: Path) -> None:
     project = str((tmp_path / "app").resolve())
     anyio.run(session_calls, home, "alice", [("learn_rule", {"text": "never push to main", "project": project})])
-    _, (listed, checked) = anyio.run(session_calls, home, "bob", [
-        ("list_rules", {"project": project}),
-        ("check", {"command": "git push origin main", "project": project}),
-    ])
+    _, (listed, checked) = anyio.run(
+        session_calls,
+        home,
+        "bob",
+        [
+            ("list_rules", {"project": project}),
+            ("check", {"command": "git push origin main", "project": project}),
+        ],
+    )
     assert payload(listed)["count"] == 0 and payload(checked)["ok"] is True
     _, (bad,) = anyio.run(session_calls, home, "bob", [("list_rules", {"user": "alice"})])
     assert bad.is_error or payload(bad)["count"] == 0

@@ -202,6 +202,4 @@ def test_a_request_to_forget_covers_what_was_still_waiting_for_extraction(hf: He
     assert [f.state_at() for f in stored] == ["forgotten"]  # kept in the record, expired
     # Said again after the request, it is new information and is kept.
     hf.memory.add("alice", "I take sertraline again since last week", flush=True)
-    assert [f.statement for f in hf.memory.list("alice", kinds=["fact"])] == [
-        "The user takes sertraline again"
-    ]
+    assert [f.statement for f in hf.memory.list("alice", kinds=["fact"])] == ["The user takes sertraline again"]

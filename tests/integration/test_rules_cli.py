@@ -25,8 +25,9 @@ def rules(home: Path, tmp_path: Path) -> Run:
     env.update({"HEEDFUL_HOME": str(home), "HEEDFUL_EMBEDDER": "hashing"})
 
     def call(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([*entry, *args], capture_output=True, text=True, env=env, input=stdin, timeout=120,
-                              cwd=tmp_path)
+        return subprocess.run(
+            [*entry, *args], capture_output=True, text=True, env=env, input=stdin, timeout=120, cwd=tmp_path
+        )
 
     return call
 
@@ -48,23 +49,43 @@ def test_learn_list_check_select(rules: Run, tmp_path: Path) -> None:
 
     listed = ok(rules("list", "--project", str(project), "--json"))
     assert {tuple(sorted(r)) for r in listed} and all(
-        set(r) >= {"id", "text", "scope", "project", "status", "check", "version"} for r in listed)
+        set(r) >= {"id", "text", "scope", "project", "status", "check", "version"} for r in listed
+    )
     assert {r["text"]: r["status"] for r in listed} == {"Use uv, not pip.": "checked", "Never push to main.": "checked"}
 
     evidence = tmp_path / "ev.json"
     evidence.write_text(json.dumps({"action": {"tool": "Bash", "command": "sudo pip install requests"}}))
-    checked = ok(rules("check", "--stage", "pre_action", "--project", str(project), "--evidence", str(evidence),
-                       "--json"))
+    checked = ok(
+        rules("check", "--stage", "pre_action", "--project", str(project), "--evidence", str(evidence), "--json")
+    )
     by_text = {j["text"]: j for j in checked["judgments"]}
     violated = by_text["Use uv, not pip."]
     assert violated["result"] == "violated" and violated["quotes"] == ["sudo pip install requests"]
     assert set(violated) >= {"rule_id", "stage", "result", "reason", "quotes"}
-    blocked = rules("check", "--stage", "pre_action", "--project", str(project), "--evidence", str(evidence),
-                    "--fail-on-violation", "--json")
+    blocked = rules(
+        "check",
+        "--stage",
+        "pre_action",
+        "--project",
+        str(project),
+        "--evidence",
+        str(evidence),
+        "--fail-on-violation",
+        "--json",
+    )
     assert blocked.returncode == 1
 
-    stdin_check = rules("check", "--stage", "pre_action", "--project", str(project), "--evidence", "-", "--json",
-                        stdin=json.dumps({"action": {"tool": "Bash", "command": "uv pip install requests"}}))
+    stdin_check = rules(
+        "check",
+        "--stage",
+        "pre_action",
+        "--project",
+        str(project),
+        "--evidence",
+        "-",
+        "--json",
+        stdin=json.dumps({"action": {"tool": "Bash", "command": "uv pip install requests"}}),
+    )
     assert {j["result"] for j in ok(stdin_check)["judgments"]} == {"pass"}
 
     selected = ok(rules("select", "--project", str(project), "--json", "install requests with pip"))
@@ -91,8 +112,13 @@ def test_show_edit_retract_history_undo_export(rules: Run, tmp_path: Path) -> No
 
 
 def test_errors_are_one_clear_line_and_change_nothing(rules: Run, tmp_path: Path) -> None:
-    for args in (("learn", "   "), ("check", "--stage", "later", "--evidence", str(tmp_path / "none.json")),
-                 ("show", "r-missing"), ("undo",), ("learn", "--source", "robot", "never use sudo")):
+    for args in (
+        ("learn", "   "),
+        ("check", "--stage", "later", "--evidence", str(tmp_path / "none.json")),
+        ("show", "r-missing"),
+        ("undo",),
+        ("learn", "--source", "robot", "never use sudo"),
+    ):
         result = rules(*args, "--json")
         assert result.returncode != 0
         assert result.stderr.startswith("error: ") and len(result.stderr.strip().splitlines()) == 1, result.stderr

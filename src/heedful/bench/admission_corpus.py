@@ -59,10 +59,17 @@ def _read_jsonl(path: Path) -> list[dict[str, Any]]:
 def _from_corpus(raw: dict[str, Any]) -> CorpusRow:
     rules = tuple(r for r in raw.get("rules") or [] if isinstance(r, dict))
     return CorpusRow(
-        id=str(raw["id"]), source=str(raw["source"]), text=str(raw["text"]), decision=str(raw["decision"]),
-        scope=raw.get("scope"), rules=rules, rule_count=len(rules),
-        condition=any(r.get("condition") for r in rules), retraction=bool(raw.get("retraction")),
-        derived=bool(raw.get("derived")), provenance=dict(raw.get("provenance") or {}),
+        id=str(raw["id"]),
+        source=str(raw["source"]),
+        text=str(raw["text"]),
+        decision=str(raw["decision"]),
+        scope=raw.get("scope"),
+        rules=rules,
+        rule_count=len(rules),
+        condition=any(r.get("condition") for r in rules),
+        retraction=bool(raw.get("retraction")),
+        derived=bool(raw.get("derived")),
+        provenance=dict(raw.get("provenance") or {}),
     )
 
 
@@ -82,11 +89,19 @@ def team_rows() -> list[CorpusRow]:
     for split in TEAM_SPLITS:
         path = TEAM_DIR / f"corrections_{split}.jsonl"
         for raw in _read_jsonl(path):
-            rows.append(CorpusRow(
-                id=f"team-{raw['id']}", source="team", text=raw["text"], decision=raw["decision"],
-                scope=raw.get("scope"), rule_count=int(raw.get("rules") or 0), condition=bool(raw.get("condition")),
-                retraction=bool(raw.get("retraction")), provenance={"split": split},
-            ))
+            rows.append(
+                CorpusRow(
+                    id=f"team-{raw['id']}",
+                    source="team",
+                    text=raw["text"],
+                    decision=raw["decision"],
+                    scope=raw.get("scope"),
+                    rule_count=int(raw.get("rules") or 0),
+                    condition=bool(raw.get("condition")),
+                    retraction=bool(raw.get("retraction")),
+                    provenance={"split": split},
+                )
+            )
     return rows
 
 
@@ -112,17 +127,24 @@ def swe_together_rows(data: Path = SHARED_DATA / "swe_together") -> list[CorpusR
                 text = intent.get(field_name)
                 if not isinstance(text, str) or not text.strip():
                     continue
-                rows.append(CorpusRow(
-                    id=f"swe-{path.parent.name}-{intent.get('intent_id')}-{suffix}", source="swe_together",
-                    text=text.strip(), decision=_SWE_DECISION.get(kind, "task_local"),
-                    provenance={"task": path.parent.name, "intent_id": intent.get("intent_id"), "kind": kind,
-                                "field": field_name},
-                ))
+                rows.append(
+                    CorpusRow(
+                        id=f"swe-{path.parent.name}-{intent.get('intent_id')}-{suffix}",
+                        source="swe_together",
+                        text=text.strip(),
+                        decision=_SWE_DECISION.get(kind, "task_local"),
+                        provenance={
+                            "task": path.parent.name,
+                            "intent_id": intent.get("intent_id"),
+                            "kind": kind,
+                            "field": field_name,
+                        },
+                    )
+                )
     return rows
 
 
-def locomo_rows(path: Path = SHARED_DATA / "locomo" / "locomo10.json", sample: int = LOCOMO_SAMPLE
-                ) -> list[CorpusRow]:
+def locomo_rows(path: Path = SHARED_DATA / "locomo" / "locomo10.json", sample: int = LOCOMO_SAMPLE) -> list[CorpusRow]:
     """An evenly spaced sample of LoCoMo dialogue turns (chit-chat: no instruction)."""
     if not path.is_file():
         return []
@@ -135,15 +157,21 @@ def locomo_rows(path: Path = SHARED_DATA / "locomo" / "locomo10.json", sample: i
                 if isinstance(text, str) and len(text.split()) >= 3:
                     turns.append((str(turn.get("dia_id")), text))
     step = max(1, len(turns) // sample)
-    return [CorpusRow(id=f"locomo-{dia}", source="locomo", text=text, decision="none", provenance={"dia_id": dia})
-            for dia, text in turns[::step][:sample]]
+    return [
+        CorpusRow(id=f"locomo-{dia}", source="locomo", text=text, decision="none", provenance={"dia_id": dia})
+        for dia, text in turns[::step][:sample]
+    ]
 
 
 def all_rows(shared: Path | None = None, sources: Iterable[str] | None = None) -> list[CorpusRow]:
     """Every source (the shared ones only when their data is present)."""
     base = shared or SHARED_DATA
-    rows = corpus_rows() + team_rows() + swe_together_rows(base / "swe_together") + locomo_rows(
-        base / "locomo" / "locomo10.json")
+    rows = (
+        corpus_rows()
+        + team_rows()
+        + swe_together_rows(base / "swe_together")
+        + locomo_rows(base / "locomo" / "locomo10.json")
+    )
     if sources is not None:
         wanted = set(sources)
         rows = [r for r in rows if r.source in wanted]

@@ -36,23 +36,55 @@ def library(count: int) -> list[tuple[str, str, dict[str, Any]]]:
     for i in range(count):
         slot = i % 5
         if slot == 0:
-            out.append((f"Use newtool{i} instead of oldtool{i}.", "global",
-                        _spec("forbidden_command", "pre_action", {"program": f"oldtool{i}",
-                                                                  "alternatives": [f"newtool{i}"]})))
+            out.append(
+                (
+                    f"Use newtool{i} instead of oldtool{i}.",
+                    "global",
+                    _spec(
+                        "forbidden_command", "pre_action", {"program": f"oldtool{i}", "alternatives": [f"newtool{i}"]}
+                    ),
+                )
+            )
         elif slot == 1:
-            out.append((f"Never run `svc{i} deploy --prod`.", "project",
-                        _spec("forbidden_command", "pre_action", {"program": f"svc{i}", "subcommand": ["deploy"],
-                                                                  "flags": [["--prod"]]})))
+            out.append(
+                (
+                    f"Never run `svc{i} deploy --prod`.",
+                    "project",
+                    _spec(
+                        "forbidden_command",
+                        "pre_action",
+                        {"program": f"svc{i}", "subcommand": ["deploy"], "flags": [["--prod"]]},
+                    ),
+                )
+            )
         elif slot == 2:
-            out.append((f"Never edit files under vendor{i}/.", "global",
-                        _spec("forbidden_path", "pre_action", {"globs": [f"vendor{i}/"], "outside_project": False})))
+            out.append(
+                (
+                    f"Never edit files under vendor{i}/.",
+                    "global",
+                    _spec("forbidden_path", "pre_action", {"globs": [f"vendor{i}/"], "outside_project": False}),
+                )
+            )
         elif slot == 3:
-            out.append((f"Never set `mode{i}` to `unsafe` in tool calls.", "project",
-                        _spec("field_value", "pre_action", {"target": "action", "path": [f"mode{i}"],
-                                                            "op": "not_equals", "value": "unsafe"})))
+            out.append(
+                (
+                    f"Never set `mode{i}` to `unsafe` in tool calls.",
+                    "project",
+                    _spec(
+                        "field_value",
+                        "pre_action",
+                        {"target": "action", "path": [f"mode{i}"], "op": "not_equals", "value": "unsafe"},
+                    ),
+                )
+            )
         else:
-            out.append((f"Keep replies under {50 + i} words.", "global",
-                        _spec("reply_word_limit", "delivery", {"limit": 49 + i})))
+            out.append(
+                (
+                    f"Keep replies under {50 + i} words.",
+                    "global",
+                    _spec("reply_word_limit", "delivery", {"limit": 49 + i}),
+                )
+            )
     return out
 
 
@@ -64,10 +96,27 @@ def seed(home: Path, user: str, project: Path, count: int) -> int:
 
     with Heedful.open(home, embedder="hashing") as hf:
         rows = [
-            RuleRow(id=new_id("r"), user_id=user, scope=scope, project=str(project) if scope == "project" else None,
-                    version=1, text=text, condition=None, exceptions=[], evidence=[text], status="checked",
-                    check_spec=spec, op="new", reason="benchmark library", source_text=text, supersedes=None,
-                    superseded_by=None, library_version=0, created_at="", rule_created_at="")
+            RuleRow(
+                id=new_id("r"),
+                user_id=user,
+                scope=scope,
+                project=str(project) if scope == "project" else None,
+                version=1,
+                text=text,
+                condition=None,
+                exceptions=[],
+                evidence=[text],
+                status="checked",
+                check_spec=spec,
+                op="new",
+                reason="benchmark library",
+                source_text=text,
+                supersedes=None,
+                superseded_by=None,
+                library_version=0,
+                created_at="",
+                rule_created_at="",
+            )
             for text, scope, spec in library(count)
         ]
         return int(hf.store.rules.commit(user, "learn", f"benchmark library of {count} rules", rows))
@@ -84,8 +133,11 @@ def _time(args: list[str], runs: int, data: bytes | None, env: dict[str, str]) -
 
 def _stats(values: list[float]) -> dict[str, float]:
     ordered = sorted(values)
-    return {"p50": round(statistics.median(ordered), 1), "p95": round(ordered[int(0.95 * (len(ordered) - 1))], 1),
-            "min": round(ordered[0], 1)}
+    return {
+        "p50": round(statistics.median(ordered), 1),
+        "p95": round(ordered[int(0.95 * (len(ordered) - 1))], 1),
+        "min": round(ordered[0], 1),
+    }
 
 
 def run(rules: int = 200, runs: int = 40, warmup: int = 3) -> dict[str, Any]:
@@ -147,8 +199,10 @@ def cli(
     typer.echo(f"  allow (all checks run)  p50 {allow['p50']} ms  p95 {allow['p95']} ms")
     typer.echo(f"  deny                    p50 {deny['p50']} ms  p95 {deny['p95']} ms")
     typer.echo(f"  python -c pass          p50 {bare['p50']} ms  p95 {bare['p95']} ms")
-    typer.echo(f"  ratio {report['ratio_p50']}x, overhead {report['overhead_p50_ms']} ms; "
-               f"target p50 <= {TARGET_P50_MS:.0f} ms: {'met' if report['meets_target'] else 'not met'}")
+    typer.echo(
+        f"  ratio {report['ratio_p50']}x, overhead {report['overhead_p50_ms']} ms; "
+        f"target p50 <= {TARGET_P50_MS:.0f} ms: {'met' if report['meets_target'] else 'not met'}"
+    )
 
 
 __all__ = ["cli", "run"]

@@ -19,8 +19,9 @@ from heedful.rules.coverage import same_params
 
 def check_matches(label: dict[str, Any], produced: dict[str, Any]) -> bool:
     kind = label.get("kind")
-    return kind == produced.get("kind") and same_params(str(kind), label.get("params") or {},
-                                                         produced.get("params") or {})
+    return kind == produced.get("kind") and same_params(
+        str(kind), label.get("params") or {}, produced.get("params") or {}
+    )
 
 
 __all__ = ["check_matches"]

@@ -38,8 +38,9 @@ def model_reviewer(model: Model) -> Any:
     def review(judgment: dict[str, Any], evidence: dict[str, Any], appeal: str) -> tuple[bool, str]:
         if review_offline(judgment):
             return True, f"re-check passed: {judgment.get('reason', '')}"
-        context = AppealInput(rule=str(judgment.get("rule_text", "")), judgment=judgment, evidence=evidence,
-                              appeal=appeal)
+        context = AppealInput(
+            rule=str(judgment.get("rule_text", "")), judgment=judgment, evidence=evidence, appeal=appeal
+        )
         try:
             decision = run_step(model, AppealStep(), context)
         except Exception as exc:  # a failed review upholds the judgment

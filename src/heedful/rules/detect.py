@@ -63,8 +63,12 @@ def _asks_for_lasting(plain: str) -> bool:
     if re.search(r"\bwhy (?:do|did|are|would) you (?:always|keep)\b", plain, re.IGNORECASE):
         return True
     return bool(
-        re.match(r"^(?:can|could|would|will) you (?:please )?(?:always|never|stop|remember|from now on|"
-                 r"start|make sure|in future)", plain, re.IGNORECASE)
+        re.match(
+            r"^(?:can|could|would|will) you (?:please )?(?:always|never|stop|remember|from now on|"
+            r"start|make sure|in future)",
+            plain,
+            re.IGNORECASE,
+        )
     )
 
 
@@ -86,7 +90,8 @@ def admit(text: str) -> Admission:
     vague = lx.VAGUE.search(plain)
     if vague:
         return Admission(
-            decision="underspecified", scope=scope,
+            decision="underspecified",
+            scope=scope,
             reasons=[f"the meaning or trigger is unclear ({vague.group(0)!r})"],
         )
     if is_question(plain) and not _asks_for_lasting(plain):

@@ -196,8 +196,9 @@ def _candidate(text: str, start: int, end: int) -> Candidate | None:
         body = _strip(clause)
         if is_question(body) and not re.match(r"^(?:always|never|don'?t|do not|please|use|stop)\b", body, re.I):
             return None
-    if not body or (not lx.DIRECTIVE.search(body) and not lx.LASTING.search(clause)
-                    and not _NOUN_PROHIBITION.match(body)):
+    if not body or (
+        not lx.DIRECTIVE.search(body) and not lx.LASTING.search(clause) and not _NOUN_PROHIBITION.match(body)
+    ):
         return None
     condition = None
     exceptions: list[str] = []

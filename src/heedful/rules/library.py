@@ -17,34 +17,71 @@ from heedful.store.sqlite.rules import RuleRow
 
 def rule_from_row(row: RuleRow) -> Rule:
     return Rule(
-        id=row.id, user_id=row.user_id, text=row.text, scope=row.scope,  # type: ignore[arg-type]
-        project=row.project, condition=row.condition, exceptions=row.exceptions, evidence=row.evidence,
+        id=row.id,
+        user_id=row.user_id,
+        text=row.text,
+        scope=row.scope,  # type: ignore[arg-type]
+        project=row.project,
+        condition=row.condition,
+        exceptions=row.exceptions,
+        evidence=row.evidence,
         status=row.status,  # type: ignore[arg-type]
         check=None if row.check_spec is None else CheckSpec.model_validate(row.check_spec),
-        version=row.version, supersedes=row.supersedes, superseded_by=row.superseded_by,
-        source_text=row.source_text, reason=row.reason, created_at=row.rule_created_at, updated_at=row.created_at,
+        version=row.version,
+        supersedes=row.supersedes,
+        superseded_by=row.superseded_by,
+        source_text=row.source_text,
+        reason=row.reason,
+        created_at=row.rule_created_at,
+        updated_at=row.created_at,
     )
 
 
 def row_for(
-    rule_id: str, user_id: str, version: int, candidate: Candidate, scope: str, project: str | None,
-    status: RuleStatus, check: CheckSpec | None, op: str, reason: str, source_text: str,
-    supersedes: str | None = None, superseded_by: str | None = None, embedding: Any = None,
+    rule_id: str,
+    user_id: str,
+    version: int,
+    candidate: Candidate,
+    scope: str,
+    project: str | None,
+    status: RuleStatus,
+    check: CheckSpec | None,
+    op: str,
+    reason: str,
+    source_text: str,
+    supersedes: str | None = None,
+    superseded_by: str | None = None,
+    embedding: Any = None,
 ) -> RuleRow:
     return RuleRow(
-        id=rule_id, user_id=user_id, scope=scope, project=project if scope == "project" else None, version=version,
-        text=candidate.text, condition=candidate.condition, exceptions=list(candidate.exceptions),
-        evidence=list(candidate.evidence), status=status,
-        check_spec=None if check is None else check.model_dump(), op=op, reason=reason, source_text=source_text,
-        supersedes=supersedes, superseded_by=superseded_by, library_version=0, created_at="", rule_created_at="",
+        id=rule_id,
+        user_id=user_id,
+        scope=scope,
+        project=project if scope == "project" else None,
+        version=version,
+        text=candidate.text,
+        condition=candidate.condition,
+        exceptions=list(candidate.exceptions),
+        evidence=list(candidate.evidence),
+        status=status,
+        check_spec=None if check is None else check.model_dump(),
+        op=op,
+        reason=reason,
+        source_text=source_text,
+        supersedes=supersedes,
+        superseded_by=superseded_by,
+        library_version=0,
+        created_at="",
+        rule_created_at="",
         embedding=embedding,
     )
 
 
 def restate(rule: Rule, **changes: Any) -> Candidate:
     """A rule as a candidate (for a new revision of it)."""
-    base = Candidate(text=rule.text, condition=rule.condition, exceptions=list(rule.exceptions),
-                     evidence=list(rule.evidence))
+    base = Candidate(
+        text=rule.text, condition=rule.condition, exceptions=list(rule.exceptions), evidence=list(rule.evidence)
+    )
     return base.model_copy(update=changes)
 
 
@@ -54,7 +91,8 @@ def compile_candidate(model: Model, candidate: Candidate) -> Outcome:
         return Outcome("needs_user", None, candidate.danger_reason or "would weaken a safeguard")
     # Offline, the vocabulary compiler reads the condition itself: one the evidence decides does not block a check.
     proposals = run_step(
-        model, CompileStep(),
+        model,
+        CompileStep(),
         CompileInput(text=candidate.text, condition=candidate.condition, exceptions=candidate.exceptions),
     ).proposals
     return validate(model, candidate.text, proposals, candidate.condition, candidate.exceptions, candidate.vague)
@@ -75,9 +113,16 @@ def markdown(rule: Rule) -> str:
     from heedful.rules.checks import describe
 
     front = {
-        "id": rule.id, "version": rule.version, "status": rule.status, "scope": rule.scope,
-        "project": rule.project, "condition": rule.condition, "exceptions": rule.exceptions,
-        "supersedes": rule.supersedes, "superseded_by": rule.superseded_by, "updated": rule.updated_at,
+        "id": rule.id,
+        "version": rule.version,
+        "status": rule.status,
+        "scope": rule.scope,
+        "project": rule.project,
+        "condition": rule.condition,
+        "exceptions": rule.exceptions,
+        "supersedes": rule.supersedes,
+        "superseded_by": rule.superseded_by,
+        "updated": rule.updated_at,
     }
     lines = ["---", *(f"{key}: {_yaml(value)}" for key, value in front.items()), "---", "", f"# {rule.text}", ""]
     if rule.condition:
@@ -87,7 +132,8 @@ def markdown(rule: Rule) -> str:
     lines += ["## Evidence (the user's own words)", "", *(f"> {quote}" for quote in rule.evidence), ""]
     if rule.check is not None:
         lines += [
-            "## Check", "",
+            "## Check",
+            "",
             f"- kind: `{rule.check.kind}` at stage `{rule.check.stage}`",
             f"- tests: {describe(rule.check.kind, rule.check.params)}",
             f"- parameters: `{_yaml(rule.check.params)}`",
@@ -105,8 +151,7 @@ def markdown_name(rule: Rule) -> str:
 
 def agents_section(rules: list[Rule]) -> str:
     """Guidance for CLAUDE.md / AGENTS.md: active rules as a plain list."""
-    lines = ["## Learned rules (heedful)", "",
-             "Current user instructions take precedence over these rules.", ""]
+    lines = ["## Learned rules (heedful)", "", "Current user instructions take precedence over these rules.", ""]
     for rule in rules:
         line = f"- {rule.text}"
         if rule.condition:

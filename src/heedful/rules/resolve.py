@@ -22,8 +22,21 @@ STOP = frozenset(
 )
 _WORD = re.compile(r"[a-z0-9][a-z0-9_.+-]*")
 _TOPICS = {
-    "length": {"concise", "brief", "short", "shorter", "terse", "succinct", "detailed", "verbose", "thorough",
-               "long", "longer", "elaborate", "lengthy"},
+    "length": {
+        "concise",
+        "brief",
+        "short",
+        "shorter",
+        "terse",
+        "succinct",
+        "detailed",
+        "verbose",
+        "thorough",
+        "long",
+        "longer",
+        "elaborate",
+        "lengthy",
+    },
     "indent": {"tabs", "tab", "spaces", "space"},
     "quotes": {"single", "double"},
     "case": {"camelcase", "snake_case", "snakecase", "pascalcase", "kebab-case"},
@@ -35,8 +48,10 @@ _TOPICS = {
     "formatter": {"black", "yapf", "autopep8", "prettier"},
 }
 _POLES = {
-    "length": ({"concise", "brief", "short", "shorter", "terse", "succinct"},
-               {"detailed", "verbose", "thorough", "long", "longer", "elaborate", "lengthy"}),
+    "length": (
+        {"concise", "brief", "short", "shorter", "terse", "succinct"},
+        {"detailed", "verbose", "thorough", "long", "longer", "elaborate", "lengthy"},
+    ),
 }
 
 
@@ -107,12 +122,14 @@ def resolve_offline(context: ResolveInput) -> ResolveResponse:
         overlap = jaccard(words, content_words(text))
         same_polarity = candidate.polarity == _polarity(text)
         adds = bool(set(candidate.exceptions) - set(rule.get("exceptions") or [])) or bool(
-            candidate.condition and candidate.condition != rule.get("condition"))
+            candidate.condition and candidate.condition != rule.get("condition")
+        )
         # A reversal first: "use npm, not pnpm" shares every word with "use pnpm, not npm".
         topic = _topic_conflict(candidate.text, text)
         if topic:
-            return ResolveResponse(op="supersede", target_id=rule.get("id"),
-                                   reason=f"changes the requirement on {topic}")
+            return ResolveResponse(
+                op="supersede", target_id=rule.get("id"), reason=f"changes the requirement on {topic}"
+            )
         if not adds and (_normal(text) == _normal(candidate.text) or (overlap >= 0.8 and same_polarity)):
             return ResolveResponse(op="noop", target_id=rule.get("id"), reason="an existing rule already says this")
         if overlap >= 0.6 and not same_polarity:
@@ -121,8 +138,11 @@ def resolve_offline(context: ResolveInput) -> ResolveResponse:
         if same_polarity and (overlap >= 0.5 or (adds and overlap >= 0.3)) and (best is None or score > best[0]):
             best = (score, rule)
     if best is not None:
-        return ResolveResponse(op="update", target_id=best[1].get("id"),
-                               reason="refines an existing rule (wording, condition or exceptions)")
+        return ResolveResponse(
+            op="update",
+            target_id=best[1].get("id"),
+            reason="refines an existing rule (wording, condition or exceptions)",
+        )
     return ResolveResponse(op="new", reason="no existing rule covers this")
 
 
@@ -134,7 +154,10 @@ def retraction_subject(text: str) -> set[str]:
     body = re.sub(
         r"\b(?:forget|disregard|drop|scrap|delete|remove|undo|cancel|ignore|what|said|about|rule|rules|instruction|"
         r"preference|earlier|previous|old|my|the|you|can|may|now|no longer|need|have|to|any ?more|it's fine|fine|"
-        r"go back|again)\b", " ", text.lower())
+        r"go back|again)\b",
+        " ",
+        text.lower(),
+    )
     return content_words(body)
 
 
@@ -160,8 +183,10 @@ def merge_update(existing: dict[str, Any], candidate: Candidate) -> Candidate:
     """The complete merged rule for an update: new wording, kept and new exceptions, all evidence."""
     exceptions = list(dict.fromkeys([*(existing.get("exceptions") or []), *candidate.exceptions]))
     evidence = list(dict.fromkeys([*(existing.get("evidence") or []), *candidate.evidence]))
-    return candidate.model_copy(update={
-        "exceptions": exceptions,
-        "evidence": evidence,
-        "condition": candidate.condition or existing.get("condition"),
-    })
+    return candidate.model_copy(
+        update={
+            "exceptions": exceptions,
+            "evidence": evidence,
+            "condition": candidate.condition or existing.get("condition"),
+        }
+    )

@@ -44,10 +44,12 @@ class JudgeStep:
         return judge_rules.messages(context)
 
     def offline(self, context: JudgeInput) -> JudgeResponse:
-        return JudgeResponse(judgments=[
-            SemanticJudgment(rule_id=r.id, result="unknown", reason="a semantic check needs a model")
-            for r in context.rules
-        ])
+        return JudgeResponse(
+            judgments=[
+                SemanticJudgment(rule_id=r.id, result="unknown", reason="a semantic check needs a model")
+                for r in context.rules
+            ]
+        )
 
 
 def stage_evidence(stage: str, evidence: dict[str, Any]) -> dict[str, Any]:
@@ -72,8 +74,16 @@ def judge(
     for start in range(0, len(rules), RULES_PER_CALL):
         batch = rules[start : start + RULES_PER_CALL]
         try:
-            answer = run_step(model, JudgeStep(), JudgeInput(stage=stage, evidence=needed, rules=batch,  # type: ignore[arg-type]
-                                                              other_rules=other_rules or []))
+            answer = run_step(
+                model,
+                JudgeStep(),
+                JudgeInput(
+                    stage=stage,
+                    evidence=needed,
+                    rules=batch,  # type: ignore[arg-type]
+                    other_rules=other_rules or [],
+                ),
+            )
         except Exception as exc:  # a failed call never blocks: the batch is unknown
             log.warning("semantic check failed: %s", exc)
             answer = JudgeResponse(judgments=[])
@@ -122,8 +132,9 @@ def compile_semantic(
         record: dict[str, Any] = {"kind": KIND, "round": attempt}
         rounds.append(record)
         try:
-            generated = run_step(model, CasesStep(), CasesInput(text=text, condition=condition,
-                                                               exceptions=exceptions, attempt=attempt))
+            generated = run_step(
+                model, CasesStep(), CasesInput(text=text, condition=condition, exceptions=exceptions, attempt=attempt)
+            )
         except Exception as exc:
             record["rejected"] = f"no cases: {exc}"
             continue
@@ -134,8 +145,11 @@ def compile_semantic(
             record["rejected"] = "; ".join(problems)
             continue
         try:
-            review = run_step(model, ReviewStep(), ReviewInput(rule_text=text, spec=spec,
-                                                               cases=[(c.stage, c.evidence) for c in cases]))
+            review = run_step(
+                model,
+                ReviewStep(),
+                ReviewInput(rule_text=text, spec=spec, cases=[(c.stage, c.evidence) for c in cases]),
+            )
         except Exception as exc:
             record["rejected"] = f"no review: {exc}"
             continue
@@ -151,8 +165,10 @@ def compile_semantic(
             record["rejected"] = f"the semantic check disagrees on cases {failed}"
             continue
         record["admitted"] = True
-        return spec.model_copy(update={
-            "cases": cases,
-            "validation": {"admitted": True, "rounds": attempt, "cases": len(cases), "review": review.reason},
-        }), rounds
+        return spec.model_copy(
+            update={
+                "cases": cases,
+                "validation": {"admitted": True, "rounds": attempt, "cases": len(cases), "review": review.reason},
+            }
+        ), rounds
     return None, rounds

@@ -118,8 +118,13 @@ class RuleService:
         messages = learning.parse_context(context)
         project_path = normalise_project(project)
         if source != "user":
-            return LearnResult(decision="none", scope=None, reasons=[
-                f"text from the {source} is data, not the user's instruction: it never creates or changes a rule"])
+            return LearnResult(
+                decision="none",
+                scope=None,
+                reasons=[
+                    f"text from the {source} is data, not the user's instruction: it never creates or changes a rule"
+                ],
+            )
         if proposed_by is not None and (not isinstance(proposed_by, str) or not proposed_by.isidentifier()):
             raise InputError("proposed_by must be a short name such as 'mcp'")
         # Secrets are masked before the learner (and the embedder or a model) reads the message.
@@ -145,14 +150,26 @@ class RuleService:
         return int(self._repo.pin(user, str(session), str(turn)))
 
     def rules(
-        self, user_id: str, project: str | Path | None = None, include_all: bool = False,
-        library_version: int | None = None, statuses: tuple[str, ...] | None = None, with_embeddings: bool = False,
+        self,
+        user_id: str,
+        project: str | Path | None = None,
+        include_all: bool = False,
+        library_version: int | None = None,
+        statuses: tuple[str, ...] | None = None,
+        with_embeddings: bool = False,
     ) -> list[Rule]:
         user = _user(user_id)
         version = self._repo.latest_version(user) if library_version is None else library_version
         wanted = statuses if statuses is not None else (None if include_all else LIVE_STATUSES)
-        rows = _rows_for(self._repo, user, version, normalise_project(project), statuses=wanted,
-                         any_project=project is None, with_embeddings=with_embeddings)
+        rows = _rows_for(
+            self._repo,
+            user,
+            version,
+            normalise_project(project),
+            statuses=wanted,
+            any_project=project is None,
+            with_embeddings=with_embeddings,
+        )
         return [rule_from_row(row) for row in rows]
 
     def list(self, user_id: str, project: str | Path | None = None, include_all: bool = False) -> list[dict[str, Any]]:
@@ -198,17 +215,33 @@ class RuleService:
         if not rows:
             raise NotFoundError(f"no rule {rule_id!r} for user {user!r}")
         return [
-            {"version": r.version, "op": r.op, "status": r.status, "text": r.text, "condition": r.condition,
-             "exceptions": r.exceptions, "evidence": r.evidence, "reason": r.reason, "source_text": r.source_text,
-             "library_version": r.library_version, "supersedes": r.supersedes, "superseded_by": r.superseded_by,
-             "created_at": r.created_at}
+            {
+                "version": r.version,
+                "op": r.op,
+                "status": r.status,
+                "text": r.text,
+                "condition": r.condition,
+                "exceptions": r.exceptions,
+                "evidence": r.evidence,
+                "reason": r.reason,
+                "source_text": r.source_text,
+                "library_version": r.library_version,
+                "supersedes": r.supersedes,
+                "superseded_by": r.superseded_by,
+                "created_at": r.created_at,
+            }
             for r in rows
         ]
 
     # -- selection and checking ----------------------------------------------------------------
     def select(
-        self, user_id: str, task: str, message: str | None = None, project: str | Path | None = None,
-        session: str | None = None, turn: str | None = None,
+        self,
+        user_id: str,
+        task: str,
+        message: str | None = None,
+        project: str | Path | None = None,
+        session: str | None = None,
+        turn: str | None = None,
     ) -> dict[str, Any]:
         user = _user(user_id)
         if not isinstance(task, str) or not task.strip():
@@ -221,21 +254,37 @@ class RuleService:
         vectors, query_vector = self._vectors(rows, query)
         from heedful.rules.select import select as score_rules
 
-        chosen = score_rules(rules, vectors, query, query_vector, project_languages=detect_languages(project_path),
-                             model=self.hf.model)
+        chosen = score_rules(
+            rules, vectors, query, query_vector, project_languages=detect_languages(project_path), model=self.hf.model
+        )
         return {
             "library_version": version,
             "project": project_path,
             "rules": [
-                {"id": s.rule.id, "text": s.rule.text, "scope": s.rule.scope, "condition": s.rule.condition,
-                 "exceptions": s.rule.exceptions, "status": s.rule.status, "score": round(s.score, 3), "why": s.why,
-                 "reach": s.kind}
+                {
+                    "id": s.rule.id,
+                    "text": s.rule.text,
+                    "scope": s.rule.scope,
+                    "condition": s.rule.condition,
+                    "exceptions": s.rule.exceptions,
+                    "status": s.rule.status,
+                    "score": round(s.score, 3),
+                    "why": s.why,
+                    "reach": s.kind,
+                }
                 for s in chosen.rules
             ],
             "checks": [
-                {"rule_id": r.id, "text": r.text, "kind": r.check.kind, "stage": r.check.stage,
-                 "params": r.check.params, "evidence": r.check.evidence}
-                for r in rules if r.status == "checked" and r.check is not None
+                {
+                    "rule_id": r.id,
+                    "text": r.text,
+                    "kind": r.check.kind,
+                    "stage": r.check.stage,
+                    "params": r.check.params,
+                    "evidence": r.check.evidence,
+                }
+                for r in rules
+                if r.status == "checked" and r.check is not None
             ],
             "batches": chosen.batches,
             "examined": len(rules),
@@ -260,8 +309,14 @@ class RuleService:
         return vectors, fresh[-1]
 
     def check(
-        self, user_id: str, stage: str, evidence: dict[str, Any], project: str | Path | None = None,
-        session: str | None = None, turn: str | None = None, rule_ids: builtins.list[str] | None = None,
+        self,
+        user_id: str,
+        stage: str,
+        evidence: dict[str, Any],
+        project: str | Path | None = None,
+        session: str | None = None,
+        turn: str | None = None,
+        rule_ids: builtins.list[str] | None = None,
     ) -> dict[str, Any]:
         user = _user(user_id)
         if stage not in STAGES:
@@ -276,23 +331,41 @@ class RuleService:
         version = self.version_for(user, session, turn)
         rows = _rows_for(self._repo, user, version, project_path, statuses=("checked",))
         judgments: builtins.list[Judgment] = []
-        due = [rule for rule in (rule_from_row(row) for row in rows)
-               if rule.check is not None and rule.check.stage == stage and (not rule_ids or rule.id in rule_ids)]
+        due = [
+            rule
+            for rule in (rule_from_row(row) for row in rows)
+            if rule.check is not None and rule.check.stage == stage and (not rule_ids or rule.id in rule_ids)
+        ]
         semantic = [rule for rule in due if rule.check is not None and rule.check.kind == "semantic"]
         verdicts = self._semantic_verdicts(semantic, stage, evidence, [r.text for r in due if r not in semantic])
         for rule in due:
             assert rule.check is not None
             verdict = verdicts.get(rule.id) or evaluate(rule.check.kind, rule.check.params, stage, evidence)
-            judgments.append(Judgment(rule_id=rule.id, rule_version=rule.version, text=rule.text,
-                                      kind=rule.check.kind, stage=stage, result=verdict.result,
-                                      reason=verdict.reason, quotes=verdict.quotes))
+            judgments.append(
+                Judgment(
+                    rule_id=rule.id,
+                    rule_version=rule.version,
+                    text=rule.text,
+                    kind=rule.check.kind,
+                    stage=stage,
+                    result=verdict.result,
+                    reason=verdict.reason,
+                    quotes=verdict.quotes,
+                )
+            )
         counts = {r: sum(j.result == r for j in judgments) for r in ("pass", "violated", "not_applicable", "unknown")}
-        return {"library_version": version, "stage": stage, "project": project_path,
-                "blocked": counts["violated"] > 0, "counts": counts,
-                "judgments": [j.model_dump() for j in judgments]}
+        return {
+            "library_version": version,
+            "stage": stage,
+            "project": project_path,
+            "blocked": counts["violated"] > 0,
+            "counts": counts,
+            "judgments": [j.model_dump() for j in judgments],
+        }
 
-    def _semantic_verdicts(self, rules: builtins.list[Rule], stage: str, evidence: dict[str, Any],
-                           others: builtins.list[str]) -> dict[str, Any]:
+    def _semantic_verdicts(
+        self, rules: builtins.list[Rule], stage: str, evidence: dict[str, Any], others: builtins.list[str]
+    ) -> dict[str, Any]:
         """Semantic checks are judged by the configured model (unknown offline: they never block)."""
         if not rules:
             return {}
@@ -303,8 +376,13 @@ class RuleService:
 
     # -- people editing rules ------------------------------------------------------------------
     def edit(
-        self, user_id: str, rule_id: str, text: str | None = None, condition: str | None = None,
-        exceptions: builtins.list[str] | None = None, approve: bool = False,
+        self,
+        user_id: str,
+        rule_id: str,
+        text: str | None = None,
+        condition: str | None = None,
+        exceptions: builtins.list[str] | None = None,
+        approve: bool = False,
     ) -> dict[str, Any]:
         """A new revision from the user's own edit (their words are its evidence); recompiled."""
         rule = self.get(user_id, rule_id)
@@ -314,8 +392,10 @@ class RuleService:
             return self.approve(user_id, rule_id)
         proposal = self._proposal(rule.user_id, rule.id)
         if proposal is not None and proposal.change != "new":
-            raise InputError(f"{rule_id} is a proposed {proposal.change} of {proposal.target}: approve it with "
-                             f"--approve alone, or reject it with `heedful rules retract {rule_id}`")
+            raise InputError(
+                f"{rule_id} is a proposed {proposal.change} of {proposal.target}: approve it with "
+                f"--approve alone, or reject it with `heedful rules retract {rule_id}`"
+            )
         if text is not None and not text.strip():
             raise InputError("the rule text is empty")
         changes: dict[str, Any] = {}
@@ -339,12 +419,24 @@ class RuleService:
         else:
             outcome = compile_candidate(self.hf.model, candidate)
             outcome_status, check, reason = outcome.status, outcome.check, outcome.reason
-        row = row_for(rule.id, rule.user_id, self._repo.next_rule_version(rule.user_id, rule.id), candidate,
-                      rule.scope, rule.project, outcome_status, check, "update", reason,
-                      "edited by the user" if changes else "approved by the user",
-                      supersedes=rule.supersedes, embedding=self._embed_one(candidate.text, candidate.condition))
-        version = self._repo.commit(rule.user_id, "approve" if approve and not changes else "edit",
-                                    f"edit {rule.id}", [row])
+        row = row_for(
+            rule.id,
+            rule.user_id,
+            self._repo.next_rule_version(rule.user_id, rule.id),
+            candidate,
+            rule.scope,
+            rule.project,
+            outcome_status,
+            check,
+            "update",
+            reason,
+            "edited by the user" if changes else "approved by the user",
+            supersedes=rule.supersedes,
+            embedding=self._embed_one(candidate.text, candidate.condition),
+        )
+        version = self._repo.commit(
+            rule.user_id, "approve" if approve and not changes else "edit", f"edit {rule.id}", [row]
+        )
         return {"library_version": version, "rule": self.get(rule.user_id, rule.id).public()}
 
     def approve(self, user_id: str, rule_id: str) -> dict[str, Any]:
@@ -358,9 +450,12 @@ class RuleService:
         if proposal is None and row.status != "needs_user":
             waiting = [p for p in self.pending(user) if p.target == rule_id]
             if len(waiting) != 1:
-                raise InputError(f"rule {rule_id} is {row.status}: nothing waits for approval" if not waiting else
-                                 f"several changes of {rule_id} wait for approval: approve one of "
-                                 f"{', '.join(p.rule_id for p in waiting)}")
+                raise InputError(
+                    f"rule {rule_id} is {row.status}: nothing waits for approval"
+                    if not waiting
+                    else f"several changes of {rule_id} wait for approval: approve one of "
+                    f"{', '.join(p.rule_id for p in waiting)}"
+                )
             proposal = waiting[0]
             row = self._repo.rule_at(user, proposal.rule_id, latest)
         if proposal is None:  # a rule held because it would weaken a safeguard
@@ -371,8 +466,11 @@ class RuleService:
                 new.embedding = self._embed_one(new.text, new.condition)
         version = self._repo.commit(user, "approve", f"approve {proposal.change} {proposal.rule_id}", rows)
         applied = proposal.target if proposal.change in ("retract", "update") else proposal.rule_id
-        return {"library_version": version, "approved": proposal.public(),
-                "rule": self.get(user, applied or proposal.rule_id).public()}
+        return {
+            "library_version": version,
+            "approved": proposal.public(),
+            "rule": self.get(user, applied or proposal.rule_id).public(),
+        }
 
     def propose_retract(self, user_id: str, rule_id: str, reason: str, source: str) -> dict[str, Any]:
         """A retraction someone other than the user asks for: held until the user approves it."""
@@ -383,17 +481,21 @@ class RuleService:
             raise InputError(f"{rule_id} is itself a proposal; only the user can approve or reject it")
         waiting = next((p for p in self.pending(rule.user_id) if p.change == "retract" and p.target == rule.id), None)
         if waiting is None:
-            row = retraction_row(self._new_id(), rule.user_id, rule, [], source, reason.strip() or "no reason given",
-                                 reason)
+            row = retraction_row(
+                self._new_id(), rule.user_id, rule, [], source, reason.strip() or "no reason given", reason
+            )
             version = self._repo.commit(rule.user_id, "learn", f"propose retract {rule.id}", [row])
             waiting = proposal_of(row)
         else:
             version = self._repo.latest_version(rule.user_id)
         assert waiting is not None
-        return {"library_version": version, "status": "needs_user", "proposal": waiting.public(),
-                "rule": self.get(user_id, rule_id).public(),
-                "note": f"the rule stays in force until the user approves: heedful rules edit {waiting.rule_id} "
-                        "--approve"}
+        return {
+            "library_version": version,
+            "status": "needs_user",
+            "proposal": waiting.public(),
+            "rule": self.get(user_id, rule_id).public(),
+            "note": f"the rule stays in force until the user approves: heedful rules edit {waiting.rule_id} --approve",
+        }
 
     def _proposal(self, user: str, rule_id: str) -> Proposal | None:
         row = self._repo.rule_at(user, rule_id, self._repo.latest_version(user))
@@ -405,8 +507,19 @@ class RuleService:
             raise InputError(f"rule {rule_id} is already {rule.status}")
         if self._proposal(rule.user_id, rule.id) is not None:
             reason = "rejected by the user" if reason == "retracted by the user" else reason
-        row = row_for(rule.id, rule.user_id, self._repo.next_rule_version(rule.user_id, rule.id), restate(rule),
-                      rule.scope, rule.project, "retracted", None, "retract", reason, reason)
+        row = row_for(
+            rule.id,
+            rule.user_id,
+            self._repo.next_rule_version(rule.user_id, rule.id),
+            restate(rule),
+            rule.scope,
+            rule.project,
+            "retracted",
+            None,
+            "retract",
+            reason,
+            reason,
+        )
         version = self._repo.commit(rule.user_id, "retract", f"retract {rule.id}", [row])
         return {"library_version": version, "rule": self.get(user_id, rule_id).public()}
 
@@ -417,8 +530,13 @@ class RuleService:
             raise InputError("nothing to undo")
         return {"undone": done[0], "library_version": done[1]}
 
-    def export(self, user_id: str, directory: str | Path, project: str | Path | None = None,
-               agents_file: str | Path | None = None) -> dict[str, Any]:
+    def export(
+        self,
+        user_id: str,
+        directory: str | Path,
+        project: str | Path | None = None,
+        agents_file: str | Path | None = None,
+    ) -> dict[str, Any]:
         """One Markdown file per live rule (plus an index), and optionally an AGENTS.md section."""
         rules = self.rules(user_id, project)
         target = Path(directory).expanduser()

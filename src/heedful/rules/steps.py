@@ -18,9 +18,25 @@ from heedful.llm.prompts.select_rules import SelectCard, SelectDecision, SelectI
 from heedful.rules.models import Admission
 
 __all__ = [
-    "AdmitInput", "AdmitStep", "CompileInput", "CompileResponse", "CompileStep", "InterpretInput",
-    "InterpretResponse", "InterpretStep", "ResolveInput", "ResolveResponse", "ResolveStep", "ReviewInput",
-    "ReviewResponse", "ReviewStep", "SelectCard", "SelectDecision", "SelectInput", "SelectResponse", "SelectStep",
+    "AdmitInput",
+    "AdmitStep",
+    "CompileInput",
+    "CompileResponse",
+    "CompileStep",
+    "InterpretInput",
+    "InterpretResponse",
+    "InterpretStep",
+    "ResolveInput",
+    "ResolveResponse",
+    "ResolveStep",
+    "ReviewInput",
+    "ReviewResponse",
+    "ReviewStep",
+    "SelectCard",
+    "SelectDecision",
+    "SelectInput",
+    "SelectResponse",
+    "SelectStep",
 ]
 
 
@@ -131,7 +147,16 @@ class SelectStep:
         languages = set(context.project_languages) if context.project_languages is not None else None
         decisions = []
         for card in context.cards:
-            applies, why = judge_card(context.query, card.text, card.condition, card.exceptions, card.cosine,
-                                      card.keyword, languages, context.cosine_threshold, context.keyword_threshold)
+            applies, why = judge_card(
+                context.query,
+                card.text,
+                card.condition,
+                card.exceptions,
+                card.cosine,
+                card.keyword,
+                languages,
+                context.cosine_threshold,
+                context.keyword_threshold,
+            )
             decisions.append(SelectDecision(id=card.id, applies=applies, why=why))
         return SelectResponse(decisions=decisions)

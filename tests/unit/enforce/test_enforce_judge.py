@@ -14,8 +14,16 @@ RESULTS = ("pass", "violated", "not_applicable", "unknown")
 
 
 def j(rule: str, result: str) -> dict[str, Any]:
-    return {"rule_id": rule, "rule_text": rule, "kind": "k", "params": {}, "stage": "delivery", "result": result,
-            "reason": "because", "quotes": []}
+    return {
+        "rule_id": rule,
+        "rule_text": rule,
+        "kind": "k",
+        "params": {},
+        "stage": "delivery",
+        "result": result,
+        "reason": "because",
+        "quotes": [],
+    }
 
 
 def test_unknown_keeps_an_earlier_violation() -> None:

@@ -63,4 +63,4 @@ def test_a_state_or_a_one_off_is_not_a_retraction(text: str) -> None:
 def test_detection_errs_toward_a_signal_but_skips_chatter() -> None:
     assert has_signal("hmm, maybe don't use that library")
     assert not has_signal("ok")
-    assert not has_signal("Traceback (most recent call last):\n  File \"a.py\", line 1\n    x\nError: boom\n")
+    assert not has_signal('Traceback (most recent call last):\n  File "a.py", line 1\n    x\nError: boom\n')

@@ -60,8 +60,13 @@ def test_implicit_target_reads_the_branch_from_the_evidence() -> None:
 
 @pytest.mark.parametrize(
     ("line", "expected"),
-    [("git push --force", "violated"), ("git push -f origin x", "violated"), ("git push origin x", "pass"),
-     ("git push --force-with-lease", "violated"), ("git fetch -f", "pass")],
+    [
+        ("git push --force", "violated"),
+        ("git push -f origin x", "violated"),
+        ("git push origin x", "pass"),
+        ("git push --force-with-lease", "violated"),
+        ("git fetch -f", "pass"),
+    ],
 )
 def test_force_push(line: str, expected: str) -> None:
     assert run(FORCE, line) == expected
@@ -69,8 +74,14 @@ def test_force_push(line: str, expected: str) -> None:
 
 @pytest.mark.parametrize(
     ("line", "expected"),
-    [("rm -rf build", "violated"), ("rm -fr build", "violated"), ("rm --recursive --force x", "violated"),
-     ("rm -R -f x", "violated"), ("rm -r x", "pass"), ("rm file.txt", "pass")],
+    [
+        ("rm -rf build", "violated"),
+        ("rm -fr build", "violated"),
+        ("rm --recursive --force x", "violated"),
+        ("rm -R -f x", "violated"),
+        ("rm -r x", "pass"),
+        ("rm file.txt", "pass"),
+    ],
 )
 def test_rm_rf_needs_both_flags(line: str, expected: str) -> None:
     assert run(RMRF, line) == expected
@@ -91,7 +102,8 @@ def test_other_stages_and_missing_evidence() -> None:
     assert command.evaluate(PIP, "delivery", {"delivery": "pip install x"}).result == "not_applicable"
     assert command.evaluate(PIP, "pre_action", {}).result == "unknown"
     assert command.evaluate(PIP, "pre_action", {"action": {"tool": "Edit", "file_path": "a.py"}}).result == (
-        "not_applicable")
+        "not_applicable"
+    )
 
 
 def test_hook_payload_shape_is_read() -> None:

@@ -16,16 +16,25 @@ def events(*items: tuple[str, str]) -> dict:
 
 def test_tests_after_the_last_edit() -> None:
     assert required_event.evaluate(TESTS, "delivery", events(("edit", "a.py"), ("command", "pytest -q"))).result == (
-        "pass")
+        "pass"
+    )
     assert required_event.evaluate(TESTS, "delivery", events(("command", "pytest"), ("edit", "a.py"))).result == (
-        "violated")
-    assert required_event.evaluate(
-        TESTS, "delivery", events(("edit", "a.py"), ("command", "cd web && npm test -- --watch=false"))
-    ).result == "pass"
-    assert required_event.evaluate(TESTS, "delivery", events(("edit", "a.py"), ("command", "python -m pytest"))
-                                   ).result == "pass"
-    assert required_event.evaluate(TESTS, "delivery", events(("edit", "a.py"), ("command", "echo pytest"))
-                                   ).result == "violated"
+        "violated"
+    )
+    assert (
+        required_event.evaluate(
+            TESTS, "delivery", events(("edit", "a.py"), ("command", "cd web && npm test -- --watch=false"))
+        ).result
+        == "pass"
+    )
+    assert (
+        required_event.evaluate(TESTS, "delivery", events(("edit", "a.py"), ("command", "python -m pytest"))).result
+        == "pass"
+    )
+    assert (
+        required_event.evaluate(TESTS, "delivery", events(("edit", "a.py"), ("command", "echo pytest"))).result
+        == "violated"
+    )
 
 
 def test_nothing_edited_is_not_applicable_and_no_log_is_unknown() -> None:
@@ -44,13 +53,16 @@ def test_leftovers() -> None:
     params = {"globs": ["*.tmp", "debug_*"]}
     made = {"kind": "create", "path": "debug_parse.py"}
     assert leftovers.evaluate(params, "delivery", {"events": [made]}).result == "violated"
-    assert leftovers.evaluate(params, "delivery", {"events": [made, {"kind": "delete", "path": "debug_parse.py"}]}
-                              ).result == "pass"
+    assert (
+        leftovers.evaluate(params, "delivery", {"events": [made, {"kind": "delete", "path": "debug_parse.py"}]}).result
+        == "pass"
+    )
     removed = {"kind": "command", "command": "rm debug_parse.py"}
     assert leftovers.evaluate(params, "delivery", {"events": [made, removed]}).result == "pass"
     assert leftovers.evaluate(params, "delivery", {"events": [made], "workspace": ["src/a.py"]}).result == "pass"
     assert leftovers.evaluate(params, "delivery", {"events": [made], "workspace": ["./debug_parse.py"]}).result == (
-        "violated")
+        "violated"
+    )
     existing = {"kind": "edit", "path": "debug_old.py"}
     assert leftovers.evaluate(params, "delivery", {"events": [existing]}).result == "not_applicable"
     assert leftovers.evaluate(params, "delivery", {}).result == "unknown"

@@ -40,8 +40,14 @@ def test_globs(pattern: str, file_path: str, expected: str) -> None:
 
 @pytest.mark.parametrize(
     ("file_path", "expected"),
-    [("/etc/hosts", "violated"), ("../other/x.py", "violated"), ("~/.bashrc", "violated"),
-     (f"{PROJECT}/src/x.py", "pass"), ("src/x.py", "pass"), (f"{PROJECT}-evil/x.py", "violated")],
+    [
+        ("/etc/hosts", "violated"),
+        ("../other/x.py", "violated"),
+        ("~/.bashrc", "violated"),
+        (f"{PROJECT}/src/x.py", "pass"),
+        ("src/x.py", "pass"),
+        (f"{PROJECT}-evil/x.py", "violated"),
+    ],
 )
 def test_outside_the_project(file_path: str, expected: str) -> None:
     assert run({"globs": [], "outside_project": True}, file_path) == expected
@@ -52,7 +58,8 @@ def test_artifact_stage_and_unknowns() -> None:
     params = {"globs": [], "outside_project": True}
     assert path.evaluate(params, "pre_action", {"action": {"tool": "Write", "file_path": "/x"}}).result == "unknown"
     assert path.evaluate(params, "pre_action", {"action": {"tool": "Bash", "command": "ls"}}).result == (
-        "not_applicable")
+        "not_applicable"
+    )
     assert path.evaluate(params, "delivery", {"delivery": "x"}).result == "not_applicable"
 
 

@@ -55,7 +55,8 @@ def test_field_value_is_type_strict_and_reports_unknowns() -> None:
 def test_field_value_on_actions_and_artifacts() -> None:
     action = {"target": "action", "path": ["timeout"], "op": "not_equals", "value": 0}
     assert field_value.evaluate(action, "pre_action", {"action": {"tool": "T", "input": {"timeout": 0}}}).result == (
-        "violated")
+        "violated"
+    )
     artifact = {"target": "artifact", "path": ["version"], "op": "equals", "value": "2"}
     evidence = {"artifact": {"path": "a.json", "content": '{"version": "2"}'}}
     assert field_value.evaluate(artifact, "artifact", evidence).result == "pass"

@@ -10,7 +10,9 @@ def test_bundled_correction_splits_and_evidence_is_exact() -> None:
     text = "From now on, always run the tests before you say you're done. Also never use emojis in commit messages."
     candidates = interpret(text)
     assert [c.text for c in candidates] == [
-        "Always run the tests before you say you're done.", "Never use emojis in commit messages."]
+        "Always run the tests before you say you're done.",
+        "Never use emojis in commit messages.",
+    ]
     for candidate in candidates:
         assert verify_evidence(candidate, [text])
 

@@ -9,9 +9,39 @@ from heedful.rules.compile import propose
 from heedful.rules.detect import admit
 from heedful.rules.interpret import interpret
 
-words = st.sampled_from(["never", "always", "use", "uv", "not", "pip", "in this repo", "this time", "from now on",
-                         "push", "to", "main", ",", ".", "?", "don't", "unless", "when", "`rm -rf`", "be careful",
-                         "--no-verify", "words", "100", "JSON", "`status`", "tests", "before", "done", "and also"])
+words = st.sampled_from(
+    [
+        "never",
+        "always",
+        "use",
+        "uv",
+        "not",
+        "pip",
+        "in this repo",
+        "this time",
+        "from now on",
+        "push",
+        "to",
+        "main",
+        ",",
+        ".",
+        "?",
+        "don't",
+        "unless",
+        "when",
+        "`rm -rf`",
+        "be careful",
+        "--no-verify",
+        "words",
+        "100",
+        "JSON",
+        "`status`",
+        "tests",
+        "before",
+        "done",
+        "and also",
+    ]
+)
 messages = st.one_of(st.text(max_size=200), st.lists(words, max_size=25).map(" ".join))
 
 

@@ -13,7 +13,13 @@ def programs(line: str) -> list[str]:
 
 def test_operators_split_commands() -> None:
     assert programs("make build && git push origin main; echo ok | tee log || true & sleep 1") == [
-        "make", "git", "echo", "tee", "true", "sleep"]
+        "make",
+        "git",
+        "echo",
+        "tee",
+        "true",
+        "sleep",
+    ]
 
 
 def test_quoted_operators_do_not_split() -> None:

@@ -11,6 +11,7 @@ deterministic sample of LoCoMo dialogue turns (chit-chat).
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +19,11 @@ from typing import Any
 
 CORPUS_DIR = Path(__file__).resolve().parent / "corpus"
 TEAM_DIR = Path(__file__).resolve().parent / "data"
-SHARED_DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
+# The shared benchmark data beside the checkout, or wherever HEEDFUL_SHARED_DATA points (a worktree
+# or an installed package has no checkout beside it).
+SHARED_DATA = Path(
+    os.environ.get("HEEDFUL_SHARED_DATA") or Path(__file__).resolve().parents[3].parent / "shared" / "data"
+)
 TEAM_SPLITS = ("tune", "heldout", "heldout2")
 # Instruction-file lines that are not directives are headings, descriptions and examples: in chat
 # they would be facts or noise, so only the directives (lasting rules) join the admission corpus.

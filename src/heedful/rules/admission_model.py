@@ -77,7 +77,7 @@ class AdmissionWeights:
 
     def project_probability(self, features: np.ndarray) -> np.ndarray:
         z = self.standardise(features) @ self.scope.weight + self.scope.bias
-        result: np.ndarray = 1.0 / (1.0 + np.exp(-z[:, 0]))
+        result: np.ndarray = np.exp(-np.logaddexp(0.0, -z[:, 0]))  # the sigmoid, without overflow
         return result
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from heedful.bench import generalization
 from heedful.bench.admission_corpus import corpus_rows, team_rows
 from heedful.rules import admission_features, admission_model
-from heedful.rules import admission_train as at
 from heedful.rules.detect import admit as lexicon_admit
 
 
@@ -124,7 +124,7 @@ def test_shipped_weights_reproduce_their_recorded_fit_on_the_team_slice() -> Non
     assert weights is not None
     rows = team_rows()
     vectors = load_embedder("minilm").embed([r.text for r in rows])
-    summary = at.score(weights, rows, vectors).summary()
+    summary = generalization.score(weights, rows, vectors).summary()
     assert summary == weights.meta["training_fit"]["team"]
 
 

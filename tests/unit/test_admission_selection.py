@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from heedful.bench import generalization
 from heedful.bench.admission_corpus import CorpusRow, corpus_rows, team_rows
 from heedful.embed import load_embedder
 from heedful.rules import admission_train as at
@@ -34,7 +35,7 @@ def test_nested_leave_one_source_out_scores_every_source_at_both_points() -> Non
     rows = _slice()
     vectors = load_embedder("hashing").embed([r.text for r in rows])
     candidates = [at.TrainConfig(l2=0.1), at.TrainConfig(l2=1.0)]
-    result = at.leave_one_source_out(rows, vectors, candidates, "hashing-256")
+    result = generalization.leave_one_source_out(rows, vectors, candidates, "hashing-256")
     assert sorted(result) == ["team", "voices_a", "voices_b"]
     for source, left in result.items():
         held = sum(r.source == source for r in rows)

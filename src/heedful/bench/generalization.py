@@ -14,6 +14,7 @@ model (trained on every source, so a development figure on each).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -44,16 +45,156 @@ _COUNTS = (
 )
 
 
-def _lexicon(rows: list[CorpusRow]) -> at.AdmissionScore:
-    result = at.AdmissionScore()
+@dataclass
+class AdmissionScore:
+    """Figures for one set of messages, as the paper's D.1 and the issue define them."""
+
+    messages: int = 0
+    persist: int = 0
+    persist_admitted: int = 0
+    non_persist: int = 0
+    wrongly_persisted: int = 0
+    underspecified: int = 0
+    underspecified_recognised: int = 0
+    scope_total: int = 0
+    scope_right: int = 0
+    exact: int = 0
+    confusion: dict[str, dict[str, int]] = field(default_factory=dict)
+    misses: list[dict[str, str]] = field(default_factory=list)
+
+    def add(self, row: CorpusRow, decision: str, scope: str | None) -> None:
+        self.messages += 1
+        self.exact += decision == row.decision
+        self.confusion.setdefault(row.decision, {}).setdefault(decision, 0)
+        self.confusion[row.decision][decision] += 1
+        if row.decision == "persist":
+            self.persist += 1
+            self.persist_admitted += decision == "persist"
+            if decision == "persist" and row.scope:
+                self.scope_total += 1
+                self.scope_right += scope == row.scope
+        else:
+            self.non_persist += 1
+            self.wrongly_persisted += decision == "persist"
+        if row.decision == "underspecified":
+            self.underspecified += 1
+            self.underspecified_recognised += decision == "underspecified"
+        wrong = decision != row.decision or (decision == "persist" and row.scope and scope != row.scope)
+        if wrong and len(self.misses) < 400:
+            self.misses.append(
+                {
+                    "id": row.id,
+                    "text": row.text[:200],
+                    "gold": row.decision,
+                    "got": decision,
+                    "gold_scope": row.scope or "",
+                    "got_scope": scope or "",
+                }
+            )
+
+    @staticmethod
+    def rate(numerator: int, denominator: int) -> float | None:
+        return None if denominator == 0 else round(100.0 * numerator / denominator, 1)
+
+    def summary(self) -> dict[str, object]:
+        return {
+            "messages": self.messages,
+            "persist_recall": self.rate(self.persist_admitted, self.persist),
+            "persist": f"{self.persist_admitted}/{self.persist}",
+            "wrongly_persisted_pct": self.rate(self.wrongly_persisted, self.non_persist),
+            "wrongly_persisted": f"{self.wrongly_persisted}/{self.non_persist}",
+            "underspecified_recognised_pct": self.rate(self.underspecified_recognised, self.underspecified),
+            "underspecified_recognised": f"{self.underspecified_recognised}/{self.underspecified}",
+            "scope_accuracy": self.rate(self.scope_right, self.scope_total),
+            "decision_accuracy": self.rate(self.exact, self.messages),
+        }
+
+
+def predict(
+    weights: am.AdmissionWeights,
+    rows: Sequence[CorpusRow],
+    vectors: np.ndarray,
+    threshold: float | None = None,
+    features: np.ndarray | None = None,
+) -> list[tuple[str, str | None]]:
+    features = weights.features([r.text for r in rows], vectors) if features is None else features
+    decisions = weights.decisions(features, threshold)
+    project = weights.project_probability(features)
+    return [
+        (d, ("project" if p >= weights.scope_threshold else "global") if d in ("persist", "underspecified") else None)
+        for d, p in zip(decisions, project, strict=True)
+    ]
+
+
+def score(
+    weights: am.AdmissionWeights,
+    rows: Sequence[CorpusRow],
+    vectors: np.ndarray,
+    threshold: float | None = None,
+    features: np.ndarray | None = None,
+) -> AdmissionScore:
+    result = AdmissionScore()
+    for row, (decision, scope) in zip(rows, predict(weights, rows, vectors, threshold, features), strict=True):
+        result.add(row, decision, scope)
+    return result
+
+
+@dataclass
+class LeftOut:
+    """One left-out source: scored at the chosen and at the precision-first operating point, with the
+    configuration the inner selection (on the other sources only) chose."""
+
+    chosen: AdmissionScore
+    precision_first: AdmissionScore
+    config: str
+    threshold: float
+    precision_threshold: float
+
+
+def leave_one_source_out(
+    rows: Sequence[CorpusRow],
+    vectors: np.ndarray,
+    config: at.TrainConfig | Sequence[at.TrainConfig],
+    embedder: str,
+    matrices: dict[int, np.ndarray] | None = None,
+) -> dict[str, LeftOut]:
+    """Nested leave-one-source-out: for each source, train (and choose among the configurations by
+    source-held-out folds) on all the other sources, then score the left-out one."""
+    candidates = [config] if isinstance(config, at.TrainConfig) else list(config)
+    matrices = matrices or at.feature_matrices(rows, vectors, candidates)
+    out: dict[str, LeftOut] = {}
+    for source in sorted({r.source for r in rows}):
+        kept = np.array([i for i, r in enumerate(rows) if r.source != source])
+        held = np.array([i for i, r in enumerate(rows) if r.source == source])
+        weights = at.train(
+            [rows[i] for i in kept],
+            vectors[kept],
+            candidates,
+            embedder,
+            matrices={b: m[kept] for b, m in matrices.items()},
+        )
+        test_rows, features = [rows[i] for i in held], matrices[weights.buckets][held]
+        strict = float(weights.meta["precision_first_threshold"])  # type: ignore[arg-type]
+        out[source] = LeftOut(
+            chosen=score(weights, test_rows, vectors[held], features=features),
+            precision_first=score(weights, test_rows, vectors[held], strict, features),
+            config=str(weights.meta["chosen"]),
+            threshold=weights.persist_threshold,
+            precision_threshold=strict,
+        )
+    return out
+
+
+def _lexicon(rows: list[CorpusRow]) -> AdmissionScore:
+    result = AdmissionScore()
     for row in rows:
         admission = lexicon_admit(row.text)
         result.add(row, admission.decision, admission.scope if admission.decision == "persist" else None)
     return result
 
 
-def pooled(scores: Sequence[at.AdmissionScore]) -> at.AdmissionScore:
-    total = at.AdmissionScore()
+def pooled(scores: Sequence[AdmissionScore]) -> AdmissionScore:
+    total = AdmissionScore()
     for s in scores:
         for name in _COUNTS:
             setattr(total, name, getattr(total, name) + getattr(s, name))
@@ -77,7 +218,7 @@ def run(
     embedder = load_embedder(embedder_name)
     vectors = at.embed_texts([r.text for r in rows], embedder, at.cache_dir())
     candidates = list(candidates or at.CANDIDATES)
-    loso = at.leave_one_source_out(rows, vectors, candidates, embedder.name)
+    loso = leave_one_source_out(rows, vectors, candidates, embedder.name)
     shipped = am.shipped()
     per_source: dict[str, Any] = {}
     lexicon_scores = []
@@ -96,7 +237,7 @@ def run(
             "lexicon": {**lexicon.summary(), "tuned_on_this_source": source in LEXICON_TUNED},
         }
         if shipped is not None and shipped.embedder == embedder.name:
-            entry["shipped_model_dev"] = at.score(shipped, subset, np.asarray(vectors[idx])).summary()
+            entry["shipped_model_dev"] = score(shipped, subset, np.asarray(vectors[idx])).summary()
         if misses:
             entry["left_out_misses"] = left.chosen.misses[:misses]
         per_source[source] = entry

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -212,7 +212,7 @@ def admit(text: str, vector: np.ndarray, weights: AdmissionWeights, lexicon: Adm
     reasons = [f"model: {decision} (p={confidence[decision]})"]
     if lexicon.decision == decision:
         reasons = [*lexicon.reasons, *reasons]
-    scope = None
+    scope: Literal["global", "project"] | None = None
     if decision in ("persist", "underspecified"):
         project = float(weights.project_probability(features)[0])
         scope = "project" if project >= weights.scope_threshold else "global"

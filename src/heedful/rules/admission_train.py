@@ -1,9 +1,10 @@
-"""Training and leave-one-source-out evaluation of the admission model (numpy, fixed seed).
+"""Training of the admission model: settings chosen by source-held-out folds (numpy, fixed seed).
 
-`train(rows, vectors)` fits the classifier on `[embedding, lexicon signals]` with class-balanced
-weights, calibrates it by temperature on out-of-fold predictions, picks the persist threshold that
-keeps wrongly persisted messages rare on those predictions, and fits the scope head on the lasting
-rows. `leave_one_source_out` trains without each source in turn and scores it.
+`train(rows, vectors, candidates)` fits the classifier on `[embedding, lexicon signals, structure]`
+with class- and source-balanced weights. Every candidate setting is scored on out-of-fold predictions
+with the sources as folds; the best is kept, calibrated by temperature on those predictions, given
+the persist threshold that keeps wrongly persisted messages rare on them, and refitted on all rows
+with its scope head. The evaluation (nested leave-one-source-out) is in `heedful.bench.generalization`.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import hashlib
 import itertools
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -366,144 +367,3 @@ def train(
         lexicon_override=chosen.lexicon_override,
         meta=record,
     )
-
-
-# -- evaluation -------------------------------------------------------------------------------
-@dataclass
-class AdmissionScore:
-    """Figures for one set of messages, as the paper's D.1 and the issue define them."""
-
-    messages: int = 0
-    persist: int = 0
-    persist_admitted: int = 0
-    non_persist: int = 0
-    wrongly_persisted: int = 0
-    underspecified: int = 0
-    underspecified_recognised: int = 0
-    scope_total: int = 0
-    scope_right: int = 0
-    exact: int = 0
-    confusion: dict[str, dict[str, int]] = field(default_factory=dict)
-    misses: list[dict[str, str]] = field(default_factory=list)
-
-    def add(self, row: CorpusRow, decision: str, scope: str | None) -> None:
-        self.messages += 1
-        self.exact += decision == row.decision
-        self.confusion.setdefault(row.decision, {}).setdefault(decision, 0)
-        self.confusion[row.decision][decision] += 1
-        if row.decision == "persist":
-            self.persist += 1
-            self.persist_admitted += decision == "persist"
-            if decision == "persist" and row.scope:
-                self.scope_total += 1
-                self.scope_right += scope == row.scope
-        else:
-            self.non_persist += 1
-            self.wrongly_persisted += decision == "persist"
-        if row.decision == "underspecified":
-            self.underspecified += 1
-            self.underspecified_recognised += decision == "underspecified"
-        wrong = decision != row.decision or (decision == "persist" and row.scope and scope != row.scope)
-        if wrong and len(self.misses) < 400:
-            self.misses.append(
-                {
-                    "id": row.id,
-                    "text": row.text[:200],
-                    "gold": row.decision,
-                    "got": decision,
-                    "gold_scope": row.scope or "",
-                    "got_scope": scope or "",
-                }
-            )
-
-    @staticmethod
-    def rate(numerator: int, denominator: int) -> float | None:
-        return None if denominator == 0 else round(100.0 * numerator / denominator, 1)
-
-    def summary(self) -> dict[str, object]:
-        return {
-            "messages": self.messages,
-            "persist_recall": self.rate(self.persist_admitted, self.persist),
-            "persist": f"{self.persist_admitted}/{self.persist}",
-            "wrongly_persisted_pct": self.rate(self.wrongly_persisted, self.non_persist),
-            "wrongly_persisted": f"{self.wrongly_persisted}/{self.non_persist}",
-            "underspecified_recognised_pct": self.rate(self.underspecified_recognised, self.underspecified),
-            "underspecified_recognised": f"{self.underspecified_recognised}/{self.underspecified}",
-            "scope_accuracy": self.rate(self.scope_right, self.scope_total),
-            "decision_accuracy": self.rate(self.exact, self.messages),
-        }
-
-
-def predict(
-    weights: AdmissionWeights,
-    rows: Sequence[CorpusRow],
-    vectors: np.ndarray,
-    threshold: float | None = None,
-    features: np.ndarray | None = None,
-) -> list[tuple[str, str | None]]:
-    features = weights.features([r.text for r in rows], vectors) if features is None else features
-    decisions = weights.decisions(features, threshold)
-    project = weights.project_probability(features)
-    return [
-        (d, ("project" if p >= weights.scope_threshold else "global") if d in ("persist", "underspecified") else None)
-        for d, p in zip(decisions, project, strict=True)
-    ]
-
-
-def score(
-    weights: AdmissionWeights,
-    rows: Sequence[CorpusRow],
-    vectors: np.ndarray,
-    threshold: float | None = None,
-    features: np.ndarray | None = None,
-) -> AdmissionScore:
-    result = AdmissionScore()
-    for row, (decision, scope) in zip(rows, predict(weights, rows, vectors, threshold, features), strict=True):
-        result.add(row, decision, scope)
-    return result
-
-
-@dataclass
-class LeftOut:
-    """One left-out source: scored at the chosen and at the precision-first operating point, with the
-    configuration the inner selection (on the other sources only) chose."""
-
-    chosen: AdmissionScore
-    precision_first: AdmissionScore
-    config: str
-    threshold: float
-    precision_threshold: float
-
-
-def leave_one_source_out(
-    rows: Sequence[CorpusRow],
-    vectors: np.ndarray,
-    config: TrainConfig | Sequence[TrainConfig],
-    embedder: str,
-    matrices: dict[int, np.ndarray] | None = None,
-) -> dict[str, LeftOut]:
-    """Nested leave-one-source-out: for each source, train (and choose among the configurations by
-    source-held-out folds) on all the other sources, then score the left-out one."""
-    candidates = [config] if isinstance(config, TrainConfig) else list(config)
-    matrices = matrices or feature_matrices(rows, vectors, candidates)
-    out: dict[str, LeftOut] = {}
-    for source in sorted({r.source for r in rows}):
-        kept = np.array([i for i, r in enumerate(rows) if r.source != source])
-        held = np.array([i for i, r in enumerate(rows) if r.source == source])
-        weights = train(
-            [rows[i] for i in kept],
-            vectors[kept],
-            candidates,
-            embedder,
-            matrices={b: m[kept] for b, m in matrices.items()},
-        )
-        test_rows, features = [rows[i] for i in held], matrices[weights.buckets][held]
-        strict = float(weights.meta["precision_first_threshold"])  # type: ignore[arg-type]
-        out[source] = LeftOut(
-            chosen=score(weights, test_rows, vectors[held], features=features),
-            precision_first=score(weights, test_rows, vectors[held], strict, features),
-            config=str(weights.meta["chosen"]),
-            threshold=weights.persist_threshold,
-            precision_threshold=strict,
-        )
-    return out

@@ -9,6 +9,7 @@ with its scope head. The evaluation (nested leave-one-source-out) is in `heedful
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import itertools
 import os
@@ -51,15 +52,20 @@ class TrainConfig:
     ngram_buckets: int = 0  # hashed n-grams memorised their sources' words: no gain left out
     lexicon_override: bool = True
     max_false_persist: float = MAX_FALSE_PERSIST
+    embedding_penalty: float = 1.0  # ridge: the embedding's penalty relative to the read features'
 
     def label(self) -> str:
         model = "ridge" if self.solver == "ridge" else f"adam hidden={self.hidden}"
-        return f"{model} l2={self.l2} ngrams={self.ngram_buckets} lexicon_override={self.lexicon_override}"
+        return (
+            f"{model} l2={self.l2} embedding_penalty={self.embedding_penalty} ngrams={self.ngram_buckets} "
+            f"lexicon_override={self.lexicon_override}"
+        )
 
 
 # What the inner selection chooses among (in order of preference when two score the same).
 CANDIDATES: tuple[TrainConfig, ...] = (
     TrainConfig(l2=0.1, lexicon_override=False),
+    TrainConfig(l2=0.1, lexicon_override=False, embedding_penalty=10.0),
     TrainConfig(l2=0.1, lexicon_override=True),
     TrainConfig(l2=1.0, lexicon_override=False),
 )
@@ -149,14 +155,16 @@ def fit_network(
     )
 
 
-def fit_ridge(x: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, l2: float, classes: int = len(CLASSES)) -> Layer:
+def fit_ridge(
+    x: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, l2: float | np.ndarray, classes: int = len(CLASSES)
+) -> Layer:
     """Weighted least squares on the one-hot classes with an L2 penalty (the intercept unpenalised):
     one linear solve, so that choosing among settings by nested folds stays affordable."""
     w = (sample_weight / sample_weight.sum())[:, None]
     inputs = np.hstack([x.astype(np.float64), np.ones((len(x), 1))])
     gram = inputs.T @ (inputs * w)
-    penalty = np.full(inputs.shape[1], l2)
-    penalty[-1] = 0.0
+    penalty = np.zeros(inputs.shape[1])
+    penalty[:-1] = l2
     target = np.eye(classes)[y]
     coef = np.linalg.solve(gram + np.diag(penalty), inputs.T @ (target * w))
     return Layer(coef[:-1].astype(np.float32), coef[-1].astype(np.float32))
@@ -166,7 +174,11 @@ def fit_model(
     x: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, config: TrainConfig, classes: int = len(CLASSES)
 ) -> tuple[Layer, ...]:
     if config.solver == "ridge":
-        return (fit_ridge(x, y, sample_weight, config.l2, classes),)
+        # The embedding's columns pay `embedding_penalty` times the penalty of the read features: a
+        # larger factor leans on the sentence's form rather than on what its words resemble.
+        penalty = np.full(x.shape[1], config.l2)
+        penalty[: x.shape[1] - _tail_width(config.ngram_buckets)] *= config.embedding_penalty
+        return (fit_ridge(x, y, sample_weight, penalty, classes),)
     return fit_network(x, y, sample_weight, config, classes)
 
 
@@ -226,14 +238,7 @@ def _fit_scope(x: np.ndarray, rows: Sequence[CorpusRow], config: TrainConfig) ->
         return Layer(np.zeros((x.shape[1], 1), dtype=np.float32), np.zeros(1, dtype=np.float32)), 0.5
     target = np.array([1 if rows[i].scope == "project" else 0 for i in scoped], dtype=np.int64)
     weights = _class_weights(target, [rows[i].source for i in scoped], classes=2)
-    linear = TrainConfig(
-        seed=config.seed,
-        solver=config.solver,
-        hidden=0,
-        l2=config.l2,
-        epochs=config.epochs,
-        learning_rate=config.learning_rate,
-    )
+    linear = dataclasses.replace(config, hidden=0)
     (layer,) = fit_model(x[scoped], target, weights, linear, classes=2)
     # Two classes as one logit: log p(project) - log p(global) for the network; for least squares the
     # score difference, scaled to a log-odds by the temperature that fits the training rows best.

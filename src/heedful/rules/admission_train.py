@@ -62,12 +62,13 @@ class TrainConfig:
         )
 
 
-# What the inner selection chooses among (in order of preference when two score the same).
+# What the inner selection chooses among (in order of preference when two score the same). The
+# lexicon's agreement lifting a most-probable persist is a design decision kept from the start, not a
+# setting: it keeps the rules people state in the lexicon's own words ("keep replies under 100 words").
 CANDIDATES: tuple[TrainConfig, ...] = (
-    TrainConfig(l2=0.1, lexicon_override=False),
-    TrainConfig(l2=0.1, lexicon_override=False, embedding_penalty=10.0),
-    TrainConfig(l2=0.1, lexicon_override=True),
-    TrainConfig(l2=1.0, lexicon_override=False),
+    TrainConfig(l2=0.1),
+    TrainConfig(l2=0.1, embedding_penalty=10.0),
+    TrainConfig(l2=1.0),
 )
 
 

@@ -34,9 +34,10 @@ from heedful.rules.admission_model import (
 
 # Operating points, fixed before any source is left out: the share of non-lasting messages (averaged
 # over the held-out sources, each weighing the same) that the persist threshold may let through on
-# out-of-fold predictions. The chosen point trades a little precision for recall; the precision-first
+# out-of-fold predictions. The chosen point trades precision for recall (a missed lasting correction
+# is the failure users see: measured end to end, 10% kept more of them than 5%); the precision-first
 # point is the issue's own target.
-MAX_FALSE_PERSIST = 0.05
+MAX_FALSE_PERSIST = 0.10
 PRECISION_FIRST = 0.01
 
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from heedful.bench import generalization
 from heedful.bench.admission_corpus import corpus_rows, team_rows
 from heedful.rules import admission_features, admission_model
-from heedful.rules import admission_train as at
 from heedful.rules.detect import admit as lexicon_admit
 
 
@@ -37,12 +37,57 @@ def test_decide_needs_the_threshold_for_persist() -> None:
     assert admission_model.decide(probabilities, 0.5) == ["persist", "persist", "underspecified"]
 
 
+def test_decide_reads_the_threshold_not_the_argmax() -> None:
+    probabilities = np.array([[0.4, 0.45, 0.1, 0.05], [0.5, 0.1, 0.1, 0.3]])
+    assert admission_model.decide(probabilities, 0.35) == ["persist", "persist"]
+    assert admission_model.decide(probabilities, 0.6) == ["task_local", "none"]
+    # The lexicon's agreement lifts a most-probable persist below the threshold, never a runner-up.
+    agreed = np.array([True, True])
+    assert admission_model.decide(probabilities, 0.6, agreed) == ["task_local", "persist"]
+
+
+@pytest.mark.parametrize(
+    ("text", "fired", "silent"),
+    [
+        ("No force pushes. Ever.", {"verbless_no", "unbounded", "short"}, {"bounded", "path"}),
+        (
+            "This repo is on Python 3.8, don't use walrus operators",
+            {"prohibition_any", "repo", "stack_fact"},
+            {"prohibition_first", "bounded"},
+        ),
+        ("ok so, please never push to main", {"prohibition_first", "unbounded"}, {"imperative_first"}),
+        ("fix the failing test in foo.py", {"imperative_first", "path", "instance"}, {"unbounded", "habitual"}),
+        ("skip the lint step just this once", {"imperative_first", "bounded"}, {"unbounded"}),
+        ("you keep using pip, stop", {"habit_complaint"}, {"bounded", "path"}),
+        ("whenever you add a migration, run the tests", {"habitual", "imperative_any"}, {"bounded"}),
+        (
+            "could you rename foo_bar() on line 12?",
+            {"request_question", "call", "line_number", "identifier"},
+            {"wh_question"},
+        ),
+        ("be careful with that", {"imperative_first", "few_content_words", "vague_object"}, {"anchors"}),
+        ("Thanks, that worked!", {"thanks", "few_content_words"}, {"imperative_any"}),
+    ],
+)
+def test_structure_reads_the_form_of_the_sentence(text: str, fired: set[str], silent: set[str]) -> None:
+    values = dict(zip(admission_features.STRUCTURE_NAMES, admission_features.structure(text), strict=True))
+    assert {name for name in fired if values[name] <= 0} == set()
+    assert {name for name in silent if values[name] > 0} == set()
+
+
+def test_structure_is_total_and_bounded() -> None:
+    for text in ("", "   ", "x" * 5000, "\udfff odd", "- **Bold.** `code` here\n- second line", "???"):
+        values = admission_features.structure(text)
+        assert len(values) == len(admission_features.STRUCTURE_NAMES)
+        assert all(0.0 <= v <= 1.5 for v in values)
+
+
 def test_shipped_weights_are_small_and_match_the_features() -> None:
     weights = admission_model.shipped()
     assert weights is not None
     assert admission_model.WEIGHTS_PATH.stat().st_size < 2 * 1024 * 1024
     assert weights.embedder == "all-MiniLM-L6-v2-int8"
-    assert weights.feature_names == admission_model.feature_names(384)
+    assert weights.feature_names == admission_model.feature_names(384, weights.buckets)
     assert 0.0 < weights.persist_threshold < 1.0 and weights.temperature > 0
 
 
@@ -79,27 +124,49 @@ def test_shipped_weights_reproduce_their_recorded_fit_on_the_team_slice() -> Non
     assert weights is not None
     rows = team_rows()
     vectors = load_embedder("minilm").embed([r.text for r in rows])
-    summary = at.score(weights, rows, vectors).summary()
+    summary = generalization.score(weights, rows, vectors).summary()
     assert summary == weights.meta["training_fit"]["team"]
 
 
 @pytest.mark.slow
 def test_training_command_is_reproducible(tmp_path: Path) -> None:
     """Two runs of `heedful train admission` on a fixed slice with the same seed give the same weights."""
-    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"), "HEEDFUL_EMBEDDER": "hashing",
-           "HEEDFUL_HOME": str(tmp_path / "home")}
+    env = {
+        **os.environ,
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "HEEDFUL_EMBEDDER": "hashing",
+        "HEEDFUL_HOME": str(tmp_path / "home"),
+    }
     outputs = []
     for run in (1, 2):
         out = tmp_path / f"w{run}.npz"
         done = subprocess.run(
-            [sys.executable, "-m", "heedful", "train", "admission", "--sources", "team,voices_b", "--epochs", "40",
-             "--out", str(out), "--json"],
-            capture_output=True, text=True, env=env, timeout=600, check=False,
+            [
+                sys.executable,
+                "-m",
+                "heedful",
+                "train",
+                "admission",
+                "--sources",
+                "team,voices_b",
+                "--epochs",
+                "40",
+                "--out",
+                str(out),
+                "--json",
+            ],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=600,
+            check=False,
         )
         assert done.returncode == 0, done.stderr
         report = json.loads(done.stdout)
-        assert report["sources"] == {"team": len(team_rows()),
-                                     "voices_b": sum(r.source == "voices_b" for r in corpus_rows())}
+        assert report["sources"] == {
+            "team": len(team_rows()),
+            "voices_b": sum(r.source == "voices_b" for r in corpus_rows()),
+        }
         outputs.append((admission_model.load(out), report))
     (a, report_a), (b, report_b) = outputs
     assert report_a["training_fit"] == report_b["training_fit"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 from collections.abc import Sequence
@@ -15,34 +16,45 @@ from heedful.commands.common import emit, fail
 if TYPE_CHECKING:
     from heedful.bench.admission_corpus import CorpusRow
 
-app = typer.Typer(help="Train the learned parts of the offline learner from the labelled corpus.",
-                  no_args_is_help=True)
+app = typer.Typer(help="Train the learned parts of the offline learner from the labelled corpus.", no_args_is_help=True)
 
 
 def corpus_digest(rows: Sequence[CorpusRow]) -> str:
     digest = hashlib.sha256()
     for row in rows:
-        digest.update(json.dumps([row.id, row.text, row.decision, row.scope], ensure_ascii=False).encode(
-            "utf-8", "surrogatepass"))
+        digest.update(
+            json.dumps([row.id, row.text, row.decision, row.scope], ensure_ascii=False).encode("utf-8", "surrogatepass")
+        )
     return digest.hexdigest()[:16]
 
 
 @app.command("admission")
 def admission(
-    data: Annotated[Path | None, typer.Option("--data", help="Shared data folder (holds swe_together/, locomo/).")]
-    = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Where to write the weights (default: the packaged file).")]
-    = None,
-    sources: Annotated[str | None, typer.Option("--sources", help="Comma-separated sources to train on (all).")]
-    = None,
+    data: Annotated[
+        Path | None, typer.Option("--data", help="Shared data folder (holds swe_together/, locomo/).")
+    ] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Where to write the weights (default: the packaged file).")
+    ] = None,
+    sources: Annotated[str | None, typer.Option("--sources", help="Comma-separated sources to train on (all).")] = None,
     seed: Annotated[int, typer.Option("--seed", help="Random seed.")] = 0,
-    hidden: Annotated[int, typer.Option("--hidden", help="Hidden units (0: logistic regression).")] = 0,
-    epochs: Annotated[int, typer.Option("--epochs", help="Full-batch training steps.")] = 200,
-    l2: Annotated[float, typer.Option("--l2", help="L2 penalty on the weights.")] = 0.3,
-    loso: Annotated[bool, typer.Option("--loso", help="Also report leave-one-source-out figures.")] = False,
+    solver: Annotated[
+        str | None,
+        typer.Option(
+            "--solver", help="ridge or adam (default: chosen by held-out sources among the standard candidates)."
+        ),
+    ] = None,
+    hidden: Annotated[
+        int | None, typer.Option("--hidden", help="Hidden units for adam (0: logistic regression).")
+    ] = None,
+    epochs: Annotated[int, typer.Option("--epochs", help="Full-batch training steps (adam).")] = 200,
+    l2: Annotated[float | None, typer.Option("--l2", help="L2 penalty on the weights.")] = None,
+    ngrams: Annotated[int | None, typer.Option("--ngrams", help="Hashed n-gram buckets (0: none).")] = None,
+    loso: Annotated[bool, typer.Option("--loso", help="Also report nested leave-one-source-out figures.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Train admission and scope on every source (or `--sources`) and write the weights."""
+    from heedful.bench import generalization
     from heedful.bench.admission_corpus import all_rows
     from heedful.config import load_settings
     from heedful.embed import load_embedder
@@ -53,37 +65,76 @@ def admission(
     rows = all_rows(data, wanted)
     if not rows:
         fail(f"no labelled messages found for sources {sources!r}")
+    absent = [
+        s
+        for s in ("swe_together", "locomo")
+        if (wanted is None or s in wanted) and not any(r.source == s for r in rows)
+    ]
+    if absent:
+        # The real negatives are read from the shared data at run time; without them the threshold is
+        # fitted on written negatives only and persists far more of real traffic.
+        typer.echo(f"warning: no {', '.join(absent)} messages found (pass --data): training without them", err=True)
     settings = load_settings()
     embedder = load_embedder(settings.embedder.name, settings.embedder.batch_size)
-    config = at.TrainConfig(seed=seed, hidden=hidden, epochs=epochs, l2=l2)
+    if solver not in (None, "ridge", "adam"):
+        fail(f"unknown solver {solver!r} (ridge or adam)")
+    # Settings given on the command line narrow the standard candidates; the rest is chosen by
+    # source-held-out folds inside the training rows.
+    candidates = [
+        dataclasses.replace(
+            c,
+            seed=seed,
+            epochs=epochs,
+            solver=solver or c.solver,
+            hidden=c.hidden if hidden is None else hidden,
+            l2=c.l2 if l2 is None else l2,
+            ngram_buckets=c.ngram_buckets if ngrams is None else ngrams,
+        )
+        for c in at.CANDIDATES
+    ]
+    candidates = list(dict.fromkeys(candidates))
     if not as_json:
         typer.echo(f"embedding {len(rows)} messages with {embedder.name} ...", err=True)
     vectors = at.embed_texts([r.text for r in rows], embedder, at.cache_dir())
     counts: dict[str, int] = {}
     for row in rows:
         counts[row.source] = counts.get(row.source, 0) + 1
-    meta: dict[str, object] = {"seed": seed, "hidden": hidden, "epochs": epochs, "l2": l2, "sources": counts,
-                               "corpus_digest": corpus_digest(rows)}
-    weights = at.train(rows, vectors, config, embedder.name, meta)
+    meta: dict[str, object] = {
+        "seed": seed,
+        "candidates": [c.label() for c in candidates],
+        "sources": counts,
+        "corpus_digest": corpus_digest(rows),
+    }
+    weights = at.train(rows, vectors, candidates, embedder.name, meta)
     per_source = {}
     for source in sorted(counts):
         idx = [i for i, r in enumerate(rows) if r.source == source]
-        per_source[source] = at.score(weights, [rows[i] for i in idx], vectors[idx]).summary()
+        per_source[source] = generalization.score(weights, [rows[i] for i in idx], vectors[idx]).summary()
     weights.meta["training_fit"] = per_source
     target = out or am.WEIGHTS_PATH
     am.save(weights, target)
     am.shipped.cache_clear()
-    report: dict[str, object] = {"weights": str(target), "bytes": target.stat().st_size, **meta,
-                                 "temperature": weights.temperature, "persist_threshold": weights.persist_threshold,
-                                 "training_fit": per_source}
+    report: dict[str, object] = {
+        "weights": str(target),
+        "bytes": target.stat().st_size,
+        **meta,
+        "chosen": weights.meta["chosen"],
+        "temperature": weights.temperature,
+        "persist_threshold": weights.persist_threshold,
+        "training_fit": per_source,
+    }
     if loso:
         report["leave_one_source_out"] = {
-            s: v.summary() for s, v in at.leave_one_source_out(rows, vectors, config, embedder.name).items()}
+            s: {"config": v.config, **v.chosen.summary()}
+            for s, v in generalization.leave_one_source_out(rows, vectors, candidates, embedder.name).items()
+        }
     if as_json:
         emit(report, True)
         return
-    typer.echo(f"wrote {target} ({report['bytes']} bytes); temperature {weights.temperature:.2f}, "
-               f"persist threshold {weights.persist_threshold:.2f}")
+    typer.echo(
+        f"wrote {target} ({report['bytes']} bytes); chosen {report['chosen']}; temperature "
+        f"{weights.temperature:.3f}, persist threshold {weights.persist_threshold:.2f}"
+    )
     for source, summary in per_source.items():
         typer.echo(f"  fit {source}: {summary}")
     for source, summary in dict(report.get("leave_one_source_out") or {}).items():  # type: ignore[call-overload]

@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -43,7 +43,23 @@ class AdmissionWeights:
     persist_threshold: float
     scope: Layer  # (features, 1): logit of "project"
     scope_threshold: float
+    lexicon_override: bool = True  # the lexicon's own persist lifts a persist below the threshold
     meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def buckets(self) -> int:
+        return sum(1 for name in self.feature_names if name.startswith("g") and name[1:].isdigit())
+
+    @property
+    def dim(self) -> int:
+        return sum(1 for name in self.feature_names if name.startswith("e") and name[1:].isdigit())
+
+    def features(self, texts: list[str], vectors: np.ndarray) -> np.ndarray:
+        return feature_matrix(texts, vectors, self.buckets)
+
+    def decisions(self, features: np.ndarray, threshold: float | None = None) -> list[Decision]:
+        lexicon = lexicon_says_persist(features, self.dim) if self.lexicon_override else None
+        return decide(self.probabilities(features), self.persist_threshold if threshold is None else threshold, lexicon)
 
     def standardise(self, features: np.ndarray) -> np.ndarray:
         return ((features - self.mean) / self.scale).astype(np.float32)
@@ -61,7 +77,7 @@ class AdmissionWeights:
 
     def project_probability(self, features: np.ndarray) -> np.ndarray:
         z = self.standardise(features) @ self.scope.weight + self.scope.bias
-        result: np.ndarray = 1.0 / (1.0 + np.exp(-z[:, 0]))
+        result: np.ndarray = np.exp(-np.logaddexp(0.0, -z[:, 0]))  # the sigmoid, without overflow
         return result
 
 
@@ -72,54 +88,80 @@ def softmax(z: np.ndarray) -> np.ndarray:
     return result
 
 
-def feature_matrix(texts: list[str], vectors: np.ndarray) -> np.ndarray:
-    """`[embedding, signals, hashed n-grams]` per text (vectors already computed by the embedder)."""
+def feature_matrix(
+    texts: list[str], vectors: np.ndarray, buckets: int = admission_features.NGRAM_BUCKETS
+) -> np.ndarray:
+    """`[embedding, lexicon signals, structure, hashed n-grams]` per text (vectors from the embedder)."""
     signal_rows = np.array([admission_features.signals(t) for t in texts], dtype=np.float32)
-    grams = np.zeros((len(texts), admission_features.NGRAM_BUCKETS), dtype=np.float32)
-    for i, text in enumerate(texts):
-        grams[i, admission_features.ngram_buckets(text)] = 1.0
-    return np.hstack([np.asarray(vectors, dtype=np.float32), signal_rows.reshape(len(texts), -1), grams])
+    structure_rows = np.array([admission_features.structure(t) for t in texts], dtype=np.float32)
+    grams = np.zeros((len(texts), buckets), dtype=np.float32)
+    if buckets:
+        for i, text in enumerate(texts):
+            grams[i, admission_features.ngram_buckets(text, buckets)] = 1.0
+    return np.hstack(
+        [
+            np.asarray(vectors, dtype=np.float32),
+            signal_rows.reshape(len(texts), -1),
+            structure_rows.reshape(len(texts), -1),
+            grams,
+        ]
+    )
 
 
-def feature_names(dim: int) -> tuple[str, ...]:
-    return (*(f"e{i}" for i in range(dim)), *admission_features.NAMES,
-            *(f"g{i}" for i in range(admission_features.NGRAM_BUCKETS)))
+def feature_names(dim: int, buckets: int = admission_features.NGRAM_BUCKETS) -> tuple[str, ...]:
+    return (
+        *(f"e{i}" for i in range(dim)),
+        *admission_features.NAMES,
+        *admission_features.STRUCTURE_NAMES,
+        *(f"g{i}" for i in range(buckets)),
+    )
 
 
-def decide(probabilities: np.ndarray, persist_threshold: float, lexicon_persist: np.ndarray | None = None
-           ) -> list[Decision]:
-    """The most probable class, except that persist needs at least `persist_threshold` — unless the
-    lexicon, read independently, also says persist: two readers agreeing is evidence enough."""
+def decide(
+    probabilities: np.ndarray, persist_threshold: float, lexicon_persist: np.ndarray | None = None
+) -> list[Decision]:
+    """Persist when its probability reaches `persist_threshold` (even when another class is a little
+    more probable: the threshold, not the argmax, is what was calibrated on unseen sources), or when
+    persist is the most probable and the lexicon, read independently, also says persist: two readers
+    agreeing is evidence enough. Otherwise the most probable of the other classes."""
+    persist = CLASSES.index("persist")
     out: list[Decision] = []
     for i, row in enumerate(probabilities):
-        order = list(np.argsort(-row))
-        best = int(order[0])
-        agreed = lexicon_persist is not None and bool(lexicon_persist[i])
-        if CLASSES[best] == "persist" and row[best] < persist_threshold and not agreed:
-            best = int(order[1])
-        out.append(CLASSES[best])
+        agreed = lexicon_persist is not None and bool(lexicon_persist[i]) and int(np.argmax(row)) == persist
+        if row[persist] >= persist_threshold or agreed:
+            out.append("persist")
+            continue
+        others = row.copy()
+        others[persist] = -1.0
+        out.append(CLASSES[int(np.argmax(others))])
     return out
 
 
-def lexicon_says_persist(features: np.ndarray) -> np.ndarray:
+def lexicon_says_persist(features: np.ndarray, dim: int) -> np.ndarray:
     """The lexicon's own persist decision, read back from its one-hot signal in the features."""
-    column = features.shape[1] - admission_features.NGRAM_BUCKETS - len(admission_features.NAMES)
-    result: np.ndarray = features[:, column + admission_features.NAMES.index("lexicon_persist")] == 1.0
+    result: np.ndarray = features[:, dim + admission_features.NAMES.index("lexicon_persist")] == 1.0
     return result
 
 
 def save(weights: AdmissionWeights, path: Path) -> None:
     arrays: dict[str, np.ndarray] = {
-        "mean": weights.mean, "scale": weights.scale,
-        "scope_weight": weights.scope.weight, "scope_bias": weights.scope.bias,
+        "mean": weights.mean,
+        "scale": weights.scale,
+        "scope_weight": weights.scope.weight,
+        "scope_bias": weights.scope.bias,
     }
     for i, layer in enumerate(weights.layers):
         arrays[f"w{i}"] = layer.weight.astype(np.float32)
         arrays[f"b{i}"] = layer.bias.astype(np.float32)
     header = {
-        "embedder": weights.embedder, "feature_names": list(weights.feature_names), "layers": len(weights.layers),
-        "temperature": weights.temperature, "persist_threshold": weights.persist_threshold,
-        "scope_threshold": weights.scope_threshold, "meta": weights.meta,
+        "embedder": weights.embedder,
+        "feature_names": list(weights.feature_names),
+        "layers": len(weights.layers),
+        "temperature": weights.temperature,
+        "persist_threshold": weights.persist_threshold,
+        "scope_threshold": weights.scope_threshold,
+        "lexicon_override": weights.lexicon_override,
+        "meta": weights.meta,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as handle:
@@ -131,10 +173,16 @@ def load(path: Path = WEIGHTS_PATH) -> AdmissionWeights:
         header = json.loads(str(data["header"]))
         layers = tuple(Layer(data[f"w{i}"], data[f"b{i}"]) for i in range(int(header["layers"])))
         return AdmissionWeights(
-            embedder=header["embedder"], feature_names=tuple(header["feature_names"]),
-            mean=data["mean"], scale=data["scale"], layers=layers,
-            temperature=float(header["temperature"]), persist_threshold=float(header["persist_threshold"]),
-            scope=Layer(data["scope_weight"], data["scope_bias"]), scope_threshold=float(header["scope_threshold"]),
+            embedder=header["embedder"],
+            feature_names=tuple(header["feature_names"]),
+            mean=data["mean"],
+            scale=data["scale"],
+            layers=layers,
+            temperature=float(header["temperature"]),
+            persist_threshold=float(header["persist_threshold"]),
+            scope=Layer(data["scope_weight"], data["scope_bias"]),
+            scope_threshold=float(header["scope_threshold"]),
+            lexicon_override=bool(header.get("lexicon_override", True)),
             meta=header.get("meta", {}),
         )
 
@@ -145,8 +193,7 @@ def shipped() -> AdmissionWeights | None:
     if not WEIGHTS_PATH.is_file():
         return None
     weights = load(WEIGHTS_PATH)
-    dim = len(weights.feature_names) - len(admission_features.NAMES) - admission_features.NGRAM_BUCKETS
-    if dim <= 0 or weights.feature_names != feature_names(dim):
+    if weights.dim <= 0 or weights.feature_names != feature_names(weights.dim, weights.buckets):
         return None
     return weights
 
@@ -158,14 +205,14 @@ def admit(text: str, vector: np.ndarray, weights: AdmissionWeights, lexicon: Adm
     rule needs the user's explicit words, and a retraction is short and rare in any corpus."""
     if lexicon.retraction:
         return lexicon
-    features = feature_matrix([text], vector.reshape(1, -1))
+    features = weights.features([text], vector.reshape(1, -1))
     probabilities = weights.probabilities(features)[0]
-    decision = decide(probabilities[None, :], weights.persist_threshold, lexicon_says_persist(features))[0]
+    decision = weights.decisions(features)[0]
     confidence = {c: round(float(p), 3) for c, p in zip(CLASSES, probabilities, strict=True)}
     reasons = [f"model: {decision} (p={confidence[decision]})"]
     if lexicon.decision == decision:
         reasons = [*lexicon.reasons, *reasons]
-    scope = None
+    scope: Literal["global", "project"] | None = None
     if decision in ("persist", "underspecified"):
         project = float(weights.project_probability(features)[0])
         scope = "project" if project >= weights.scope_threshold else "global"

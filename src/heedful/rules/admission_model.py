@@ -165,7 +165,8 @@ def save(weights: AdmissionWeights, path: Path) -> None:
     }
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("wb") as handle:
-        np.savez_compressed(handle, header=np.array(json.dumps(header, sort_keys=True)), **arrays)
+        header_array = np.array(json.dumps(header, sort_keys=True))
+        np.savez_compressed(handle, header=header_array, **arrays)  # type: ignore[arg-type]  # numpy's stub
 
 
 def load(path: Path = WEIGHTS_PATH) -> AdmissionWeights:

@@ -95,7 +95,7 @@ def embed_texts(texts: Sequence[str], embedder: Embedder, cache: Path | None = N
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             with path.open("wb") as handle:
-                np.savez(handle, **store)
+                np.savez(handle, **store)  # type: ignore[arg-type]  # numpy's stub types **arrays badly
     return np.stack([store[k] for k in keys]) if keys else np.zeros((0, embedder.dim), dtype=np.float32)
 
 

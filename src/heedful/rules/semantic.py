@@ -78,9 +78,9 @@ def judge(
                 model,
                 JudgeStep(),
                 JudgeInput(
-                    stage=stage,
+                    stage=stage,  # type: ignore[arg-type]  # one of STAGES: callers pass a stage name
                     evidence=needed,
-                    rules=batch,  # type: ignore[arg-type]
+                    rules=batch,
                     other_rules=other_rules or [],
                 ),
             )

@@ -127,7 +127,7 @@ def test_what_the_file_forbids_is_denied_and_what_it_allows_runs(imported: Impor
 
 def test_the_deny_quotes_the_line_of_claude_md(imported: Imported) -> None:
     entries = [e for e in imported.box.log_entries() if e["action"] == "deny"]
-    assert len(entries) == 2, entries
+    assert len(entries) == 2, [(e.get("rule_text"), e.get("reason")) for e in entries]
     reason = text_of(tool_result(imported.model.agent_requests()[1]))
     assert "pip install requests" in reason
 

@@ -290,3 +290,12 @@ def test_command_check_with_wrapped_or_path_programs_never_raises(program: Any, 
     params = {"program": program, "args": args}
     result = evaluate("forbidden_command", params, "pre_action", {"action": {"tool": "Bash", "command": line}})
     assert result.result in ("pass", "violated", "not_applicable", "unknown")
+
+
+def test_a_parenthesised_list_of_the_allowed_commands_is_not_split() -> None:
+    from heedful.rules.interpret import interpret
+
+    line = "Use uv, not pip, for every Python dependency (`uv add`, `uv pip install`)."
+    assert [c.text for c in interpret(line)] == [line]
+    forbidden = "Do not run `git push --force`, `git reset --hard`, or `rm -rf`."
+    assert len(interpret(forbidden)) == 3

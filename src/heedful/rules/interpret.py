@@ -249,6 +249,8 @@ def split_command_list(candidate: Candidate) -> list[Candidate]:
     found = _COMMAND_LIST.search(candidate.text)
     if found is None or not re.search(r"\b(?:never|not|no|don'?t|avoid)\b", candidate.text[: found.start()], re.I):
         return [candidate]
+    if candidate.text[: found.start()].rstrip().endswith("("):
+        return [candidate]  # "use uv, not pip (`uv add`, `uv pip install`)": examples of the allowed way
     head, tail = candidate.text[: found.start()], candidate.text[found.end() :]
     commands = re.findall(r"`([^`]+)`", found.group(0))
     if not all(" " in c.strip() or re.fullmatch(r"[a-z][\w.-]*", c.strip()) for c in commands):

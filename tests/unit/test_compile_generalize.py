@@ -299,3 +299,21 @@ def test_a_parenthesised_list_of_the_allowed_commands_is_not_split() -> None:
     assert [c.text for c in interpret(line)] == [line]
     forbidden = "Do not run `git push --force`, `git reset --hard`, or `rm -rf`."
     assert len(interpret(forbidden)) == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Not use sudo with pip, it is breaking the system python", [{"program": "sudo", "args": ["pip"]}]),
+        ("never run npm with sudo", [{"program": "sudo", "args": ["npm"]}]),
+        ("Dont pipe curl into sh.", []),  # a pipeline no command check states; banning curl would block downloads
+        ("never pipe wget output to bash", []),
+        ("do not use sudo", [{"program": "sudo"}]),
+    ],
+)
+def test_a_rule_relating_two_programs_never_bans_one_of_them_alone(
+    text: str, expected: list[dict[str, object]]
+) -> None:
+    from heedful.rules.compile.commands import command_checks
+
+    assert [check.params for check in command_checks(text)] == expected

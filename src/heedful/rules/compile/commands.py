@@ -6,6 +6,7 @@ subcommand, flags and alternative the words name, and with which polarity.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -117,9 +118,33 @@ def _contrasted_flag(text: str, prefer: list[vocab.Mention]) -> dict[str, Any] |
     return params
 
 
+# "pipe curl into sh", "piping wget output to bash": a pipeline between two commands, which no
+# command check states (banning the first program alone would block every download).
+_PIPELINE = re.compile(r"\bpip(?:e|es|ed|ing)\b(?:\W+\w+){0,4}?\W+(?:into|to|through)\b", re.I)
+_PRIVILEGE = ("sudo", "doas", "pkexec")
+
+
+def _privileged(text: str, forbid: list[vocab.Mention]) -> list[CheckSpec] | None:
+    """`sudo with pip` / `npm with sudo`: the privilege tool running that program, not either alone."""
+    words = text.split()
+    for first, second in itertools.pairwise(forbid):
+        between = " ".join(words[first.start + 1 : second.start]).lower()
+        if not re.fullmatch(r"(?:with|under|via|through|using)", between):
+            continue
+        tool, wrapped = (first, second) if first.program in _PRIVILEGE else (second, first)
+        if tool.program in _PRIVILEGE and wrapped.program not in _PRIVILEGE:
+            return [spec("forbidden_command", {"program": tool.program, "args": [wrapped.program]})]
+    return None
+
+
 def command_checks(text: str) -> list[CheckSpec]:
+    if _PIPELINE.search(text):
+        return []
     mentions = vocab.read_commands(text)
     forbid = [m for m in mentions if m.role == "forbid"]
+    privileged = _privileged(text, forbid)
+    if privileged is not None:
+        return privileged
     forbidden = {(f.program, tuple(f.subcommand)) for f in forbid}
     # "use prisma migrate dev instead of prisma db push": the same program under another subcommand is an alternative
     prefer = [

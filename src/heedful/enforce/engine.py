@@ -263,7 +263,7 @@ class Enforcer:
             entry = {"stage": "delivery", "candidate": "", "rule_id": filed[0], "action": "filed_appeal"}
             self._write("log", session_id, turn=turn["turn_id"], entries=[{**entry, "detail": filed[1]}])
             return Outcome("deny", messages.appeal_filed(filed[0]))
-        outcome = self._pre_action(view, turn, project, tool_name, tool_input)
+        outcome = self._pre_action(view, turn, project, tool_name, tool_input, cwd)
         patch = tools.shell_patch(tool_name, tool_input) if outcome.decision != "deny" else None
         if patch is not None:
             outcome = self._before_patch(view, turn, project, patch, cwd) or outcome
@@ -288,13 +288,21 @@ class Enforcer:
         return None
 
     def _pre_action(
-        self, view: SessionView, turn: dict[str, Any], project: str | None, tool_name: str, tool_input: dict[str, Any]
+        self,
+        view: SessionView,
+        turn: dict[str, Any],
+        project: str | None,
+        tool_name: str,
+        tool_input: dict[str, Any],
+        cwd: str | None = None,
     ) -> Outcome:
         rules = self._checked(turn, project, "pre_action")
         if not rules:
             return Outcome()
         action = tools.action(tool_name, tool_input)
         evidence: dict[str, Any] = {"project": project, "action": action}
+        if cwd:
+            evidence["cwd"] = cwd  # a shell command's relative paths are relative to where it runs
         command = action["input"].get("command")
         if isinstance(command, str) and "git" in command:
             branch = tools.git_branch(project)

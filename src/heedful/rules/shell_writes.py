@@ -85,12 +85,25 @@ def _writes_of(command: SimpleCommand) -> list[str]:
 
 
 def written_paths(line: str) -> list[str]:
-    """Files a shell command line writes, moves or deletes, in order (best effort, never raises)."""
+    """Files a shell command line writes, moves or deletes, in order (best effort, never raises).
+
+    After a `cd DIR` in the line, a relative path is reported both joined to DIR and as written:
+    whether a later step runs in DIR (or in a subshell that left it) is not always knowable, and a
+    path rule must see the write either way (`cd migrations && touch 001.sql`).
+    """
     if not isinstance(line, str):
         return []
     found: list[str] = []
+    directory = ""
     for command in simple_commands(line):
+        if command.program == "cd":
+            target = next((a for a in command.args if not a.startswith("-")), "")
+            if target and not target.startswith("~") and "$" not in target:
+                directory = posixpath.normpath(posixpath.join(directory, target))
+            continue
         for path in _writes_of(command):
-            if path not in found:
-                found.append(path)
+            joined = posixpath.normpath(posixpath.join(directory, path)) if directory else path
+            for candidate in (joined, path):
+                if candidate not in found:
+                    found.append(candidate)
     return found

@@ -9,6 +9,7 @@ An observation is a JSON object with any of:
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from typing import Any
 
@@ -56,8 +57,14 @@ def action_of(evidence: Any) -> dict[str, Any] | None:
     if patch:
         paths.extend(match.strip() for match in _PATCH_FILE.findall(patch))
     if command is not None and (tool.lower() in SHELL_TOOLS or not paths):
-        # Shell writes are writes: redirections, tee, sed -i, cp/mv/rm targets, heredoc patches.
-        paths.extend(path for path in written_paths(command) if path not in paths)
+        # Shell writes are writes: redirections, tee, sed -i, cp/mv/rm targets, heredoc patches;
+        # a relative one is relative to the directory the command runs in, when the evidence says.
+        cwd = as_text(root.get("cwd"))
+        for path in written_paths(command):
+            if cwd and cwd.startswith("/") and not path.startswith(("/", "~")):
+                path = posixpath.normpath(posixpath.join(cwd, path))
+            if path not in paths:
+                paths.append(path)
     if paths:
         out["paths"] = paths
     branch = as_text(merged.get("branch")) or as_text(root.get("branch"))

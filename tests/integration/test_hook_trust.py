@@ -303,6 +303,9 @@ def test_a_10_mb_command_is_denied_in_time_when_the_violation_is_in_the_part_rea
     padded = "echo " + "a" * BIG + ";" + " " * 5_000 + "pip install requests"  # blanks do not hide the program
     out, elapsed = hook(platform, bash(platform, "s3", cwd, padded), env)
     assert denied(out) and elapsed < HOOK_TIMEOUT_S * 1000 / 3
+    prefixed = "echo " + "a" * BIG + "; PIP_X=" + "b" * 5_000 + " sudo pip install requests"  # nor do assignments
+    out, elapsed = hook(platform, bash(platform, "s4", cwd, prefixed), env)
+    assert denied(out) and elapsed < HOOK_TIMEOUT_S * 1000 / 3
 
 
 def test_a_10_mb_session_stays_within_the_hook_timeout(home: Path, project: Path, env: dict[str, str]) -> None:

@@ -101,6 +101,8 @@ def test_the_api_enforcer_stores_each_event_at_once(home: Path, repo: SQLiteEnfo
         ("echo " + "a" * 100_000 + "\n sudo pip install x | tee log", [" sudo pip install x "], set()),
         ("echo " + "pip " * 100_000, [], {"pip"}),  # one step longer than a window: its program is out of reach
         ("echo " + "a" * 40_000 + ";" + " " * 5_000 + "pip install x", ["pip install x"], set()),  # blank padding
+        ("echo " + "a" * 40_000 + "; A=" + "b" * 5_000 + " sudo pip install x", ["pip install x"], set()),
+        ("echo " + "a" * 40_000 + "; echo " + "z" * 3_000 + " pip", [], {"pip"}),  # an argument of echo
         ("echo ok" + "; pip x" * 100_000, ["pip x"] * bounds.MAX_WINDOWS, {"pip"}),  # past the window budget
     ],
 )

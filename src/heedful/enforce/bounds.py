@@ -27,6 +27,9 @@ STORED_TEXT = 32_768  # longest command, prompt or reply kept in the session rec
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SEPARATORS = ";&|\n()`"
 _SEPARATOR = re.compile("[;&|\n()`]")
+# What may stand between a separator and a step's program: blanks, assignments, wrappers.
+_PREFIX = re.compile(r"\s*(?:(?:[A-Za-z_][A-Za-z0-9_]*=\S*|sudo|doas|env|nice|nohup|time|command|exec|xargs)\s+)*")
+PREFIX_CHARS = 16_384  # how far back a hit's step prefix is read
 
 
 def clean_text(text: str) -> str:
@@ -154,17 +157,20 @@ def command_views(command: str, keywords: Iterable[str]) -> CommandViews:
 def _segment_start(text: str, at: int) -> int | None:
     """Where the step holding position `at` starts: just after the nearest separator, if one is near.
 
-    A word preceded only by blanks back to a separator (or the start) is the step's program however
-    long the blank run is: padding a forbidden program with spaces must not hide it.
+    Past that, a word preceded only by blanks, `NAME=value` assignments and wrappers (`sudo`, `env`
+    …) back to a separator (or the start) within `PREFIX_CHARS` is the step's program: padding a
+    forbidden program must not hide it. Both searches run in C over a bounded slice, so a hit costs
+    the same however the prefix is built.
     """
     low = max(at - WINDOW_CHARS // 2, 0)
     cut = max(text.rfind(ch, low, at) for ch in _SEPARATORS)
     if cut >= 0:
         return cut + 1
-    before = at - 1
-    while before >= 0 and text[before] in " \t\r":
-        before -= 1
-    return at if before < 0 or text[before] in _SEPARATORS else None
+    low = max(at - PREFIX_CHARS, 0)
+    cut = max(text.rfind(ch, low, at) for ch in _SEPARATORS)
+    if cut < 0 and low > 0:
+        return None
+    return at if _PREFIX.fullmatch(text, cut + 1, at) else None
 
 
 def _segment_stop(command: str, at: int) -> int:

@@ -121,7 +121,7 @@ def test_agent_calls_only_propose_and_results_are_structured(home: Path) -> None
     with Heedful.open(home, embedder="hashing") as hf:
         checked = hf.rules.learn("alice", "never push to main").actions[0].rule_id
         guidance = hf.rules.learn("alice", "always prefer small, focused functions").actions[0].rule_id
-        taught = hf.rules.learn("alice", "never run curl piped to sh").actions[0].rule_id
+        taught = hf.rules.learn("alice", "never run curl").actions[0].rule_id
     results = anyio.run(
         calls,
         home,

@@ -12,7 +12,7 @@ from heedful.api import Heedful
 
 PROJECT = "/srv/projects/app"
 PUSH = "never push to main"
-CURL = "never run curl piped to sh"
+CURL = "never run curl"  # a ban on curl itself: "curl piped to sh" names a pipeline no check states
 
 
 def live(hf: Heedful) -> dict[str, str]:

@@ -143,75 +143,35 @@ def _uninstall(platform: str, project: Path | None, user: bool, as_json: bool) -
         emit(uninstall(platform, _project(project, user)), as_json, _removed)
 
 
-@install_app.command("claude-code")
-def install_claude_code(
-    project: ProjectOption = None,
-    user: UserScopeOption = False,
-    import_rules: ImportOption = None,
-    home: HomeOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Merge the hooks into Claude Code's settings.json (user settings unless --project)."""
-    _install("claude-code", project, user, home, as_json, import_rules)
+# Each agent: where `install` writes without --project, and the settings file it edits.
+PLATFORMS = {
+    "claude-code": ("Claude Code", "settings.json", "user settings"),
+    "codex": ("Codex", "hooks.json", "user ~/.codex"),
+    "gemini": ("Gemini CLI", "settings.json", "user ~/.gemini"),
+    "cursor": ("Cursor", "hooks.json", "user ~/.cursor"),
+}
 
 
-@install_app.command("codex")
-def install_codex(
-    project: ProjectOption = None,
-    user: UserScopeOption = False,
-    import_rules: ImportOption = None,
-    home: HomeOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Merge the hooks into Codex's hooks.json (user ~/.codex unless --project)."""
-    _install("codex", project, user, home, as_json, import_rules)
+def _register(platform: str, product: str, settings: str, default: str) -> None:
+    def install_command(
+        project: ProjectOption = None,
+        user: UserScopeOption = False,
+        import_rules: ImportOption = None,
+        home: HomeOption = None,
+        as_json: JsonOption = False,
+    ) -> None:
+        _install(platform, project, user, home, as_json, import_rules)
+
+    def uninstall_command(
+        project: ProjectOption = None, user: UserScopeOption = False, as_json: JsonOption = False
+    ) -> None:
+        _uninstall(platform, project, user, as_json)
+
+    install_command.__doc__ = f"Merge the hooks into {product}'s {settings} ({default} unless --project)."
+    uninstall_command.__doc__ = f"Remove heedful's hooks from {product}'s {settings}."
+    install_app.command(platform)(install_command)
+    uninstall_app.command(platform)(uninstall_command)
 
 
-@install_app.command("gemini")
-def install_gemini(
-    project: ProjectOption = None,
-    user: UserScopeOption = False,
-    import_rules: ImportOption = None,
-    home: HomeOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Merge the hooks into Gemini CLI's settings.json (user ~/.gemini unless --project)."""
-    _install("gemini", project, user, home, as_json, import_rules)
-
-
-@install_app.command("cursor")
-def install_cursor(
-    project: ProjectOption = None,
-    user: UserScopeOption = False,
-    import_rules: ImportOption = None,
-    home: HomeOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Merge the hooks into Cursor's hooks.json (user ~/.cursor unless --project)."""
-    _install("cursor", project, user, home, as_json, import_rules)
-
-
-@uninstall_app.command("claude-code")
-def uninstall_claude_code(
-    project: ProjectOption = None, user: UserScopeOption = False, as_json: JsonOption = False
-) -> None:
-    """Remove heedful's hooks from Claude Code's settings.json."""
-    _uninstall("claude-code", project, user, as_json)
-
-
-@uninstall_app.command("codex")
-def uninstall_codex(project: ProjectOption = None, user: UserScopeOption = False, as_json: JsonOption = False) -> None:
-    """Remove heedful's hooks from Codex's hooks.json."""
-    _uninstall("codex", project, user, as_json)
-
-
-@uninstall_app.command("gemini")
-def uninstall_gemini(project: ProjectOption = None, user: UserScopeOption = False, as_json: JsonOption = False) -> None:
-    """Remove heedful's hooks from Gemini CLI's settings.json."""
-    _uninstall("gemini", project, user, as_json)
-
-
-@uninstall_app.command("cursor")
-def uninstall_cursor(project: ProjectOption = None, user: UserScopeOption = False, as_json: JsonOption = False) -> None:
-    """Remove heedful's hooks from Cursor's hooks.json."""
-    _uninstall("cursor", project, user, as_json)
+for _platform, (_product, _settings, _default) in PLATFORMS.items():
+    _register(_platform, _product, _settings, _default)

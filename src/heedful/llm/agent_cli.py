@@ -185,6 +185,18 @@ class CLIStatus:
         return found and not (self.login_decides and self.logged_in is False)
 
 
+def installed(provider: str, command: str, product: str) -> tuple[Path, str] | CLIStatus:
+    """(the binary, its version), or the unusable status saying what is missing."""
+    binary = locate(command)
+    if binary is None:
+        return CLIStatus(provider, command, None, None, None, f"`{command}` is not on PATH ({product})")
+    done = probe([str(binary), "--version"])
+    version = first_line(done.stdout) if done is not None and done.returncode == 0 else None
+    if version is None:
+        return CLIStatus(provider, command, str(binary), None, None, f"`{command} --version` failed")
+    return binary, version
+
+
 def probe(argv: list[str]) -> Finished | None:
     """A short informational run (`--version`, a login status); None when it cannot run in time."""
     try:
@@ -210,6 +222,7 @@ __all__ = [
     "Finished",
     "child_env",
     "first_line",
+    "installed",
     "locate",
     "probe",
     "render_prompt",

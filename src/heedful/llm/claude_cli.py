@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from heedful.llm.agent_cli import SYSTEM_PROMPT, AgentCLIModel, CLIStatus, Finished, first_line, locate, probe
+from heedful.llm.agent_cli import SYSTEM_PROMPT, AgentCLIModel, CLIStatus, Finished, first_line, installed, probe
 from heedful.llm.structured import ModelError, Reply, TransientModelError
 
 TRANSIENT_STATUS = {408, 409, 429, 500, 502, 503, 504, 529}
@@ -83,13 +83,10 @@ def _result_object(stdout: str) -> dict[str, Any] | None:
 
 def status() -> CLIStatus:
     """Found, its version, and whether it is logged in (`claude auth status`), without a model call."""
-    binary = locate("claude")
-    if binary is None:
-        return CLIStatus("claude-cli", "claude", None, None, None, "`claude` is not on PATH (Claude Code)")
-    done = probe([str(binary), "--version"])
-    version = first_line(done.stdout) if done is not None and done.returncode == 0 else None
-    if version is None:
-        return CLIStatus("claude-cli", "claude", str(binary), None, None, "`claude --version` failed")
+    found = installed("claude-cli", "claude", "Claude Code")
+    if isinstance(found, CLIStatus):
+        return found
+    binary, version = found
     auth = probe([str(binary), "auth", "status"])
     logged_in: bool | None = None
     if auth is not None:

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from heedful.llm.agent_cli import SYSTEM_PROMPT, AgentCLIModel, CLIStatus, Finished, first_line, locate, probe
+from heedful.llm.agent_cli import SYSTEM_PROMPT, AgentCLIModel, CLIStatus, Finished, first_line, installed, probe
 from heedful.llm.structured import ModelError, Reply, TransientModelError
 
 ANSWER_FILE = "answer.txt"
@@ -97,13 +97,10 @@ def _login_hint(binary: Path) -> str:
 
 def status() -> CLIStatus:
     """Found, its version, and whether it is logged in (`codex login status`), without a model call."""
-    binary = locate("codex")
-    if binary is None:
-        return CLIStatus("codex-cli", "codex", None, None, None, "`codex` is not on PATH (Codex)")
-    done = probe([str(binary), "--version"])
-    version = first_line(done.stdout) if done is not None and done.returncode == 0 else None
-    if version is None:
-        return CLIStatus("codex-cli", "codex", str(binary), None, None, "`codex --version` failed")
+    found = installed("codex-cli", "codex", "Codex")
+    if isinstance(found, CLIStatus):
+        return found
+    binary, version = found
     auth = probe([str(binary), "login", "status"])
     logged_in = None if auth is None else auth.returncode == 0
     login = {

@@ -17,27 +17,12 @@ import pytest
 
 from heedful.api import Heedful
 from heedful.integrations.payloads import cursor, hook_env, run_hook
-
-LONG = (
-    "Here is a thorough summary of everything I changed in the project today, including the "
-    "parser, the tests, the documentation and the release notes, with every detail spelled out."
-)
-SHORT = "Updated parser, tests and docs."
+from hook_fixtures import LONG, SHORT, taught_project
 
 
 @pytest.fixture
 def project(home: Path, tmp_path: Path) -> Path:
-    path = (tmp_path / "svc").resolve()
-    (path / ".git").mkdir(parents=True)
-    with Heedful.open(home, embedder="hashing") as hf:
-        for text in (
-            "never use pip, we use uv",
-            "never touch the .env file",
-            "keep final replies under 20 words",
-            "`debug` must never be `true` in config.json files",
-        ):
-            assert hf.rules.learn("me", text, project=path).actions
-    return path
+    return taught_project(home, tmp_path)
 
 
 @pytest.fixture

@@ -15,12 +15,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from heedful.enforce.project import lineage, normalise
-from heedful.enforce.tools import evidence_action
 from heedful.errors import InputError, NotFoundError
 from heedful.ids import new_id
 from heedful.memory.redact import redact
-from heedful.rules.checks import evaluate
-from heedful.rules.facets import detect_languages
 from heedful.rules.library import (
     agents_section,
     compile_candidate,
@@ -33,9 +30,7 @@ from heedful.rules.library import (
 from heedful.rules.models import (
     ACTIVE_STATUSES,
     LIVE_STATUSES,
-    STAGES,
     ContextMessage,
-    Judgment,
     LearnResult,
     Rule,
     RuleStatus,
@@ -233,7 +228,7 @@ class RuleService:
             for r in rows
         ]
 
-    # -- selection and checking ----------------------------------------------------------------
+    # -- selection and checking (rules/service_checks.py) ----------------------------------------
     def select(
         self,
         user_id: str,
@@ -243,70 +238,10 @@ class RuleService:
         session: str | None = None,
         turn: str | None = None,
     ) -> dict[str, Any]:
-        user = _user(user_id)
-        if not isinstance(task, str) or not task.strip():
-            raise InputError("the task description is empty")
-        version = self.version_for(user, session, turn)
-        project_path = normalise_project(project)
-        rows = _rows_for(self._repo, user, version, project_path, statuses=ACTIVE_STATUSES, with_embeddings=True)
-        rules = [rule_from_row(row) for row in rows]
-        query = " ".join(part for part in (task, message or "") if part)
-        vectors, query_vector = self._vectors(rows, query)
-        from heedful.rules.select import select as score_rules
+        """The applicable active rules for a task, and every checked rule in scope."""
+        from heedful.rules.service_checks import select_rules
 
-        chosen = score_rules(
-            rules, vectors, query, query_vector, project_languages=detect_languages(project_path), model=self.hf.model
-        )
-        return {
-            "library_version": version,
-            "project": project_path,
-            "rules": [
-                {
-                    "id": s.rule.id,
-                    "text": s.rule.text,
-                    "scope": s.rule.scope,
-                    "condition": s.rule.condition,
-                    "exceptions": s.rule.exceptions,
-                    "status": s.rule.status,
-                    "score": round(s.score, 3),
-                    "why": s.why,
-                    "reach": s.kind,
-                }
-                for s in chosen.rules
-            ],
-            "checks": [
-                {
-                    "rule_id": r.id,
-                    "text": r.text,
-                    "kind": r.check.kind,
-                    "stage": r.check.stage,
-                    "params": r.check.params,
-                    "evidence": r.check.evidence,
-                }
-                for r in rules
-                if r.status == "checked" and r.check is not None
-            ],
-            "batches": chosen.batches,
-            "examined": len(rules),
-            "note": "Current user instructions and required output formats take precedence over learned rules.",
-        }
-
-    def _vectors(self, rows: builtins.list[Any], query: str) -> tuple[np.ndarray | None, np.ndarray | None]:
-        if not rows:
-            return None, None
-        import numpy as np
-
-        embedder = self.hf.embedder
-        missing = [i for i, row in enumerate(rows) if row.embedding is None or len(row.embedding) != embedder.dim]
-        vectors = np.zeros((len(rows), embedder.dim), dtype=np.float32)
-        for i, row in enumerate(rows):
-            if i not in missing:
-                vectors[i] = row.embedding
-        texts = [" ".join([rows[i].text, rows[i].condition or ""]) for i in missing] + [query]
-        fresh = embedder.embed(texts)
-        for j, i in enumerate(missing):
-            vectors[i] = fresh[j]
-        return vectors, fresh[-1]
+        return select_rules(self, user_id, task, message, project, session, turn)
 
     def check(
         self,
@@ -318,61 +253,10 @@ class RuleService:
         turn: str | None = None,
         rule_ids: builtins.list[str] | None = None,
     ) -> dict[str, Any]:
-        user = _user(user_id)
-        if stage not in STAGES:
-            raise InputError(f"unknown stage {stage!r}; one of: {', '.join(STAGES)}")
-        if not isinstance(evidence, dict):
-            raise InputError("the evidence must be a JSON object")
-        if isinstance(evidence.get("action"), dict):  # the hook's evidence builder: both judge the same action
-            evidence = {**evidence, "action": evidence_action(evidence["action"])}
-        project_path = normalise_project(project or evidence.get("project"))
-        if project_path and not evidence.get("project"):
-            evidence = {**evidence, "project": project_path}
-        version = self.version_for(user, session, turn)
-        rows = _rows_for(self._repo, user, version, project_path, statuses=("checked",))
-        judgments: builtins.list[Judgment] = []
-        due = [
-            rule
-            for rule in (rule_from_row(row) for row in rows)
-            if rule.check is not None and rule.check.stage == stage and (not rule_ids or rule.id in rule_ids)
-        ]
-        semantic = [rule for rule in due if rule.check is not None and rule.check.kind == "semantic"]
-        verdicts = self._semantic_verdicts(semantic, stage, evidence, [r.text for r in due if r not in semantic])
-        for rule in due:
-            assert rule.check is not None
-            verdict = verdicts.get(rule.id) or evaluate(rule.check.kind, rule.check.params, stage, evidence)
-            judgments.append(
-                Judgment(
-                    rule_id=rule.id,
-                    rule_version=rule.version,
-                    text=rule.text,
-                    kind=rule.check.kind,
-                    stage=stage,
-                    result=verdict.result,
-                    reason=verdict.reason,
-                    quotes=verdict.quotes,
-                )
-            )
-        counts = {r: sum(j.result == r for j in judgments) for r in ("pass", "violated", "not_applicable", "unknown")}
-        return {
-            "library_version": version,
-            "stage": stage,
-            "project": project_path,
-            "blocked": counts["violated"] > 0,
-            "counts": counts,
-            "judgments": [j.model_dump() for j in judgments],
-        }
+        """Every checked rule of the stage judged on the evidence."""
+        from heedful.rules.service_checks import check_evidence
 
-    def _semantic_verdicts(
-        self, rules: builtins.list[Rule], stage: str, evidence: dict[str, Any], others: builtins.list[str]
-    ) -> dict[str, Any]:
-        """Semantic checks are judged by the configured model (unknown offline: they never block)."""
-        if not rules:
-            return {}
-        from heedful.rules.semantic import RuleCard, judge
-
-        cards = [RuleCard(id=r.id, text=r.text, condition=r.condition, exceptions=r.exceptions) for r in rules]
-        return judge(self.hf.model, stage, evidence, cards, others)
+        return check_evidence(self, user_id, stage, evidence, project, session, turn, rule_ids)
 
     # -- people editing rules ------------------------------------------------------------------
     def edit(

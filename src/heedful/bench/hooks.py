@@ -92,7 +92,7 @@ def seed(home: Path, user: str, project: Path, count: int) -> int:
     """Commit `count` checked rules as one library version; returns its number."""
     from heedful.api import Heedful
     from heedful.ids import new_id
-    from heedful.store.sqlite.rules import RuleRow
+    from heedful.store.records import RuleRow
 
     with Heedful.open(home, embedder="hashing") as hf:
         rows = [

@@ -15,7 +15,7 @@ from heedful.rules.models import Candidate
 from heedful.rules.resolve import content_words
 
 if TYPE_CHECKING:
-    from heedful.store.sqlite.rules import RuleRow
+    from heedful.store.records import RuleRow
 
 RELATED_LIMIT = 8
 # The section `heedful rules export --agents` writes (see `library.agents_section`).

@@ -50,7 +50,7 @@ from heedful.rules.steps import InterpretInput, InterpretStep, ResolveInput, Res
 
 if TYPE_CHECKING:
     from heedful.api import Heedful
-    from heedful.store.sqlite.rules import RuleRow
+    from heedful.store.records import RuleRow
 
 
 def import_rules(

@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from heedful.embed import Embedder
     from heedful.rules.service import RuleService
     from heedful.rules.validate import Outcome
-    from heedful.store.sqlite.rules import RuleRow
+    from heedful.store.records import RuleRow
 
 RELATED_LIMIT = 8
 _REQUEST = re.compile(r"^\s*(?:please\s+)?(?:can|could|would|will) you\b", re.IGNORECASE)

@@ -12,7 +12,7 @@ from heedful.llm import Model, run_step
 from heedful.rules.models import Candidate, CheckSpec, Rule, RuleStatus
 from heedful.rules.steps import CompileInput, CompileStep
 from heedful.rules.validate import Outcome, validate
-from heedful.store.sqlite.rules import RuleRow
+from heedful.store.records import RuleRow
 
 
 def rule_from_row(row: RuleRow) -> Rule:

@@ -21,7 +21,7 @@ from heedful.rules.revisions import retired_row
 
 if TYPE_CHECKING:
     from heedful.llm import Model
-    from heedful.store.sqlite.rules import RuleRow
+    from heedful.store.records import RuleRow
 
 Change = Literal["new", "update", "supersede", "retract"]
 CHANGES: tuple[Change, ...] = ("new", "update", "supersede", "retract")

@@ -13,7 +13,7 @@ from heedful.rules.library import restate, row_for
 
 if TYPE_CHECKING:
     from heedful.rules.models import Rule
-    from heedful.store.sqlite.rules import RuleRow
+    from heedful.store.records import RuleRow
 
 
 def card(rule: Rule) -> dict[str, Any]:

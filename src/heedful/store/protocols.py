@@ -10,7 +10,16 @@ from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING, Any, Protocol
 
-from heedful.store.records import ApiKeyRecord, CandidateRow, FactRecord, JobRecord, MessageRecord, OpRecord
+from heedful.store.records import (
+    ApiKeyRecord,
+    CandidateRow,
+    FactRecord,
+    JobRecord,
+    LibraryVersionRow,
+    MessageRecord,
+    OpRecord,
+    RuleRow,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -82,10 +91,10 @@ class JobQueue(Protocol):
 
 
 class RuleStore(Protocol):
-    """Rules, revisions, library versions and turn pins (rows from `heedful.store.sqlite.rules`)."""
+    """Rules, revisions, library versions and turn pins."""
 
     def latest_version(self, user_id: str) -> int: ...
-    def library_versions(self, user_id: str) -> list[Any]: ...
+    def library_versions(self, user_id: str) -> list[LibraryVersionRow]: ...
     def rules_at(
         self,
         user_id: str,
@@ -94,12 +103,12 @@ class RuleStore(Protocol):
         statuses: Sequence[str] | None = None,
         any_project: bool = False,
         with_embeddings: bool = False,
-    ) -> list[Any]: ...
-    def rule_at(self, user_id: str, rule_id: str, library_version: int) -> Any | None: ...
-    def history(self, user_id: str, rule_id: str) -> list[Any]: ...
+    ) -> list[RuleRow]: ...
+    def rule_at(self, user_id: str, rule_id: str, library_version: int) -> RuleRow | None: ...
+    def history(self, user_id: str, rule_id: str) -> list[RuleRow]: ...
     def next_rule_version(self, user_id: str, rule_id: str) -> int: ...
     def commit(
-        self, user_id: str, kind: str, summary: str, rows: Sequence[Any], base_version: int | None = None
+        self, user_id: str, kind: str, summary: str, rows: Sequence[RuleRow], base_version: int | None = None
     ) -> int: ...
     def undo(self, user_id: str) -> tuple[int, int] | None: ...
     def pin(self, user_id: str, session_id: str, turn: str) -> int: ...

@@ -140,3 +140,39 @@ class ApiKeyRecord:
             "created_at": self.created_at,
             "revoked_at": self.revoked_at,
         }
+
+
+@dataclass(slots=True)
+class RuleRow:
+    """One revision of one rule, as stored."""
+
+    id: str
+    user_id: str
+    scope: str
+    project: str | None
+    version: int
+    text: str
+    condition: str | None
+    exceptions: list[str]
+    evidence: list[str]
+    status: str
+    check_spec: dict[str, object] | None
+    op: str
+    reason: str
+    source_text: str
+    supersedes: str | None
+    superseded_by: str | None
+    library_version: int
+    created_at: str
+    rule_created_at: str
+    embedding: np.ndarray | None = None
+
+
+@dataclass(slots=True)
+class LibraryVersionRow:
+    version: int
+    base_version: int
+    kind: str
+    summary: str
+    created_at: str
+    undone_by: int | None

@@ -10,15 +10,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from heedful.errors import StoreError
+from heedful.store.records import LibraryVersionRow, RuleRow
 from heedful.store.sqlite.db import Database
 from heedful.timeutil import now_text
-
-if TYPE_CHECKING:
-    import numpy as np
 
 
 def _vector(blob: bytes) -> Any:
@@ -31,42 +28,6 @@ def _blob(vector: Any) -> bytes:
     import numpy as np
 
     return np.asarray(vector, dtype=np.float32).tobytes()
-
-
-@dataclass(slots=True)
-class RuleRow:
-    """One revision of one rule, as stored."""
-
-    id: str
-    user_id: str
-    scope: str
-    project: str | None
-    version: int
-    text: str
-    condition: str | None
-    exceptions: list[str]
-    evidence: list[str]
-    status: str
-    check_spec: dict[str, object] | None
-    op: str
-    reason: str
-    source_text: str
-    supersedes: str | None
-    superseded_by: str | None
-    library_version: int
-    created_at: str
-    rule_created_at: str
-    embedding: np.ndarray | None = None
-
-
-@dataclass(slots=True)
-class LibraryVersionRow:
-    version: int
-    base_version: int
-    kind: str
-    summary: str
-    created_at: str
-    undone_by: int | None
 
 
 _SELECT = (

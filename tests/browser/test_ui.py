@@ -112,3 +112,30 @@ def test_log_in_see_forget_and_approve(tmp_path: Path) -> None:
         assert hf.rules.get("alice", rule_id).status in ("checked", "guidance")
         assert not [f for f in hf.memory.list("alice", kinds=["fact"]) if "Porto" in f.statement]
     assert {p.name for p in shots.iterdir()} >= {"login.png", "memories.png", "forgotten.png", "rules.png"}
+
+
+def test_api_docs_page_renders_with_no_network(tmp_path: Path) -> None:
+    """`/docs` draws Swagger UI from the package's own files: every request off the server is refused."""
+    home, shots = tmp_path / "home", tmp_path / "screenshots"
+    shots.mkdir()
+    outside: list[str] = []
+    with served(home, embedder="hashing", rate=1000, burst=1000) as url, sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+
+            def only_the_server(route: sync_api.Route) -> None:
+                if route.request.url.startswith(url):
+                    route.continue_()
+                else:
+                    outside.append(route.request.url)
+                    route.abort()
+
+            page.route("**/*", only_the_server)
+            page.goto(f"{url}/docs")
+            page.wait_for_selector(".swagger-ui .opblock", timeout=15_000)  # the operations were drawn
+            assert "/v1/rules/learn" in page.inner_text(".swagger-ui")
+            page.screenshot(path=str(shots / "docs.png"), full_page=False)
+        finally:
+            browser.close()
+    assert outside == []

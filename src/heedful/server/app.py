@@ -24,6 +24,7 @@ from starlette.exceptions import HTTPException
 
 from heedful import __version__
 from heedful.errors import InputError, NotFoundError, StoreError
+from heedful.server.docs import install_docs
 from heedful.server.ratelimit import RateLimiter
 from heedful.server.state import DEFAULT_BURST, DEFAULT_RATE, ServerState, load_or_create_secret
 from heedful.server.ui import LoginNeeded
@@ -95,6 +96,8 @@ def create_app(home: Path | str | None = None, rate: float = DEFAULT_RATE, burst
         version=__version__,
         summary="Each user's memory and learned rules, over HTTP. Send `Authorization: Bearer <key>`.",
         lifespan=lifespan,
+        docs_url=None,  # served from the bundled files below, not a CDN
+        redoc_url=None,
     )
     app.state.heedful = state
     _install_error_handlers(app)
@@ -102,6 +105,7 @@ def create_app(home: Path | str | None = None, rate: float = DEFAULT_RATE, burst
     app.include_router(api_rules.router)
     app.include_router(ui.router)
     app.mount("/static", StaticFiles(directory=Path(__file__).parent / "static"), name="static")
+    install_docs(app)
 
     @app.get("/", include_in_schema=False)
     def root() -> RedirectResponse:

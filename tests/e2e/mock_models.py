@@ -49,6 +49,10 @@ def call(name: str, **arguments: Any) -> Turn:
     return Turn(calls=(ToolCall(name, arguments),))
 
 
+# A scripted answer, or a function that makes it from the request (to name a path the client chose).
+ScriptTurn = Turn | Callable[[dict[str, Any]], Turn]
+
+
 @dataclass(frozen=True)
 class PromptAnswer:
     """Answer `text` to any request whose messages contain `marker`."""
@@ -74,7 +78,7 @@ class Logged:
 class ScriptedModel:
     """The script and the request log shared by both protocol front ends."""
 
-    turns: list[Turn] = field(default_factory=list)
+    turns: list[ScriptTurn] = field(default_factory=list)
     log: list[Logged] = field(default_factory=list)
     overrun: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -90,7 +94,8 @@ class ScriptedModel:
             turn: Turn | None = None
             if scripted:
                 if self.turns:
-                    turn = self.turns.pop(0)
+                    next_turn = self.turns.pop(0)
+                    turn = next_turn(body) if callable(next_turn) else next_turn
                 else:
                     self.overrun += 1
             self.log.append(Logged(path, body, scripted, turn))
@@ -208,7 +213,9 @@ class _Server:
 class AnthropicMock(ScriptedModel):
     """The Messages API. Agent requests are the ones that offer tools (the main loop always does)."""
 
-    def __init__(self, turns: list[Turn], answers: list[PromptAnswer] | None = None) -> None:
+    def __init__(
+        self, turns: list[Turn | Callable[[dict[str, Any]], Turn]], answers: list[PromptAnswer] | None = None
+    ) -> None:
         super().__init__(turns=list(turns), answers=list(answers or []))
         self.ids = itertools.count(1)
         self.server = _Server(self.answer)
@@ -299,7 +306,9 @@ class AnthropicMock(ScriptedModel):
 class ResponsesMock(ScriptedModel):
     """The Responses API as Codex streams it. Agent requests are the ones that offer tools."""
 
-    def __init__(self, turns: list[Turn], answers: list[PromptAnswer] | None = None) -> None:
+    def __init__(
+        self, turns: list[Turn | Callable[[dict[str, Any]], Turn]], answers: list[PromptAnswer] | None = None
+    ) -> None:
         super().__init__(turns=list(turns), answers=list(answers or []))
         self.ids = itertools.count(1)
         self.server = _Server(self.answer)

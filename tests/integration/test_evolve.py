@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import shutil
 import stat
 import subprocess
@@ -19,64 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from cli_runner import run_cli
-
-NAMES = ["Avery", "Blake", "Casey", "Devon", "Emery", "Finley", "Harper", "Jordan", "Kendall", "Logan"]
-FRIENDS = ["Quinn", "Reese", "Sage", "Tatum", "Val", "Wren", "Arden", "Briar", "Cove", "Dale"]
-JOBS = ["nurse", "baker", "pilot", "welder", "tailor", "chemist", "plumber", "farmer", "editor", "jeweler"]
-CITIES = ["Porto", "Leeds", "Turin", "Ghent", "Lyon", "Graz", "Bergen", "Tartu", "Cork", "Split"]
-FILLER_TOPICS = ["weather", "garden", "movie", "soup", "hiking", "painting", "football", "coffee", "novel", "beach"]
-FILLER = [
-    "The {t} today was lovely, {f}.",
-    "Did you see that {t} thing last night?",
-    "I keep thinking about the {t} we talked about.",
-    "Honestly the {t} made my whole day better.",
-    "My sister asked me about the {t} again.",
-    "We should plan something around the {t} soon.",
-]
-
-
-def conversation(index: int) -> dict[str, object]:
-    rng = random.Random(index)
-    name, friend = NAMES[index], FRIENDS[index]
-    facts = [f"I work as a {JOBS[index]} at the old hospital.", f"Last spring I relocated to {CITIES[index]}."]
-    if index < 5:
-        facts.append("I have been practising the cello every evening.")
-    sessions: dict[str, object] = {}
-    questions = []
-    for number in (1, 2):
-        turns = []
-        for position in range(24):
-            speaker = name if position % 2 == 0 else friend
-            text = rng.choice(FILLER).format(t=rng.choice(FILLER_TOPICS), f=friend if speaker == name else name)
-            turns.append({"speaker": speaker, "dia_id": f"D{number}:{position + 1}", "text": text})
-        for slot, fact in enumerate(facts[number - 1 :: 2]):
-            position = 4 + 8 * slot + rng.randrange(4)
-            turns[position] = {"speaker": name, "dia_id": f"D{number}:{position + 1}", "text": fact}
-            questions.append((fact, f"D{number}:{position + 1}"))
-        sessions[f"session_{number}"] = turns
-        sessions[f"session_{number}_date_time"] = f"1:{10 + number} pm on {number + 2} May, 2023"
-    wording = {
-        "work": f"What is {name}'s job?",
-        "relocated": f"Where did {name} move?",
-        "cello": f"Which instrument does {name} play?",
-    }
-    qa = [
-        {"question": q, "answer": fact.split()[-1].strip("."), "evidence": [turn], "category": 4}
-        for fact, turn in questions
-        for key, q in wording.items()
-        if key in fact
-    ]
-    return {
-        "sample_id": f"conv-{index}",
-        "conversation": {"speaker_a": name, "speaker_b": friend, **sessions},
-        "qa": qa,
-    }
-
-
-def fixture(tmp_path: Path) -> Path:
-    path = tmp_path / "locomo10.json"
-    path.write_text(json.dumps([conversation(i) for i in range(10)]), encoding="utf-8")
-    return path
+from evolve_fixture import fixture
 
 
 def proposer(tmp_path: Path, name: str, body: str) -> str:
@@ -208,3 +150,14 @@ def test_bad_input_is_one_line_and_changes_nothing(tmp_path: Path, home: Path) -
     assert failing.returncode == 0
     assert json.loads(failing.stdout)[0]["reason"] == "the proposer exited with status 3"
     assert not (home / "harness").exists()
+
+
+def test_the_proposer_and_critic_run_as_heedfuls_child(tmp_path: Path, home: Path) -> None:
+    """HEEDFUL_CHILD=1 reaches both commands: hooks of an agent CLI they start neither enforce nor learn."""
+    body = "import os\nparams['max_excerpts'] = 7 if os.environ.get('HEEDFUL_CHILD') == '1' else 5"
+    critic = tmp_path / "critic.sh"
+    critic.write_text('#!/bin/sh\n[ "$HEEDFUL_CHILD" = 1 ] && echo \'{"decision": "accept", "reasons": ["child"]}\'\n')
+    critic.chmod(0o700)
+    [record] = evolve(tmp_path, home, "--proposer", proposer(tmp_path, "child", body), "--critic", str(critic))
+    assert record["params_changed"] == {"max_excerpts": {"from": 6, "to": 7}}
+    assert record["critic"]["reasons"] == ["child"]

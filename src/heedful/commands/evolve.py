@@ -28,11 +28,17 @@ def evolve(
     ctx: typer.Context,
     proposer: Annotated[
         str | None,
-        typer.Option("--proposer", help="Shell command run in the proposal workspace (default: the scripted one)."),
+        typer.Option(
+            "--proposer",
+            help="claude, codex, scripted (default, offline) or a shell command run in the proposal workspace.",
+        ),
     ] = None,
     critic: Annotated[
         str | None,
-        typer.Option("--critic", help="Shell command that answers a JSON verdict (the static check always runs)."),
+        typer.Option(
+            "--critic",
+            help="codex, claude or a shell command that answers a JSON verdict (the static check always runs).",
+        ),
     ] = None,
     rounds: Annotated[int, typer.Option("--rounds", min=1, max=50, help="Rounds to run.")] = 1,
     bench: Annotated[str, typer.Option("--bench", help="Benchmark whose declared splits to use.")] = "locomo",
@@ -59,7 +65,8 @@ def evolve(
     if ctx.invoked_subcommand is not None:
         return
     from heedful.bench.report import resolve_data
-    from heedful.evolve.loop import DEFAULT_PROPOSER, EvolveConfig, run
+    from heedful.evolve.agents import critic_command, proposer_command
+    from heedful.evolve.loop import EvolveConfig, run
 
     where = check_home(home)
     with user_errors():
@@ -71,8 +78,8 @@ def evolve(
             home=where,
             data=resolve_data(data, DEFAULT_DATA, "LoCoMo"),
             bench=bench,
-            proposer=proposer or DEFAULT_PROPOSER,
-            critic=critic,
+            proposer=proposer_command(proposer),
+            critic=critic_command(critic),
             rounds=rounds,
             embedder=embedder or os.environ.get("HEEDFUL_EMBEDDER") or "minilm",
             per_split=per_split,

@@ -17,12 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from heedful.evolve.agents import PROMPT_FILE, child_environment
 from heedful.evolve.evaluator import Unit
 from heedful.evolve.files import write_private
 from heedful.evolve.proposer import OUTPUT_LIMIT
 
 Decision = Literal["accept", "reject"]
 TEMPLATE_WORDS = 4
+PROMPT_FAILURES = 40  # missed questions quoted in a critic's prompt
+PROMPT_DIFF = 40_000  # characters of the diff quoted there
 _WORD = re.compile(r"[\w'’]+", re.UNICODE)
 _IDS = (
     (re.compile(r"\bD\d+:\d+\b"), "a turn id"),
@@ -133,6 +136,23 @@ def parse_verdict(output: str) -> tuple[Decision, list[str]] | None:
     return None
 
 
+def critic_prompt(diff: str, traces: Path) -> str:
+    """The brief, the failures in short and the diff in one text, for a critic that reads only its prompt."""
+    summary = traces / "summary.json"
+    failures = summary.read_text(encoding="utf-8") if summary.is_file() else "{}"
+    lines = []
+    development = traces / "development.jsonl"
+    if development.is_file():
+        for line in development.read_text(encoding="utf-8").splitlines()[:PROMPT_FAILURES]:
+            trace = json.loads(line)
+            lines.append(f"- {trace.get('question', '')!s} (gold: {trace.get('gold_answer', '')!s})")
+    quoted = "\n".join(lines)
+    return (
+        f"{CRITIC_BRIEF}\n## Where the missed evidence stood\n\n{failures}\n\n"
+        f"## The first {len(lines)} missed questions\n\n{quoted}\n\n## candidate.diff\n\n{diff[:PROMPT_DIFF]}\n"
+    )
+
+
 def review(
     diff: str, vocabulary: DatasetVocabulary, command: str | None, traces: Path, folder: Path, timeout: float
 ) -> Verdict:
@@ -144,6 +164,7 @@ def review(
     shutil.copytree(traces, folder / "traces", dirs_exist_ok=True)
     write_private(folder / "candidate.diff", diff)
     write_private(folder / "BRIEF.md", CRITIC_BRIEF)
+    write_private(folder / PROMPT_FILE, critic_prompt(diff, traces))
     try:
         done = subprocess.run(
             ["/bin/sh", "-c", command],
@@ -153,6 +174,7 @@ def review(
             timeout=timeout,
             check=False,
             stdin=subprocess.DEVNULL,
+            env=child_environment(),
         )
     except subprocess.TimeoutExpired:
         verdict.decision, verdict.reasons = "reject", [f"the critic did not answer within {timeout:g} s"]

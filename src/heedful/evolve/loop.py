@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-import sys
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from heedful.evolve import evaluator as ev
 from heedful.evolve import log
+from heedful.evolve.agents import SCRIPTED
 from heedful.evolve.critic import DatasetVocabulary, review
 from heedful.evolve.freeze import check_frozen
 from heedful.evolve.proposer import run_proposer
@@ -32,15 +32,13 @@ from heedful.harness.versions import default_version, get_harness, save_version
 if TYPE_CHECKING:
     from heedful.api import Heedful
 
-DEFAULT_PROPOSER = f"{sys.executable} -m heedful.evolve.scripted_proposer"
-
 
 @dataclass(frozen=True, slots=True)
 class EvolveConfig:
     home: Path  # where versions and the log live
     data: Path
     bench: str = "locomo"
-    proposer: str = DEFAULT_PROPOSER
+    proposer: str = SCRIPTED
     critic: str | None = None
     rounds: int = 1
     embedder: str = "minilm"

@@ -18,6 +18,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from heedful.errors import InputError
+from heedful.evolve.agents import child_environment
 from heedful.evolve.evaluator import K
 from heedful.evolve.files import write_private
 from heedful.harness.params import HarnessParams
@@ -151,6 +152,7 @@ def run_proposer(
             timeout=timeout,
             check=False,
             stdin=subprocess.DEVNULL,
+            env=child_environment(),
         )
         proposal.exit_code = done.returncode
         proposal.output = (done.stdout + ("\n" + done.stderr if done.stderr.strip() else ""))[-OUTPUT_LIMIT:]

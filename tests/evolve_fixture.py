@@ -1,0 +1,70 @@
+"""A synthetic LoCoMo-shaped benchmark for `heedful evolve` tests: 10 users, so the declared splits apply.
+
+Every user has a job and a move that the questions name in other words than the turns do ("job" /
+"I work as"); only the development users (0-4) also play an instrument. A patch that bridges the
+general vocabulary helps everyone; one that bridges only the instrument helps only the traced half.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+NAMES = ["Avery", "Blake", "Casey", "Devon", "Emery", "Finley", "Harper", "Jordan", "Kendall", "Logan"]
+FRIENDS = ["Quinn", "Reese", "Sage", "Tatum", "Val", "Wren", "Arden", "Briar", "Cove", "Dale"]
+JOBS = ["nurse", "baker", "pilot", "welder", "tailor", "chemist", "plumber", "farmer", "editor", "jeweler"]
+CITIES = ["Porto", "Leeds", "Turin", "Ghent", "Lyon", "Graz", "Bergen", "Tartu", "Cork", "Split"]
+FILLER_TOPICS = ["weather", "garden", "movie", "soup", "hiking", "painting", "football", "coffee", "novel", "beach"]
+FILLER = [
+    "The {t} today was lovely, {f}.",
+    "Did you see that {t} thing last night?",
+    "I keep thinking about the {t} we talked about.",
+    "Honestly the {t} made my whole day better.",
+    "My sister asked me about the {t} again.",
+    "We should plan something around the {t} soon.",
+]
+
+
+def conversation(index: int) -> dict[str, object]:
+    rng = random.Random(index)
+    name, friend = NAMES[index], FRIENDS[index]
+    facts = [f"I work as a {JOBS[index]} at the old hospital.", f"Last spring I relocated to {CITIES[index]}."]
+    if index < 5:
+        facts.append("I have been practising the cello every evening.")
+    sessions: dict[str, object] = {}
+    questions = []
+    for number in (1, 2):
+        turns = []
+        for position in range(24):
+            speaker = name if position % 2 == 0 else friend
+            text = rng.choice(FILLER).format(t=rng.choice(FILLER_TOPICS), f=friend if speaker == name else name)
+            turns.append({"speaker": speaker, "dia_id": f"D{number}:{position + 1}", "text": text})
+        for slot, fact in enumerate(facts[number - 1 :: 2]):
+            position = 4 + 8 * slot + rng.randrange(4)
+            turns[position] = {"speaker": name, "dia_id": f"D{number}:{position + 1}", "text": fact}
+            questions.append((fact, f"D{number}:{position + 1}"))
+        sessions[f"session_{number}"] = turns
+        sessions[f"session_{number}_date_time"] = f"1:{10 + number} pm on {number + 2} May, 2023"
+    wording = {
+        "work": f"What is {name}'s job?",
+        "relocated": f"Where did {name} move?",
+        "cello": f"Which instrument does {name} play?",
+    }
+    qa = [
+        {"question": q, "answer": fact.split()[-1].strip("."), "evidence": [turn], "category": 4}
+        for fact, turn in questions
+        for key, q in wording.items()
+        if key in fact
+    ]
+    return {
+        "sample_id": f"conv-{index}",
+        "conversation": {"speaker_a": name, "speaker_b": friend, **sessions},
+        "qa": qa,
+    }
+
+
+def fixture(tmp_path: Path) -> Path:
+    path = tmp_path / "locomo10.json"
+    path.write_text(json.dumps([conversation(i) for i in range(10)]), encoding="utf-8")
+    return path

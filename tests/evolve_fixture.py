@@ -68,3 +68,33 @@ def fixture(tmp_path: Path) -> Path:
     path = tmp_path / "locomo10.json"
     path.write_text(json.dumps([conversation(i) for i in range(10)]), encoding="utf-8")
     return path
+
+
+def beam_fixture(tmp_path: Path) -> Path:
+    """A BEAM-shaped benchmark: 20 conversation folders (chat.json.gz, probing_questions.json) built from
+    the same users, the user's own facts asked about in other words ("my job" / "I work as")."""
+    import gzip
+
+    root = tmp_path / "beam100k"
+    for index in range(20):
+        folder = root / str(index + 1)
+        folder.mkdir(parents=True)
+        sample = conversation(index % 10)
+        chat, asked, number = [], [], 0
+        for session in (1, 2):
+            turns = []
+            for turn in sample["conversation"][f"session_{session}"]:  # type: ignore[index]
+                role = "user" if turn["speaker"] == sample["conversation"]["speaker_a"] else "assistant"  # type: ignore[index]
+                turns.append([{"role": role, "id": number, "content": turn["text"], "dia_id": turn["dia_id"]}])
+                number += 1
+            chat.append({"batch_number": session, "time_anchor": f"March-{10 + session}-2024", "turns": turns})
+        ids = {m["dia_id"]: m["id"] for batch in chat for turn in batch["turns"] for m in turn}
+        for qa in sample["qa"]:  # type: ignore[union-attr]
+            question = str(qa["question"]).replace(str(sample["conversation"]["speaker_a"]) + "'s", "my")  # type: ignore[index]
+            question = question.replace("does " + str(sample["conversation"]["speaker_a"]), "do I")  # type: ignore[index]
+            question = question.replace("did " + str(sample["conversation"]["speaker_a"]), "did I")  # type: ignore[index]
+            asked.append({"question": question, "answer": qa["answer"], "source_chat_ids": [ids[qa["evidence"][0]]]})
+        (folder / "chat.json.gz").write_bytes(gzip.compress(json.dumps(chat).encode()))
+        questions = {"information_extraction": asked, "abstention": [{"question": "What is my pet's name?"}]}
+        (folder / "probing_questions.json").write_text(json.dumps(questions), encoding="utf-8")
+    return root

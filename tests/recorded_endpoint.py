@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -20,6 +20,8 @@ class RecordedEndpoint:
         self.responses: list[tuple[int, Any, float]] = []
         self.requests: list[dict[str, Any]] = []
         self.default: tuple[int, Any, float] | None = None
+        # Answers computed from the request (a model double that reads its prompt), once the queue is empty.
+        self.respond: Callable[[dict[str, Any]], tuple[int, Any, float]] | None = None
         self.url = ""
 
     def queue(self, status: int, body: Any, delay: float = 0.0) -> None:
@@ -60,6 +62,8 @@ def recorded_endpoint() -> Iterator[RecordedEndpoint]:
             endpoint.requests.append({"path": self.path, "body": json.loads(self.rfile.read(length) or b"{}")})
             if endpoint.responses:
                 status, body, delay = endpoint.responses.pop(0)
+            elif endpoint.respond is not None:
+                status, body, delay = endpoint.respond(endpoint.requests[-1]["body"])
             elif endpoint.default is not None:
                 status, body, delay = endpoint.default
             else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -18,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from cli_runner import run_cli
-from evolve_fixture import fixture
+from evolve_fixture import beam_fixture, fixture
+from recorded_endpoint import openai_chat, recorded_endpoint
 
 
 def proposer(tmp_path: Path, name: str, body: str) -> str:
@@ -144,8 +146,14 @@ def subprocess_with_path(source: Path, *args: str, home: Path) -> subprocess.Com
 def test_bad_input_is_one_line_and_changes_nothing(tmp_path: Path, home: Path) -> None:
     missing = run_cli("evolve", "--data", str(tmp_path / "nope.json"), home=home)
     assert missing.returncode == 2 and missing.stderr.startswith("error: the LoCoMo data is not at")
-    other = run_cli("evolve", "--bench", "beam", "--data", str(fixture(tmp_path)), home=home)
-    assert other.returncode == 2 and "no evolve driver for benchmark 'beam'" in other.stderr
+    other = run_cli("evolve", "--bench", "nope", "--data", str(fixture(tmp_path)), home=home)
+    assert other.returncode == 2 and "no evolve driver for benchmark 'nope'; available: locomo, beam" in other.stderr
+    not_beam = run_cli("evolve", "--bench", "beam", "--data", str(fixture(tmp_path)), home=home)
+    assert not_beam.returncode == 2 and "is not a BEAM-100K folder" in not_beam.stderr
+    guard_only = run_cli("evolve", "--data", str(fixture(tmp_path)), "--second-reader", "openai:x", home=home)
+    assert guard_only.returncode == 2 and "--second-reader needs --reader" in guard_only.stderr
+    offline = run_cli("evolve", "--data", str(fixture(tmp_path)), "--reader", "offline", home=home)
+    assert offline.returncode == 2 and "the offline model, which cannot answer" in offline.stderr
     failing = run_cli("evolve", "--data", str(fixture(tmp_path)), "--proposer", "exit 3", "--json", home=home)
     assert failing.returncode == 0
     assert json.loads(failing.stdout)[0]["reason"] == "the proposer exited with status 3"
@@ -161,3 +169,46 @@ def test_the_proposer_and_critic_run_as_heedfuls_child(tmp_path: Path, home: Pat
     [record] = evolve(tmp_path, home, "--proposer", proposer(tmp_path, "child", body), "--critic", str(critic))
     assert record["params_changed"] == {"max_excerpts": {"from": 6, "to": 7}}
     assert record["critic"]["reasons"] == ["child"]
+
+
+def test_beam_has_its_own_declared_splits_and_the_same_rule(tmp_path: Path, home: Path) -> None:
+    command = proposer(tmp_path, "good", "params['query_expansions'] = {'job': 'work', 'move': 'relocated'}")
+    args = ("evolve", "--bench", "beam", "--data", str(beam_fixture(tmp_path)), "--proposer", command, "--json")
+    done = run_cli(*args, home=home, timeout=300)
+    assert done.returncode == 0, done.stderr
+    [record] = json.loads(done.stdout)
+    assert record["bench"] == "beam" and record["decision"] == "accepted", record["reason"]
+    # Folders 11-15 reuse users 0-4 (3 questions each), 16-20 users 5-9 (2 each); abstention has no sources.
+    assert [half["questions"] for half in record["validation"]] == [15, 10]
+    traces = Path(str(record["development"]["folder"])) / "development.jsonl"
+    users = {json.loads(line)["user"] for line in traces.read_text().splitlines()}
+    assert users and users <= {f"beam-{i}" for i in range(1, 11)}  # folders 1-10 are the development split
+
+
+def reading_model(body: dict[str, Any]) -> tuple[int, Any, float]:
+    """The model double of the reader: answers from the context it was sent, as a careful reader would."""
+    data = json.loads(body["messages"][-1]["content"].split("<data>", 1)[1].rsplit("</data>", 1)[0])
+    context, question = data["memory_context"], data["question"].lower()
+    patterns = {"job": r"I work as [^.]*", "move": r"I relocated to [^.]*", "instrument": r"practising the [^.]*"}
+    found = [re.search(p, context) for word, p in patterns.items() if word in question]
+    answer = found[0].group(0) if found and found[0] else "not mentioned"  # the sentence that holds the answer
+    return 200, openai_chat(json.dumps({"answer": answer})), 0.0
+
+
+def test_recorded_model_reader_decides_and_the_evidence_metric_guards(tmp_path: Path, home: Path) -> None:
+    command = proposer(tmp_path, "good", "params['query_expansions'] = {'job': 'work', 'move': 'relocated'}")
+    with recorded_endpoint() as endpoint:
+        endpoint.respond = reading_model
+        home.mkdir(parents=True, exist_ok=True)
+        (home / "config.toml").write_text(
+            f'[model]\nname = "openai:reader-model"\nbase_url = "{endpoint.url}/v1"\napi_key_env = "NO_SUCH_KEY"\n'
+        )
+        [record] = evolve(tmp_path, home, "--proposer", command, "--reader", "configured")
+    assert record["decision"] == "accepted", (record["reason"], record["validation"], record["second_reader"])
+    assert [h["metric"] for h in record["validation"]] == ["reader", "reader"]
+    assert [h["metric"] for h in record["second_reader"]] == ["evidence", "evidence"]
+    assert all(h["gain"] > 0 for h in record["validation"]) and "reader F1" in record["reason"]
+    assert record["readers"]["reader"].endswith("answers, token F1")
+    asked = [r["body"]["messages"][-1]["content"] for r in endpoint.requests]
+    assert asked and all("<data>" in text for text in asked)  # the context reached the model as data
+    assert any("job" in text for text in asked)

@@ -138,3 +138,28 @@ def test_the_scripted_proposer_changes_nothing_without_a_hypothesis(tmp_path: Pa
     gold: list[dict[str, object]] = [{"context_rank": None, "recall_rank": None, "routes": {}}]
     assert propose(workspace(tmp_path, gold, max_excerpts=10)).startswith("no hypothesis")
     assert json.loads((tmp_path / "harness" / "params.json").read_text())["recall_weights"] == {}
+
+
+def test_answers_are_scored_by_token_f1_as_locomo_normalises_them() -> None:
+    assert ev.answer_f1("The nurse.", "nurse") == 1.0
+    assert ev.answer_f1("a night nurse", "nurse") == pytest.approx(2 / 3)
+    assert ev.answer_f1("not mentioned", "Porto") == 0.0
+    assert ev.answer_f1("", "") == 1.0 and ev.answer_f1("", "Porto") == 0.0
+
+
+def test_the_second_reader_may_lose_at_most_a_point_over_both_halves() -> None:
+    def answered(split: ev.SplitName, values: list[float]) -> SplitScore:
+        question = Question(0, "u", "q", "a", 1, ("D1:1",))
+        answers = [{"reader": ("x", v), "second": ("x", 1 - v)} for v in values]
+        return SplitScore(
+            split, "h", [QuestionScore(question, v, (), {}, a) for v, a in zip(values, answers, strict=True)]
+        )
+
+    halves: tuple[ev.SplitName, ev.SplitName] = ("validation_a", "validation_b")
+    first = [ev.compare(answered(h, [0, 0, 1, 1]), answered(h, [1, 1, 1, 1]), "reader") for h in halves]
+    second = [ev.compare(answered(h, [0, 0, 1, 1]), answered(h, [1, 1, 1, 1]), "second") for h in halves]
+    accepted, reason = ev.acceptance(first, second)
+    assert not accepted and "the second reader (second) loses 50.00 points" in reason
+    flat = [ev.compare(answered(h, [1, 1]), answered(h, [1, 1]), "evidence") for h in halves]
+    accepted, reason = ev.acceptance(first, flat)
+    assert accepted and "reader F1" in reason and "changes by +0.00 points" in reason

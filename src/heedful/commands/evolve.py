@@ -1,6 +1,6 @@
 """`heedful evolve`: the outer loop that proposes harness versions and keeps only what a fixed evaluator accepts.
 
-heedful evolve [--proposer CMD] [--critic CMD] [--rounds N] [--bench locomo] [--json]
+heedful evolve [--proposer NAME|CMD] [--critic NAME|CMD] [--rounds N] [--bench locomo|beam] [--json]
 heedful evolve log [--json]
 heedful evolve versions [--json]
 heedful evolve adopt VERSION
@@ -16,6 +16,22 @@ from typing import Annotated, Any
 import typer
 
 from heedful.commands.common import HomeOption, JsonOption, check_home, emit, fail, user_errors
+
+
+def _locomo() -> tuple[Path, str]:
+    from heedful.bench.locomo import DEFAULT_DATA
+
+    return DEFAULT_DATA, "LoCoMo"
+
+
+def _beam() -> tuple[Path, str]:
+    from heedful.bench.beam import DEFAULT_DATA
+
+    return DEFAULT_DATA, "BEAM-100K"
+
+
+# Benchmarks with declared splits (heedful.evolve.evaluator.SPLITS): their default data and name.
+DRIVERS = {"locomo": _locomo, "beam": _beam}
 
 app = typer.Typer(
     help="Improve the memory harness offline: propose from failure traces, screen, accept on held-out users.",
@@ -41,7 +57,9 @@ def evolve(
         ),
     ] = None,
     rounds: Annotated[int, typer.Option("--rounds", min=1, max=50, help="Rounds to run.")] = 1,
-    bench: Annotated[str, typer.Option("--bench", help="Benchmark whose declared splits to use.")] = "locomo",
+    bench: Annotated[
+        str, typer.Option("--bench", help="locomo (default) or beam: whose declared splits to use.")
+    ] = "locomo",
     data: Annotated[Path | None, typer.Option("--data", help="The benchmark data (default: ../shared/data).")] = None,
     embedder: Annotated[
         str | None, typer.Option("--embedder", help="minilm (default) or hashing, for the benchmark's memory.")
@@ -52,6 +70,16 @@ def evolve(
     timeout: Annotated[
         float, typer.Option("--timeout", min=1, help="Seconds the proposer and the critic may take each.")
     ] = 1800,
+    reader: Annotated[
+        str | None,
+        typer.Option(
+            "--reader", help="A model (provider:model, or `configured`) answering from the context; its F1 decides."
+        ),
+    ] = None,
+    second_reader: Annotated[
+        str | None,
+        typer.Option("--second-reader", help="A second model that may lose at most 1 point (default: evidence)."),
+    ] = None,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -70,13 +98,12 @@ def evolve(
 
     where = check_home(home)
     with user_errors():
-        if bench != "locomo":
-            fail(f"no evolve driver for benchmark {bench!r} yet; available: locomo")
-        from heedful.bench.locomo import DEFAULT_DATA
-
+        if bench not in DRIVERS:
+            fail(f"no evolve driver for benchmark {bench!r}; available: {', '.join(DRIVERS)}")
+        default_data, label = DRIVERS[bench]()
         config = EvolveConfig(
             home=where,
-            data=resolve_data(data, DEFAULT_DATA, "LoCoMo"),
+            data=resolve_data(data, default_data, label),
             bench=bench,
             proposer=proposer_command(proposer),
             critic=critic_command(critic),
@@ -84,6 +111,8 @@ def evolve(
             embedder=embedder or os.environ.get("HEEDFUL_EMBEDDER") or "minilm",
             per_split=per_split,
             timeout=timeout,
+            reader=reader,
+            second_reader=second_reader,
         )
         say = (lambda _: None) if as_json else (lambda line: typer.echo(line, err=True))
         records = run(config, say)
@@ -105,10 +134,11 @@ def _print_candidate(record: dict[str, Any]) -> None:
         f"  development: recall@10 {development['recall']} ({development['failures']} of"
         f" {development['questions']} questions missed, traced)"
     )
-    for half in record.get("validation") or []:
+    for half in [*(record.get("validation") or []), *(record.get("second_reader") or [])]:
         low, high = half["ci95"]
+        metric = half.get("metric", "evidence")
         typer.echo(
-            f"  {half['split']}: {half['current']} -> {half['candidate']} ({half['gain']:+.2f},"
+            f"  {half['split']} ({metric}): {half['current']} -> {half['candidate']} ({half['gain']:+.2f},"
             f" 95% CI [{low:+.2f}, {high:+.2f}], {half['questions']} questions)"
         )
     typer.echo(f"  reason: {record['reason']}")

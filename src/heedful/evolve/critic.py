@@ -31,6 +31,8 @@ _IDS = (
     (re.compile(r"\bD\d+:\d+\b"), "a turn id"),
     (re.compile(r"\bconv-\d+\b", re.IGNORECASE), "a conversation id"),
     (re.compile(r"\blocomo[-_]\d+", re.IGNORECASE), "a benchmark user id"),
+    (re.compile(r"\bbeam[-_]\d+", re.IGNORECASE), "a benchmark user id"),
+    (re.compile(r"\bbatch[-_]\d+\b", re.IGNORECASE), "a session id"),
     (re.compile(r"\bsession[_-]\d+\b", re.IGNORECASE), "a session id"),
 )
 CRITIC_BRIEF = """\

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from heedful.errors import InputError
 
-EVALUATOR_SHA256 = "3d3bd3fecfe09972522f75492c45e974e9c18607fa95cb58657687efeef81bb4"
+EVALUATOR_SHA256 = "09ee803b6d3b13da6b85afbd10f5d5213776ed97d33233e8b96e9efd684e71ed"
 
 
 def evaluator_path() -> Path:

@@ -42,6 +42,8 @@ class CandidateRecord(BaseModel):
     critic: dict[str, Any] | None = None
     development: dict[str, Any]
     validation: list[dict[str, Any]] = []
+    second_reader: list[dict[str, Any]] = []  # the guarding reader's comparisons, when one ran
+    readers: dict[str, str] = {}  # metric -> what it is
     decision: Decision
     reason: str
     version: str | None = None  # the harness version an accepted candidate became

@@ -24,6 +24,7 @@ from heedful.evolve.agents import SCRIPTED
 from heedful.evolve.critic import DatasetVocabulary, review
 from heedful.evolve.freeze import check_frozen
 from heedful.evolve.proposer import run_proposer
+from heedful.evolve.readers import ReaderPlan, plan
 from heedful.evolve.traces import write_traces
 from heedful.harness.context import ParamHarness
 from heedful.harness.params import HarnessParams
@@ -44,13 +45,20 @@ class EvolveConfig:
     embedder: str = "minilm"
     per_split: int | None = None  # only the first N users of each split (a smaller, still fixed, run)
     timeout: float = 1800.0
+    reader: str | None = None  # a model spec: answers are the first reader (offline: evidence recall)
+    second_reader: str | None = None  # a model spec guarding the first (default with a reader: evidence)
 
 
 def sha256_of(path: Path) -> str:
+    """The data's hash: a file's bytes, or a folder's files (relative path and bytes) in sorted order."""
     digest = hashlib.sha256()
-    with path.open("rb") as stream:
-        for block in iter(lambda: stream.read(1 << 20), b""):
-            digest.update(block)
+    files = sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    for file in files:
+        if path.is_dir():
+            digest.update(file.relative_to(path).as_posix().encode() + b"\0")
+        with file.open("rb") as stream:
+            for block in iter(lambda: stream.read(1 << 20), b""):
+                digest.update(block)
     return digest.hexdigest()
 
 
@@ -61,9 +69,15 @@ def run(config: EvolveConfig, say: Callable[[str], None] = lambda _: None) -> li
     check_frozen()
     splits = ev.splits_for(config.bench)
     data_sha = sha256_of(config.data)
-    parts = {name: ev.load_units(config.data, splits.part(name, config.per_split)) for name in ev.SPLIT_NAMES}
-    every_user = ev.load_units(config.data, tuple(i for name in ev.SPLIT_NAMES for i in splits.part(name)))
-    vocabulary = DatasetVocabulary.of(every_user, list(CATEGORIES.values()))
+    parts = {
+        name: ev.load_units(config.data, splits.part(name, config.per_split), config.bench) for name in ev.SPLIT_NAMES
+    }
+    every_user = ev.load_units(
+        config.data, tuple(i for name in ev.SPLIT_NAMES for i in splits.part(name)), config.bench
+    )
+    labels = {str(q.category) for u in every_user for q in u.questions} if config.bench == "beam" else set()
+    vocabulary = DatasetVocabulary.of(every_user, [*CATEGORIES.values(), *sorted(labels)])
+    readers = plan(config.reader, config.second_reader, config.home)
     current = get_harness(default_version(config.home), config.home)  # a bad version file stops the run here
     records: list[log.CandidateRecord] = []
     with tempfile.TemporaryDirectory(prefix="heedful-evolve-") as scratch:
@@ -73,7 +87,7 @@ def run(config: EvolveConfig, say: Callable[[str], None] = lambda _: None) -> li
             ev.ingest(hf, [u for units in parts.values() for u in units])
             baseline: dict[str, ev.SplitScore] = {}
             for number in range(1, config.rounds + 1):
-                record = one_round(config, hf, current, parts, vocabulary, baseline, number, data_sha, say)
+                record = one_round(config, hf, current, parts, vocabulary, readers, baseline, number, data_sha, say)
                 log.append(config.home, record)
                 records.append(record)
                 say(f"round {number}: {record.decision}: {record.reason}")
@@ -93,6 +107,7 @@ def one_round(
     current: ParamHarness,
     parts: dict[ev.SplitName, list[ev.Unit]],
     vocabulary: DatasetVocabulary,
+    readers: ReaderPlan,
     baseline: dict[str, ev.SplitScore],
     number: int,
     data_sha: str,
@@ -135,17 +150,22 @@ def one_round(
         return record
     record.evaluator_sha256 = check_frozen()  # the proposer and critic ran arbitrary commands since the last check
     candidate = ParamHarness(f"{current.name}+{candidate_id}", proposal.params)
-    comparisons = []
+    comparisons, guards = [], []
+    record.readers = readers.names
     try:
         for split in ev.VALIDATION:
             say(f"round {number}: scoring {current.name} and the candidate on {split}")
             if split not in baseline:
-                baseline[split] = ev.score(current, hf, parts[split], split)
-            comparisons.append(ev.compare(baseline[split], ev.score(candidate, hf, parts[split], split)))
+                baseline[split] = ev.score(current, hf, parts[split], split, readers.readers)
+            scored = ev.score(candidate, hf, parts[split], split, readers.readers)
+            comparisons.append(ev.compare(baseline[split], scored, readers.first))
+            if readers.second:
+                guards.append(ev.compare(baseline[split], scored, readers.second))
     finally:
         candidate.close()
     record.validation = [c.to_json() for c in comparisons]
-    accepted, record.reason = ev.acceptance(comparisons)
+    record.second_reader = [c.to_json() for c in guards]
+    accepted, record.reason = ev.acceptance(comparisons, guards or None)
     record.decision = "accepted" if accepted else "rejected"
     if accepted:
         note = f"accepted by evolve candidate {candidate_id}"

@@ -89,7 +89,9 @@ def trace(built: MemoryContext, unit: Unit, result: QuestionScore) -> dict[str, 
     return {
         "user": unit.user,
         "question": question.question,
-        "category": CATEGORIES.get(question.category, str(question.category)),
+        "category": CATEGORIES.get(question.category, str(question.category))
+        if isinstance(question.category, int)
+        else question.category,
         "gold_answer": question.answer,
         "gold_evidence": gold,
         "reader": {"metric": f"evidence recall@{K}", "score": round(result.recall, 3)},

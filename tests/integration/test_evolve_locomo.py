@@ -18,7 +18,18 @@ pytestmark = [
 
 def test_one_round_on_locomo_with_the_scripted_proposer(home: Path) -> None:
     done = run_cli(
-        "evolve", "--data", str(DEFAULT_DATA), "--per-split", "1", "--rounds", "1", "--json", home=home, timeout=900
+        "evolve",
+        "--data",
+        str(DEFAULT_DATA),
+        "--proposer",
+        "scripted",
+        "--per-split",
+        "1",
+        "--rounds",
+        "1",
+        "--json",
+        home=home,
+        timeout=900,
     )
     assert done.returncode == 0, done.stderr
     [record] = json.loads(done.stdout)

@@ -57,3 +57,15 @@ def test_steps_run_marked_as_heedfuls_child_so_its_hooks_stay_out(monkeypatch: p
     env = child_environment()
     assert env["HEEDFUL_CHILD"] == "1" and env["SOME_SETTING"] == "kept"
     assert "HEEDFUL_CHILD" not in os.environ
+
+
+def test_by_default_the_agent_cli_proposes_when_installed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from heedful.evolve.agents import default_critic, default_proposer
+
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert default_proposer() == "scripted" and default_critic("scripted") is None
+    fake_cli(tmp_path, "claude")
+    assert default_proposer() == "claude" and proposer_command(None) == PROPOSERS["claude"]
+    assert default_critic("claude") is None  # no codex: the static check alone
+    fake_cli(tmp_path, "codex")
+    assert default_critic("claude") == "codex" and default_critic("scripted") is None

@@ -46,7 +46,7 @@ def evolve(
         str | None,
         typer.Option(
             "--proposer",
-            help="claude, codex, scripted (default, offline) or a shell command run in the proposal workspace.",
+            help="claude (default when installed), codex, scripted (offline) or a shell command run in the workspace.",
         ),
     ] = None,
     critic: Annotated[
@@ -93,11 +93,19 @@ def evolve(
     if ctx.invoked_subcommand is not None:
         return
     from heedful.bench.report import resolve_data
-    from heedful.evolve.agents import critic_command, proposer_command
+    from heedful.evolve.agents import critic_command, default_critic, default_proposer, proposer_command
     from heedful.evolve.loop import EvolveConfig, run
 
     where = check_home(home)
+    say = (lambda _: None) if as_json else (lambda line: typer.echo(line, err=True))
     with user_errors():
+        chosen = None
+        if proposer is None:
+            proposer = default_proposer()
+            critic = critic or default_critic(proposer)
+            chosen = (
+                f"proposer: {proposer}, critic: {critic or 'the static check only'} (--proposer scripted stays offline)"
+            )
         if bench not in DRIVERS:
             fail(f"no evolve driver for benchmark {bench!r}; available: {', '.join(DRIVERS)}")
         default_data, label = DRIVERS[bench]()
@@ -114,7 +122,8 @@ def evolve(
             reader=reader,
             second_reader=second_reader,
         )
-        say = (lambda _: None) if as_json else (lambda line: typer.echo(line, err=True))
+        if chosen:
+            say(chosen)
         records = run(config, say)
     emit([r.model_dump() for r in records], as_json, _print_candidates)
 

@@ -13,6 +13,10 @@ A name expands to a shell command run in the step's folder (any other text is ru
   the model's last message.
 - `scripted`: the built-in offline proposer (`heedful.evolve.scripted_proposer`).
 
+Without `--proposer`, the agent CLI is the proposer when `claude` is on PATH (then `codex`, when
+installed, is the default critic: another model family), and the offline script otherwise; the
+run says which it chose. Pass `--proposer scripted` to stay offline on a machine with the CLIs.
+
 Every step also runs with `HEEDFUL_CHILD=1`, so heedful's own hooks, if installed for that agent,
 neither enforce on nor learn from the proposer's and critic's runs.
 """
@@ -57,9 +61,19 @@ def _resolve(value: str, presets: dict[str, str], role: str) -> str:
     return presets[name]
 
 
+def default_proposer() -> str:
+    """`claude` when its CLI is on PATH, else `scripted`."""
+    return "claude" if shutil.which(BINARIES["claude"]) else "scripted"
+
+
+def default_critic(proposer: str) -> str | None:
+    """`codex` (another model family) when the proposer is an agent CLI and codex is installed, else none."""
+    return "codex" if proposer in BINARIES and shutil.which(BINARIES["codex"]) else None
+
+
 def proposer_command(value: str | None) -> str:
-    """The shell command for `--proposer` (a preset name or a command); default: the offline script."""
-    return _resolve(value or "scripted", PROPOSERS, "proposer")
+    """The shell command for `--proposer` (a preset name or a command; default: `default_proposer()`)."""
+    return _resolve(value or default_proposer(), PROPOSERS, "proposer")
 
 
 def critic_command(value: str | None) -> str | None:

@@ -212,3 +212,59 @@ def test_recorded_model_reader_decides_and_the_evidence_metric_guards(tmp_path: 
     asked = [r["body"]["messages"][-1]["content"] for r in endpoint.requests]
     assert asked and all("<data>" in text for text in asked)  # the context reached the model as data
     assert any("job" in text for text in asked)
+
+
+def layout_proposer(tmp_path: Path, name: str, old: str, new: str, params: str = "") -> str:
+    """A proposer that changes the layout's code (harness/layout.py), and the parameters if `params` says."""
+    script = tmp_path / f"{name}.py"
+    script.write_text(
+        "import json, pathlib\n"
+        "layout = pathlib.Path('harness/layout.py')\n"
+        f"text = layout.read_text()\nassert {old!r} in text\n"
+        f"layout.write_text(text.replace({old!r}, {new!r}))\n"
+        "params_path = pathlib.Path('harness/params.json')\n"
+        "params = json.loads(params_path.read_text())\n" + params + "\n"
+        "params_path.write_text(json.dumps(params, indent=2, sort_keys=True) + '\\n')\n"
+        "print('hypothesis: the layout keeps too few excerpts')\n",
+        encoding="utf-8",
+    )
+    return f"{sys.executable} {script}"
+
+
+KEEP = '"excerpts": excerpts[: limits["max_excerpts"]],'
+
+
+def test_a_layout_code_candidate_is_scored_in_its_sandbox_and_stored_with_its_code(tmp_path: Path, home: Path) -> None:
+    sandbox = __import__("heedful.harness.sandbox", fromlist=["sandbox_problem"]).sandbox_problem()
+    if sandbox:
+        [record] = evolve(tmp_path, home, "--proposer", layout_proposer(tmp_path, "more", KEEP, KEEP))
+        assert record["decision"] == "refused"
+        return
+    more = KEEP.replace('limits["max_excerpts"]', 'max(limits["max_excerpts"], 12)')
+    bridge = "params['query_expansions'] = {'job': 'work', 'move': 'relocated'}"
+    [record] = evolve(tmp_path, home, "--proposer", layout_proposer(tmp_path, "more", KEEP, more, bridge))
+    assert record["layout_changed"] and list(record["params_changed"]) == ["query_expansions"]
+    assert "+        " + more in record["diff"]
+    assert record["decision"] == "accepted", record["reason"]
+    stored = json.loads((home / "harness" / f"{record['version']}.json").read_text())
+    assert more in stored["layout"]
+    versions = json.loads(run_cli("evolve", "versions", "--json", home=home).stdout)
+    assert versions[-1]["layout"] == "code (runs in a sandbox)"
+
+
+def test_a_layout_that_reaches_for_the_benchmark_data_finds_nothing(tmp_path: Path, home: Path) -> None:
+    from heedful.harness.sandbox import sandbox_problem
+
+    data = fixture(tmp_path)
+    peek = (
+        "import json, pathlib\n    gold = json.loads(pathlib.Path("
+        + repr(str(data))
+        + ").read_text())\n    "
+        + '"""Recall'
+    )
+    [record] = evolve(tmp_path, home, "--proposer", layout_proposer(tmp_path, "peek", '"""Recall', peek))
+    assert record["decision"] == "refused" and record["validation"] == []
+    if sandbox_problem() is None:
+        assert "FileNotFoundError" in record["reason"]  # the data's folder is empty in the sandbox
+    else:
+        assert "only in a sandbox" in record["reason"]

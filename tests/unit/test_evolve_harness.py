@@ -71,3 +71,30 @@ def test_a_version_builds_its_context_with_its_own_budgets_weights_and_expansion
         assert hf.memory.recaller.weights["keyword"] == 1.0  # the home's recaller is untouched
     finally:
         wider.close()
+
+
+def test_a_version_with_layout_code_builds_through_its_sandbox(hf: Heedful, tmp_path: Path) -> None:
+    from heedful.harness.sandbox import SandboxedLayout, builtin_source, sandbox_problem
+    from heedful.harness.versions import save_version
+
+    if sandbox_problem():
+        pytest.skip(f"no sandbox here: {sandbox_problem()}")
+    for n in range(3):
+        hf.memory.add("me", f"Note {n}: the garden needs water on day {n}.", extract=False)
+    reversed_excerpts = (
+        builtin_source()
+        .replace(
+            '"excerpts": excerpts[: limits["max_excerpts"]],', '"excerpts": excerpts[: limits["max_excerpts"]][::-1],'
+        )
+        .replace('"Raw excerpts from past conversations:"', '"Excerpts, oldest ranked last first:"')
+    )
+    version = save_version(HarnessParams(), "v1", "test", tmp_path, layout=reversed_excerpts)
+    plain, coded = get_harness("v1", tmp_path), get_harness(version.name, tmp_path)
+    try:
+        assert isinstance(coded.layout, SandboxedLayout)
+        before, after = plain.build(hf, "me", "garden water"), coded.build(hf, "me", "garden water")
+        assert after.excerpts == before.excerpts[::-1] and after.sources == before.sources[::-1]
+        assert "Excerpts, oldest ranked last first:" in after.text and "Raw excerpts" not in after.text
+    finally:
+        plain.close()
+        coded.close()

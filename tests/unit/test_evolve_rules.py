@@ -102,12 +102,12 @@ def test_a_critic_answer_is_read_only_when_it_is_a_json_verdict() -> None:
     assert parse_verdict('{"decision": "maybe"}') is None
 
 
-def test_a_proposal_may_change_only_the_parameters() -> None:
-    assert refusal(["harness/params.json"]) is None
+def test_a_proposal_may_change_only_the_parameters_and_the_layout() -> None:
+    assert refusal(["harness/params.json"]) is None and refusal(["harness/layout.py", "harness/params.json"]) is None
     assert str(refusal(["harness/params.json", "evaluator/evaluator.py"])).startswith("touches the frozen evaluator")
     assert str(refusal(["traces/development.jsonl"])).startswith("touches the failure traces")
-    assert str(refusal(["harness/source/context.py"])).startswith("changes harness code")
-    assert str(refusal(["notes.txt"])).startswith("changes a file outside harness/params.json")
+    assert str(refusal(["harness/source/context.py"])).startswith("changes the harness source, which is there to read")
+    assert str(refusal(["notes.txt"])).startswith("changes a file other than harness/params.json and harness/layout.py")
 
 
 def workspace(tmp_path: Path, gold: object, max_excerpts: int = 6) -> Path:

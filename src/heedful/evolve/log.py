@@ -39,6 +39,7 @@ class CandidateRecord(BaseModel):
     proposer: dict[str, Any]
     diff: str
     params_changed: dict[str, Any] | None = None
+    layout_changed: bool = False  # the candidate changed the layout's code
     critic: dict[str, Any] | None = None
     development: dict[str, Any]
     validation: list[dict[str, Any]] = []

@@ -28,6 +28,7 @@ from heedful.evolve.readers import ReaderPlan, plan
 from heedful.evolve.traces import write_traces
 from heedful.harness.context import ParamHarness
 from heedful.harness.params import HarnessParams
+from heedful.harness.sandbox import LayoutError, builtin_source, home_folders, layout_for
 from heedful.harness.versions import default_version, get_harness, save_version
 
 if TYPE_CHECKING:
@@ -78,7 +79,8 @@ def run(config: EvolveConfig, say: Callable[[str], None] = lambda _: None) -> li
     labels = {str(q.category) for u in every_user for q in u.questions} if config.bench == "beam" else set()
     vocabulary = DatasetVocabulary.of(every_user, [*CATEGORIES.values(), *sorted(labels)])
     readers = plan(config.reader, config.second_reader, config.home)
-    current = get_harness(default_version(config.home), config.home)  # a bad version file stops the run here
+    hidden = (config.data,)  # what a layout's sandbox must not read, besides the home
+    current = get_harness(default_version(config.home), config.home, hidden)  # a bad version file stops here
     records: list[log.CandidateRecord] = []
     with tempfile.TemporaryDirectory(prefix="heedful-evolve-") as scratch:
         hf = Heedful.open(Path(scratch) / "memory", embedder=config.embedder)
@@ -93,7 +95,7 @@ def run(config: EvolveConfig, say: Callable[[str], None] = lambda _: None) -> li
                 say(f"round {number}: {record.decision}: {record.reason}")
                 if record.version:
                     current.close()
-                    current = get_harness(record.version, config.home)
+                    current = get_harness(record.version, config.home, hidden)
                     baseline.clear()
         finally:
             current.close()
@@ -119,8 +121,9 @@ def one_round(
     say(f"round {number}: tracing {current.name} on the development split")
     traces = write_traces(current, hf, parts["development"], folder / "traces")
     say(f"round {number}: {traces.failures} of {traces.questions} development questions missed; proposing")
+    base_layout = current.layout_source or builtin_source()
     proposal = run_proposer(
-        config.proposer, folder / "workspace", traces.folder, current.name, current.params, config.timeout
+        config.proposer, folder / "workspace", traces.folder, current.name, current.params, base_layout, config.timeout
     )
     record = log.CandidateRecord(
         id=candidate_id,
@@ -142,6 +145,7 @@ def one_round(
         record.reason = proposal.refused or "no parameters"
         return record
     record.params_changed = changed_params(current, proposal.params)
+    record.layout_changed = proposal.layout != base_layout
     verdict = review(proposal.diff, vocabulary, config.critic, traces.folder, folder / "critic", config.timeout)
     record.critic = verdict.to_json()
     if verdict.decision == "reject":
@@ -149,7 +153,13 @@ def one_round(
         record.reason = "the critic rejected it: " + "; ".join(verdict.static + verdict.reasons)
         return record
     record.evaluator_sha256 = check_frozen()  # the proposer and critic ran arbitrary commands since the last check
-    candidate = ParamHarness(f"{current.name}+{candidate_id}", proposal.params)
+    layout_code = None if proposal.layout == builtin_source() else proposal.layout
+    try:
+        layout = layout_for(layout_code, hidden=home_folders(config.home, config.data))
+    except LayoutError as exc:
+        record.reason = f"the candidate's layout cannot be scored: {exc}"
+        return record
+    candidate = ParamHarness(f"{current.name}+{candidate_id}", proposal.params, layout, layout_code)
     comparisons, guards = [], []
     record.readers = readers.names
     try:
@@ -161,6 +171,9 @@ def one_round(
             comparisons.append(ev.compare(baseline[split], scored, readers.first))
             if readers.second:
                 guards.append(ev.compare(baseline[split], scored, readers.second))
+    except LayoutError as exc:
+        record.reason = f"the candidate's layout failed while it was scored: {exc}"
+        return record
     finally:
         candidate.close()
     record.validation = [c.to_json() for c in comparisons]
@@ -169,7 +182,7 @@ def one_round(
     record.decision = "accepted" if accepted else "rejected"
     if accepted:
         note = f"accepted by evolve candidate {candidate_id}"
-        record.version = save_version(proposal.params, current.name, note, config.home).name
+        record.version = save_version(proposal.params, current.name, note, config.home, layout_code).name
     return record
 
 

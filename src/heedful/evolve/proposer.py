@@ -1,9 +1,11 @@
 """The proposal step: a command edits a copy of the harness in an isolated git workspace; its diff is collected.
 
-The workspace holds the failure traces, the base version's parameters (the one file a candidate
-may change), the harness source and the recall defaults to read, the frozen evaluator (to read,
-never to change) and a brief. Any command that leaves a diff works: a coding agent CLI, or a
-script. A diff that touches anything but `harness/params.json` is refused, the evaluator first.
+The workspace holds the failure traces, the base version's parameters and its evidence layout
+(the two files a candidate may change: `harness/params.json` and the code of
+`harness/layout.py`), the harness source and the recall defaults to read, the frozen evaluator
+(to read, never to change) and a brief. Any command that leaves a diff works: a coding agent CLI,
+or a script. A diff that touches any other file is refused, the evaluator first. Layout code
+never runs in heedful's process: it is scored in a sandbox (`heedful.harness.sandbox`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ from heedful.evolve.files import write_private
 from heedful.harness.params import HarnessParams
 
 PARAMS_FILE = "harness/params.json"
+LAYOUT_FILE = "harness/layout.py"
+CANDIDATE_FILES = (PARAMS_FILE, LAYOUT_FILE)
 OUTPUT_LIMIT = 20_000  # characters of a command's output kept in the log
 # Our own identity, and none of the user's commit hooks or signing: the workspace is scratch.
 GIT_IDENTITY = [
@@ -34,7 +38,7 @@ PROTECTED = {
     "evaluator/": "touches the frozen evaluator (its splits and acceptance rule are not the proposer's to change)",
     "traces/": "touches the failure traces (the data is not the proposer's to change)",
     "BRIEF.md": "touches the brief",
-    "harness/source/": "changes harness code; a candidate version is its parameters (harness/params.json)",
+    "harness/source/": "changes the harness source, which is there to read; edit harness/layout.py or params.json",
     "harness/recall_defaults.json": "changes the recall defaults, which are read-only; override them in params.json",
 }
 
@@ -51,10 +55,15 @@ context, its rank in the full recall, the routes that found it), and the gold an
 recall@{k}: the share of a question's gold turns among the first {k} items the context lists.
 
 ## What you may change
-Only `harness/params.json`, the parameters of a new harness version (see
-`harness/source/params.py` for every field and its limits): recall route weights, the recall
-limit and token budget, how many facts, summaries and excerpts the context keeps, per-option
-evidence, and query expansions that bridge vocabulary.
+Two files, nothing else:
+- `harness/params.json`, the parameters of a new harness version (see
+  `harness/source/params.py` for every field and its limits): recall route weights, the recall
+  limit and token budget, how many facts, summaries and excerpts the context keeps, per-option
+  evidence, and query expansions that bridge vocabulary;
+- `harness/layout.py`, the evidence layout's code: which recalled items the context keeps under
+  each heading and in what order (`choose`), how each item is written (`render`), the headings and
+  the memory-use policy that opens the context (`POLICY`). Standard library only; keep the
+  function signatures. It runs in a sandbox with no network and no access to the benchmark data.
 
 ## What you may not change
 The evaluator (`evaluator/`), its splits, the traces and any data. Changes there are refused.
@@ -76,6 +85,7 @@ class Proposal:
     diff: str = ""
     changed: list[str] = field(default_factory=list)
     params: HarnessParams | None = None
+    layout: str = ""  # the layout's source after the proposer ran
     refused: str | None = None  # why the candidate cannot be evaluated at all
 
     def to_json(self) -> dict[str, object]:
@@ -101,7 +111,7 @@ def params_text(params: HarnessParams) -> str:
     return json.dumps(params.model_dump(), indent=2, sort_keys=True) + "\n"
 
 
-def prepare_workspace(workspace: Path, traces: Path, base: str, params: HarnessParams) -> str:
+def prepare_workspace(workspace: Path, traces: Path, base: str, params: HarnessParams, layout: str) -> str:
     """Lay out the workspace and commit it; returns the base commit the diff is taken against."""
     import heedful.evolve.evaluator as evaluator
     import heedful.harness as harness_package
@@ -113,6 +123,7 @@ def prepare_workspace(workspace: Path, traces: Path, base: str, params: HarnessP
     source = Path(harness_package.__file__).parent
     shutil.copytree(source, workspace / "harness" / "source", ignore=shutil.ignore_patterns("__pycache__"))
     write_private(workspace / PARAMS_FILE, params_text(params))
+    write_private(workspace / LAYOUT_FILE, layout)
     defaults = {"weights": DEFAULT_WEIGHTS, "budget_tokens": DEFAULT_BUDGET_TOKENS, "max_items": DEFAULT_MAX_ITEMS}
     write_private(workspace / "harness" / "recall_defaults.json", json.dumps(defaults, indent=2) + "\n")
     (workspace / "evaluator").mkdir(mode=0o700)
@@ -127,20 +138,20 @@ def prepare_workspace(workspace: Path, traces: Path, base: str, params: HarnessP
 def refusal(changed: list[str]) -> str | None:
     """Why a diff touching these files cannot be a candidate (None: it changes only the parameters)."""
     for path in changed:
-        if path == PARAMS_FILE:
+        if path in CANDIDATE_FILES:
             continue
         for prefix, reason in PROTECTED.items():
             if path == prefix or path.startswith(prefix):
                 return f"{reason}: {path}"
-        return f"changes a file outside {PARAMS_FILE}: {path}"
+        return f"changes a file other than {' and '.join(CANDIDATE_FILES)}: {path}"
     return None
 
 
 def run_proposer(
-    command: str, workspace: Path, traces: Path, base: str, params: HarnessParams, timeout: float
+    command: str, workspace: Path, traces: Path, base: str, params: HarnessParams, layout: str, timeout: float
 ) -> Proposal:
     """Run `command` (a shell command line) in a fresh workspace and collect what it changed."""
-    base_commit = prepare_workspace(workspace, traces, base, params)
+    base_commit = prepare_workspace(workspace, traces, base, params, layout)
     proposal = Proposal(command=command, workspace=workspace)
     started = time.perf_counter()
     try:
@@ -183,6 +194,11 @@ def run_proposer(
         first = str(exc).splitlines()
         proposal.refused = f"{PARAMS_FILE} is not a valid parameter file: {' '.join(first[:3])}"
         return proposal
-    if proposal.params == params:
-        proposal.refused = "the proposer changed no parameter"
+    try:
+        proposal.layout = (workspace / LAYOUT_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        proposal.refused = f"{LAYOUT_FILE} cannot be read: {exc}"
+        return proposal
+    if proposal.params == params and proposal.layout == layout:
+        proposal.refused = "the proposer changed neither the parameters nor the layout"
     return proposal

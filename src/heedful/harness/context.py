@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from heedful.harness.options import option_queries
 from heedful.harness.params import HarnessParams
-from heedful.harness.policy import MEMORY_USE_POLICY_V1
+from heedful.harness.sandbox import HEADING_KEYS, BuiltinLayout, Layout
 
 if TYPE_CHECKING:
     from heedful.api import Heedful
@@ -51,20 +51,34 @@ class MemoryContext:
         }
 
 
-def render_item(item: RecallItem) -> str:
-    date = (item.event_at or item.valid_from)[:10]
-    if item.state == "superseded":
-        until = (item.valid_to or "")[:10]
-        return f"- [NO LONGER TRUE since {until}] {item.text} (said {date})"
-    return f"- {item.text} (said {date})"
+def item_data(item: RecallItem) -> dict[str, object]:
+    """A recalled item as the layout reads it (plain data: the layout may run in another process)."""
+    return {
+        "kind": item.kind,
+        "text": item.text,
+        "state": item.state,
+        "score": item.score,
+        "valid_from": item.valid_from,
+        "valid_to": item.valid_to,
+        "event_at": item.event_at,
+        "routes": {name: hit.rank for name, hit in item.routes.items()},
+    }
 
 
 class ParamHarness:
     """A harness version: the v1 layout, driven by the version's parameters."""
 
-    def __init__(self, name: str = "v1", params: HarnessParams | None = None) -> None:
+    def __init__(
+        self,
+        name: str = "v1",
+        params: HarnessParams | None = None,
+        layout: Layout | None = None,
+        layout_source: str | None = None,
+    ) -> None:
         self.name = name
         self.params = params or HarnessParams()
+        self.layout = layout or BuiltinLayout()
+        self.layout_source = layout_source  # the code of a layout other than heedful's own
         self._recallers: list[tuple[Heedful, Recaller]] = []
 
     def recaller(self, hf: Heedful) -> Recaller:
@@ -85,6 +99,7 @@ class ParamHarness:
         for _, recaller in self._recallers:
             recaller.close()
         self._recallers.clear()
+        self.layout.close()
 
     def recall(self, hf: Heedful, user_id: str, query: str, limit: int | None, as_of: str | None) -> RecallResult:
         return self.recaller(hf).recall(
@@ -112,9 +127,11 @@ class ParamHarness:
         profile_row = memory.profile(user_id)
         profile = profile_row.statement if profile_row else None
         result = self.recall(hf, user_id, question, params.recall_limit, as_of)
-        facts = [i for i in result.items if i.kind in ("fact", "commitment")][: params.max_facts]
-        summaries = [i for i in result.items if i.kind == "summary"][: params.max_summaries]
-        excerpts = [i for i in result.items if i.kind == "excerpt"][: params.max_excerpts]
+        limits = {"max_facts": params.max_facts, "max_summaries": params.max_summaries}
+        arranged = self.layout.arrange(
+            [item_data(i) for i in result.items], limits | {"max_excerpts": params.max_excerpts}
+        )
+        facts, summaries, excerpts = ([result.items[p] for p in arranged.chosen[key]] for key in HEADING_KEYS)
         option_blocks: list[dict[str, object]] = []
         if options:
             for label, (option, query) in enumerate(zip(options, option_queries(question, options), strict=True)):
@@ -124,10 +141,10 @@ class ParamHarness:
                         "option": option,
                         "label": chr(65 + label),
                         "query": query,
-                        "evidence": [render_item(i) for i in found],
+                        "evidence": self.layout.render([item_data(i) for i in found]),
                     }
                 )
-        sections = [MEMORY_USE_POLICY_V1]
+        sections = [arranged.policy]
         if requests:
             count = f"{len(requests)} thing" + ("s" if len(requests) != 1 else "")
             sections.append(
@@ -136,12 +153,9 @@ class ParamHarness:
             )
         if profile:
             sections.append("Profile (current facts):\n" + profile)
-        if facts:
-            sections.append("Recalled facts:\n" + "\n".join(render_item(i) for i in facts))
-        if summaries:
-            sections.append("Session summaries:\n" + "\n".join(render_item(i) for i in summaries))
-        if excerpts:
-            sections.append("Raw excerpts from past conversations:\n" + "\n".join(render_item(i) for i in excerpts))
+        for key in HEADING_KEYS:
+            if arranged.rendered[key]:
+                sections.append(arranged.headings[key] + "\n" + "\n".join(arranged.rendered[key]))
         for block in option_blocks:
             evidence = block["evidence"] or ["- (nothing found)"]
             sections.append(f"Evidence for option ({block['label']}) {block['option']}:\n" + "\n".join(evidence))  # type: ignore[arg-type]

@@ -1,14 +1,16 @@
 """The registry of harness versions. A new version is added beside the old, never edited in place,
 so that stored evaluations stay reproducible; the default moves only when the user adopts a version.
 
-Built-in: v1. Further versions are parameter files `HOME/harness/NAME.json` (written when
-`heedful evolve` accepts a candidate); `HOME/harness/DEFAULT` names the adopted default.
+Built-in: v1. Further versions are files `HOME/harness/NAME.json` (written when `heedful evolve`
+accepts a candidate): parameters and, when the candidate changed it, the layout's code, which runs
+only in a sandbox (`heedful.harness.sandbox`). `HOME/harness/DEFAULT` names the adopted default.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
@@ -51,6 +53,7 @@ class HarnessVersion(BaseModel):
     name: str
     base: str | None = None
     params: HarnessParams = HarnessParams()
+    layout: str | None = None  # the layout module's source when it differs from heedful's own
     created_at: str | None = None
     note: str = ""
 
@@ -92,25 +95,37 @@ def default_version(home: Path | str | None = None) -> str:
     return DEFAULT_HARNESS
 
 
-def get_harness(name: str | None = None, home: Path | str | None = None) -> ParamHarness:
-    """The named version (default: the adopted one, else v1)."""
+def get_harness(name: str | None = None, home: Path | str | None = None, hidden: Sequence[Path] = ()) -> ParamHarness:
+    """The named version (default: the adopted one, else v1). A version with layout code runs it in a
+    sandbox that cannot read the home nor the `hidden` folders (the benchmark data, when evaluating)."""
     chosen = name or default_version(home)
     if chosen in HARNESSES:
         return HARNESSES[chosen]()
     versions = stored_versions(home)
     if chosen not in versions:
         raise InputError(f"unknown harness {chosen!r}; available: {', '.join(versions)}")
-    return ParamHarness(chosen, versions[chosen].params)
+    from heedful.harness.sandbox import home_folders, layout_for
+
+    version = versions[chosen]
+    layout = layout_for(version.layout, hidden=home_folders(_home(home), *hidden))
+    return ParamHarness(chosen, version.params, layout, layout_source=version.layout)
 
 
-def save_version(params: HarnessParams, base: str, note: str, home: Path | str | None = None) -> HarnessVersion:
-    """Store `params` as the next free version name; never overwrites an existing file."""
+def save_version(
+    params: HarnessParams, base: str, note: str, home: Path | str | None = None, layout: str | None = None
+) -> HarnessVersion:
+    """Store `params` (and `layout` code, if any) as the next free version name; never overwrites a file."""
     folder = versions_dir(home)
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
     number = max(int(name[1:]) for name in stored_versions(home)) + 1
     while True:
         version = HarnessVersion(
-            name=f"v{number}", base=base, params=params, created_at=datetime.now(UTC).isoformat(), note=note
+            name=f"v{number}",
+            base=base,
+            params=params,
+            layout=layout,
+            created_at=datetime.now(UTC).isoformat(),
+            note=note,
         )
         try:  # exclusive create: two runs never write the same version
             fd = os.open(folder / f"{version.name}.json", os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -140,7 +155,13 @@ def adopt(name: str, home: Path | str | None = None) -> str:
 def describe(version: HarnessVersion) -> dict[str, object]:
     """A version as JSON, with only the parameters that differ from v1."""
     changed = version.params.model_dump(exclude_defaults=True)
-    return {"name": version.name, "base": version.base, "created_at": version.created_at, "changed": changed}
+    return {
+        "name": version.name,
+        "base": version.base,
+        "created_at": version.created_at,
+        "changed": changed,
+        "layout": "code (runs in a sandbox)" if version.layout else "built in",
+    }
 
 
 __all__ = [

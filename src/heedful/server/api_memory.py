@@ -126,7 +126,10 @@ def context(body: ContextBody, who: CallerDep, state: StateDep) -> dict[str, Any
     from heedful.harness import get_harness
 
     when = shapes.moment(body.as_of)
-    harness = get_harness(body.harness)
     with state.use() as hf:
-        built = harness.build(hf, who.user, body.question, options=body.options or None, as_of=when)
+        harness = get_harness(body.harness, hf.settings.home)
+        try:
+            built = harness.build(hf, who.user, body.question, options=body.options or None, as_of=when)
+        finally:
+            harness.close()  # a version with layout code holds a sandboxed process
         return built.to_json()

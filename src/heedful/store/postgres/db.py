@@ -18,6 +18,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -94,7 +95,11 @@ def _redacted(value: str) -> str:
 
 
 def _clean_value(value: Any) -> Any:
-    return _redacted(value) if isinstance(value, str) and value else value
+    if isinstance(value, str):
+        return _redacted(value) if value else value
+    if isinstance(value, (list, tuple)):  # an array parameter: each of its texts
+        return [_clean_value(item) for item in value]
+    return value
 
 
 def redact_parameters(sql: str, parameters: Sequence[Any] | Mapping[str, Any]) -> Sequence[Any] | Mapping[str, Any]:
@@ -135,6 +140,37 @@ def _configure(conn: psycopg.Connection[Any]) -> None:
     conn.row_factory = dict_row  # type: ignore[assignment]
 
 
+@dataclass(slots=True)
+class Result:
+    """The rows of one statement, already fetched (the connection went back to the pool)."""
+
+    rows: list[Row]
+    rowcount: int
+
+    def fetchone(self) -> Row | None:
+        return self.rows[0] if self.rows else None
+
+    def fetchall(self) -> list[Row]:
+        return self.rows
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows)
+
+
+class AutoConnection:
+    """What SQLite's `db.conn` is to its repositories: `execute` runs in this thread's open
+    transaction, or else on a pooled connection for that one statement (autocommit)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
+        with self.db.read() as conn:
+            cursor = conn.execute(sql, params)
+            rows = list(cursor.fetchall()) if cursor.description is not None else []
+            return Result(rows, cursor.rowcount)
+
+
 class Database:
     """A pool of connections to one PostgreSQL database, migrated at open. Safe to share across threads.
 
@@ -146,6 +182,7 @@ class Database:
     def __init__(self, url: str, pool_size: int = 4, timeout: float = 30.0) -> None:
         self.url = url
         self._local = threading.local()
+        self.conn = AutoConnection(self)
         try:
             # One direct connection first: a wrong URL or a down server fails now, in one line,
             # instead of after the pool's retries.

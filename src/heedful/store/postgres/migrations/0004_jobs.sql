@@ -15,5 +15,7 @@ CREATE TABLE jobs (
     created_at       TEXT NOT NULL,
     updated_at       TEXT NOT NULL
 );
-CREATE INDEX jobs_claim ON jobs (state, lease_expires_at, seq);
+-- Claims scan only the open jobs, oldest first: finished ones pile up but are never read there.
+CREATE INDEX jobs_open ON jobs (seq) WHERE state IN ('pending', 'running');
 CREATE INDEX jobs_user_kind ON jobs (user_id, kind, state);
+CREATE INDEX jobs_state ON jobs (state, seq);

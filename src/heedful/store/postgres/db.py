@@ -15,6 +15,7 @@ INSERT/UPDATE parameter through `redact_value` unless its column is known to hol
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+from psycopg import sql
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
@@ -36,6 +38,7 @@ EXTENSIONS = ("vector", "pg_trgm")
 # pg_advisory_xact_lock key held while migrating: several processes starting at once migrate once.
 MIGRATION_LOCK = 0x68656564  # "heed"
 Row = dict[str, Any]
+_PSYCOPG_PLACEHOLDER = re.compile(r"%\(\w+\)s|%s")
 
 
 def _migration_files() -> list[tuple[int, Path]]:
@@ -104,7 +107,9 @@ def _clean_value(value: Any) -> Any:
 
 def redact_parameters(sql: str, parameters: Sequence[Any] | Mapping[str, Any]) -> Sequence[Any] | Mapping[str, Any]:
     """The parameters of a `?`-style statement with every text redacted unless its column is safe."""
-    if isinstance(parameters, Mapping):
+    if isinstance(parameters, Mapping):  # named: each value is judged by its name, as in SQLite
+        if _plan(sql) is None:
+            return parameters
         return {key: value if is_safe_column(key) else _clean_value(value) for key, value in parameters.items()}
     plan = _plan(sql)
     if plan is None or all(plan):
@@ -118,14 +123,15 @@ class RedactingCursor(psycopg.Cursor[Any]):
     """A cursor that takes SQLite-style `?` statements and redacts what INSERT/UPDATE bind."""
 
     def execute(  # type: ignore[override]
-        self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None, **kwargs: Any
+        self, query: str | sql.Composable, params: Sequence[Any] | Mapping[str, Any] | None = None, **kwargs: Any
     ) -> RedactingCursor:
         if params is None:
             super().execute(query, **kwargs)  # no parameters: run as written (migrations, DDL)
-        elif isinstance(params, Mapping):  # named: psycopg's own %(name)s form, redacted by name
-            super().execute(query, redact_parameters(query, params), **kwargs)
-        else:
+        elif isinstance(query, str) and not isinstance(params, Mapping):
             super().execute(to_pg(query), redact_parameters(query, params), **kwargs)
+        else:  # psycopg's own placeholders (%s, %(name)s), or a query composed with psycopg.sql
+            text = query if isinstance(query, str) else query.as_string(self)
+            super().execute(text, redact_parameters(_PSYCOPG_PLACEHOLDER.sub("?", text), params), **kwargs)
         return self
 
     def executemany(  # type: ignore[override]

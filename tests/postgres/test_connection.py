@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -68,3 +71,39 @@ def test_unreachable_server_is_one_clear_error() -> None:
         StoreError, match=re.escape("cannot connect to the database at postgresql://heedful:***@127.0.0.1:9/")
     ):
         PostgresStore("postgresql://heedful:secret@127.0.0.1:9/heedful?connect_timeout=2", pool_size=1).close()
+
+
+def test_several_processes_opening_a_new_database_migrate_it_once(pg_server_url: str) -> None:
+    from pg_server import with_database
+
+    from conftest import admin
+
+    name = f"heedful_race_{os.getpid()}"
+    admin(pg_server_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", f"CREATE DATABASE {name}")
+    url = with_database(pg_server_url, name)
+    code = "import sys; from heedful.store.postgres import PostgresStore; PostgresStore(sys.argv[1], 1).close()"
+    try:
+        openers = [
+            subprocess.Popen([sys.executable, "-c", code, url], stderr=subprocess.PIPE, text=True) for _ in range(6)
+        ]
+        for opener in openers:
+            _, err = opener.communicate(timeout=120)
+            assert opener.returncode == 0, err
+        with PostgresStore(url, pool_size=1) as store:
+            assert store.db.schema_version == newest_migration()
+    finally:
+        admin(pg_server_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+def test_a_database_from_a_newer_version_is_refused(pg_url: str) -> None:
+    with PostgresStore(pg_url, pool_size=1) as store:
+        store.db.execute("INSERT INTO schema_version (version, name) VALUES (9999, 'future')")
+    with pytest.raises(StoreError, match="newer heedful"):
+        PostgresStore(pg_url, pool_size=1)
+
+
+def test_an_open_store_reopens_without_migrating_again(pg_url: str) -> None:
+    with PostgresStore(pg_url, pool_size=1) as store:
+        applied = store.db.fetchall("SELECT version, applied_at FROM schema_version ORDER BY version")
+    with PostgresStore(pg_url, pool_size=1) as again:
+        assert again.db.fetchall("SELECT version, applied_at FROM schema_version ORDER BY version") == applied

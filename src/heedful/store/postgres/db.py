@@ -123,7 +123,10 @@ class RedactingCursor(psycopg.Cursor[Any]):
     """A cursor that takes SQLite-style `?` statements and redacts what INSERT/UPDATE bind."""
 
     def execute(  # type: ignore[override]
-        self, query: str | sql.Composable, params: Sequence[Any] | Mapping[str, Any] | None = None, **kwargs: Any
+        self,
+        query: str | sql.SQL | sql.Composed,
+        params: Sequence[Any] | Mapping[str, Any] | None = None,
+        **kwargs: Any,
     ) -> RedactingCursor:
         if params is None:
             super().execute(query, **kwargs)  # no parameters: run as written (migrations, DDL)

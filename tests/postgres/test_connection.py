@@ -107,3 +107,23 @@ def test_an_open_store_reopens_without_migrating_again(pg_url: str) -> None:
         applied = store.db.fetchall("SELECT version, applied_at FROM schema_version ORDER BY version")
     with PostgresStore(pg_url, pool_size=1) as again:
         assert again.db.fetchall("SELECT version, applied_at FROM schema_version ORDER BY version") == applied
+
+
+@pytest.mark.parametrize("url", ["postgresql://u:pw@host:notaport/db", "postgresql://u:pw@[broken/db", "mysql://x"])
+def test_a_bad_url_is_one_line_and_never_shows_the_password(url: str) -> None:
+    with pytest.raises(StoreError) as caught:
+        PostgresStore(url, pool_size=1)
+    message = str(caught.value)
+    assert "\n" not in message and "pw" not in message and message.startswith("cannot connect to the database at")
+
+
+def test_without_the_extra_the_store_says_how_to_install_it() -> None:
+    code = (
+        "import sys; sys.modules['psycopg'] = None\n"
+        "try:\n    import heedful.store.postgres\nexcept Exception as exc:\n    print(type(exc).__name__, exc)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert (
+        done.stdout.strip()
+        == "StoreError the PostgreSQL store needs the postgres extra: pip install 'heedful[postgres]'"
+    )

@@ -55,11 +55,14 @@ def newest_migration() -> int:
 
 def public_url(url: str) -> str:
     """The URL without its password, for messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        host = parts.hostname or ""
+        netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    except ValueError:  # not a URL we can take apart (a bad port, a broken address): show none of it
+        return "the configured URL"
     return urlunsplit(parts._replace(netloc=netloc))
 
 
@@ -208,7 +211,7 @@ class Database:
             )
             self.pool.open(wait=True, timeout=timeout)
         except (psycopg.Error, PoolTimeout) as exc:
-            raise StoreError(f"cannot connect to the database at {public_url(url)}: {_first_line(exc)}") from exc
+            raise StoreError(f"cannot connect to the database at {public_url(url)}: {_first_line(exc, url)}") from exc
         try:
             if self._current_version() != newest_migration():
                 self._migrate()  # an up-to-date database takes no lock at open
@@ -250,7 +253,9 @@ class Database:
         except PoolTimeout as exc:
             raise StoreError(f"no free connection to the database at {public_url(self.url)}: {exc}") from exc
         except psycopg.OperationalError as exc:
-            raise StoreError(f"the database at {public_url(self.url)} is unavailable: {_first_line(exc)}") from exc
+            raise StoreError(
+                f"the database at {public_url(self.url)} is unavailable: {_first_line(exc, self.url)}"
+            ) from exc
 
     def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         with self.read() as conn:
@@ -302,7 +307,7 @@ class Database:
                 try:
                     conn.execute(sql)  # no parameters: several statements, run as written
                 except psycopg.Error as exc:
-                    raise StoreError(f"migration {name} failed: {_first_line(exc)}") from exc
+                    raise StoreError(f"migration {name} failed: {_first_line(exc, self.url)}") from exc
                 conn.execute("INSERT INTO schema_version (version, name) VALUES (?, ?)", (version, name))
 
     def _ensure_extensions(self, conn: psycopg.Connection[Any]) -> None:
@@ -342,6 +347,12 @@ class Database:
         self.pool.close()
 
 
-def _first_line(exc: BaseException) -> str:
+_PASSWORD = re.compile(r"^\w+://[^:/@]*:([^@]+)@")
+
+
+def _first_line(exc: BaseException, url: str = "") -> str:
+    """The error's first line, without the URL's password (libpq quotes a URL it cannot parse)."""
     text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    line = text.splitlines()[0] if text else type(exc).__name__
+    found = _PASSWORD.match(url)
+    return line.replace(found.group(1), "***") if found else line

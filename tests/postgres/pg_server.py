@@ -42,6 +42,15 @@ def with_database(url: str, name: str) -> str:
     return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
 
 
+def admin(url: str, *statements: str) -> None:
+    """Run statements outside a transaction (CREATE/DROP DATABASE cannot run inside one)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        for statement in statements:
+            conn.execute(statement)  # type: ignore[arg-type]
+
+
 class EmbeddedServer:
     """initdb + pg_ctl from the wheel; `url` is the superuser URL of the `postgres` database."""
 

@@ -74,9 +74,7 @@ def test_unreachable_server_is_one_clear_error() -> None:
 
 
 def test_several_processes_opening_a_new_database_migrate_it_once(pg_server_url: str) -> None:
-    from pg_server import with_database
-
-    from conftest import admin
+    from pg_server import admin, with_database
 
     name = f"heedful_race_{os.getpid()}"
     admin(pg_server_url, f"DROP DATABASE IF EXISTS {name} WITH (FORCE)", f"CREATE DATABASE {name}")

@@ -6,7 +6,7 @@ import sqlite3
 from typing import Any
 
 import pytest
-from test_contract_rules import rule
+from rule_rows import rule
 
 
 def refused() -> tuple[type[BaseException], ...]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from test_contract_rules import rule
+from rule_rows import rule
 
 from heedful.enforce.ledger import Write
 

@@ -62,3 +62,45 @@ def test_ids_are_kept_as_written(pg_store: Any) -> None:
     row = pg_store.db.fetchone("SELECT user_id, payload FROM jobs WHERE id = ?", (job_id,))
     assert row is not None and row["user_id"] == "user-AKIAIOSFODNN7EXAMPLE"
     assert "AKIAIOSFODNN7EXAMPLE" not in row["payload"]
+
+
+def write_everything(store: Any) -> dict[str, Any]:
+    """The same secret-laden writes through any store; what its repositories read back."""
+    store.rules.commit("me", "learn", LEAK, [rule("r-1", f"Never paste {LEAK}", evidence=[LEAK], reason=LEAK)])
+    job_id = store.jobs.enqueue("me", "rules.learn", {"text": LEAK, "nested": [LEAK, 3]})
+    claimed = store.jobs.claim("w", 60)
+    store.jobs.fail(claimed.id, "w", f"crashed on {LEAK}")
+    store.keys.add("k-1", "me", "hash", False, LEAK)
+    store.set_meta("note", LEAK)
+    store.enforce.ensure_session("me", "s1", "codex", None)
+    store.enforce.start_turn("me", "s1", "t1", 1, LEAK, [LEAK])
+    store.enforce.save_reply("me", "s1", LEAK)
+    store.enforce.record_events("me", "s1", "t1", [{"kind": "command", "tool": "Bash", "command": LEAK, "path": LEAK}])
+    store.enforce.log("me", "s1", "t1", [{"stage": "stop", "action": "deny", "reason": LEAK, "quotes": [LEAK]}])
+    job = store.jobs.get(job_id)
+    session = store.enforce.session("me", "s1")
+    entry = store.enforce.entries("me", "s1")[0]
+    revision = store.rules.history("me", "r-1")[0]
+    return {
+        "rule": (revision.text, revision.evidence, revision.reason, revision.source_text),
+        "library": store.rules.library_versions("me")[0].summary,
+        "job": (job.payload, job.last_error),
+        "key": store.keys.get("k-1").label,
+        "meta": store.get_meta("note"),
+        "session": (session["last_prompt"], session["last_reply"]),
+        "turn": store.enforce.turn("me", "s1", "t1")["selected"],
+        "events": store.enforce.events("me", "s1"),
+        "log": (entry["reason"], entry["quotes"]),
+    }
+
+
+def test_postgres_stores_exactly_what_sqlite_stores(pg_store: Any, tmp_path: Any) -> None:
+    from heedful.store.sqlite import SQLiteStore
+
+    sqlite_store = SQLiteStore(tmp_path / "heedful.db")
+    try:
+        expected = write_everything(sqlite_store)
+    finally:
+        sqlite_store.close()
+    assert not any(secret in repr(expected) for secret in SECRETS) and "[REDACTED:" in repr(expected)
+    assert write_everything(pg_store) == expected

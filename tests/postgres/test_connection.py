@@ -7,6 +7,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 
 import pytest
 
@@ -125,3 +126,32 @@ def test_without_the_extra_the_store_says_how_to_install_it() -> None:
         done.stdout.strip()
         == "StoreError the PostgreSQL store needs the postgres extra: pip install 'heedful[postgres]'"
     )
+
+
+def test_a_write_behind_a_held_lock_gives_up_after_the_lock_timeout(pg_url: str) -> None:
+    """A hook must not wait on another writer: with a lock timeout its write fails fast (and it spools)."""
+    from rule_rows import rule
+
+    holding, release = threading.Event(), threading.Event()
+    with PostgresStore(pg_url, pool_size=2) as owner, PostgresStore(pg_url, pool_size=1, lock_timeout_ms=100) as hook:
+
+        def hold() -> None:
+            with owner.transaction() as conn:
+                owner.db.lock(conn, "rules:me")
+                holding.set()
+                release.wait(30)
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        try:
+            assert holding.wait(30)
+            started = time.monotonic()
+            with pytest.raises(StoreError, match="is busy"):
+                hook.rules.commit("me", "learn", "blocked", [rule("r-1", "Use uv")])
+            assert time.monotonic() - started < 5
+            assert hook.rules.latest_version("me") == 0  # nothing half-written
+            assert hook.jobs.enqueue("me", "memory.flush", {})  # other writes are not held up
+        finally:
+            release.set()
+            holder.join()
+        assert hook.rules.commit("me", "learn", "free again", [rule("r-1", "Use uv")]) == 1

@@ -191,8 +191,11 @@ class Database:
     a transaction borrow a connection for one statement.
     """
 
-    def __init__(self, url: str, pool_size: int = 4, timeout: float = 30.0) -> None:
+    def __init__(self, url: str, pool_size: int = 4, timeout: float = 30.0, lock_timeout_ms: int | None = None) -> None:
         self.url = url
+        # How long a write waits for a lock another transaction holds (None: as long as it takes);
+        # a hook sets it low and spools its writes instead of waiting, as with SQLite's busy_timeout.
+        self.lock_timeout_ms = lock_timeout_ms
         self._local = threading.local()
         self.conn = AutoConnection(self)
         try:
@@ -231,6 +234,8 @@ class Database:
             self._local.conn = conn
             try:
                 with conn.transaction():
+                    if self.lock_timeout_ms is not None:
+                        conn.execute("SELECT set_config('lock_timeout', ?, true)", (f"{int(self.lock_timeout_ms)}ms",))
                     yield conn
             finally:
                 self._local.conn = None
@@ -252,6 +257,8 @@ class Database:
                 yield conn
         except PoolTimeout as exc:
             raise StoreError(f"no free connection to the database at {public_url(self.url)}: {exc}") from exc
+        except psycopg.errors.LockNotAvailable as exc:
+            raise StoreError(f"the database at {public_url(self.url)} is busy: {_first_line(exc, self.url)}") from exc
         except psycopg.OperationalError as exc:
             raise StoreError(
                 f"the database at {public_url(self.url)} is unavailable: {_first_line(exc, self.url)}"

@@ -48,6 +48,8 @@ def test_no_secret_reaches_any_table(pg_store: Any) -> None:
     with pg_store.transaction() as conn:  # a statement of the caller's own goes through the same cursor
         conn.execute("INSERT INTO meta (key, value) VALUES (?, ?)", ("raw", LEAK))
         conn.execute("INSERT INTO meta (key, value) VALUES (%(key)s, %(value)s)", {"key": "named", "value": LEAK})
+        conn.execute("WITH v AS (SELECT 1) INSERT INTO meta (key, value) VALUES (?, ?)", ("with-insert", LEAK))
+        conn.execute("WITH v AS (SELECT 1) UPDATE meta SET value = ? WHERE key = ?", (LEAK, "note"))
     text = dump(pg_store)
     for secret in SECRETS:
         assert secret not in text

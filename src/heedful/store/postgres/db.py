@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -38,6 +38,7 @@ EXTENSIONS = ("vector", "pg_trgm")
 # pg_advisory_xact_lock key held while migrating: several processes starting at once migrate once.
 MIGRATION_LOCK = 0x68656564  # "heed"
 Row = dict[str, Any]
+_WITH_WRITE = re.compile(r"^\s*WITH\b.*\b(?:INSERT|UPDATE)\b", re.IGNORECASE | re.DOTALL)
 _PSYCOPG_PLACEHOLDER = re.compile(r"%\(\w+\)s|%s")
 
 
@@ -91,6 +92,10 @@ def to_pg(sql: str) -> str:
 def _plan(sql: str) -> tuple[bool, ...] | None:
     """For a write statement, whether each placeholder's column is safe; None for other statements."""
     columns = placeholder_columns(sql)
+    if columns is None and _WITH_WRITE.search(sql):
+        # A write behind a WITH clause: each placeholder is judged by what it is compared with or
+        # assigned to; one in a VALUES list has no column found this way and is redacted.
+        columns = placeholder_columns(f"UPDATE {sql}")
     return None if columns is None else tuple(is_safe_column(column) for column in columns)
 
 
@@ -147,9 +152,11 @@ class RedactingCursor(psycopg.Cursor[Any]):
         super().executemany(to_pg(query), cleaned, **kwargs)
 
 
-def _configure(conn: psycopg.Connection[Any]) -> None:
+def _configure(conn: psycopg.Connection[Any], lock_timeout_ms: int | None = None) -> None:
     conn.cursor_factory = RedactingCursor
     conn.row_factory = dict_row  # type: ignore[assignment]
+    if lock_timeout_ms is not None:  # for the session: autocommit statements and transactions alike
+        conn.execute("SELECT set_config('lock_timeout', ?, false)", (f"{int(lock_timeout_ms)}ms",))
 
 
 @dataclass(slots=True)
@@ -207,7 +214,7 @@ class Database:
                 min_size=1,
                 max_size=max(1, pool_size),
                 kwargs={"autocommit": True},
-                configure=_configure,
+                configure=partial(_configure, lock_timeout_ms=lock_timeout_ms),
                 timeout=timeout,
                 name="heedful",
                 open=False,
@@ -234,8 +241,6 @@ class Database:
             self._local.conn = conn
             try:
                 with conn.transaction():
-                    if self.lock_timeout_ms is not None:
-                        conn.execute("SELECT set_config('lock_timeout', ?, true)", (f"{int(self.lock_timeout_ms)}ms",))
                     yield conn
             finally:
                 self._local.conn = None
@@ -274,8 +279,9 @@ class Database:
             return list(conn.execute(sql, params).fetchall())
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run one write in a transaction (this thread's, or its own); the number of rows it touched."""
-        with self.transaction() as conn:
+        """Run one statement in this thread's transaction, or on its own (one statement is atomic by
+        itself: no BEGIN/COMMIT round trips); the number of rows it touched."""
+        with self.read() as conn:
             return conn.execute(sql, params).rowcount
 
     @staticmethod

@@ -61,36 +61,34 @@ class PostgresJobQueue:
         return row is not None
 
     def claim(self, owner: str, lease_seconds: float, kinds: list[str] | None = None) -> JobRecord | None:
-        """Take the oldest pending job, or a running one whose lease expired."""
+        """Take the oldest pending job, or a running one whose lease expired.
+
+        Two statements, no explicit transaction: the first records jobs whose worker died on their
+        last attempt as failed (instead of retrying them); the second locks the oldest claimable
+        job, skipping rows other workers hold, and leases it.
+        """
         stamp = now()
+        at = to_text(stamp)
         expires = to_text(stamp + timedelta(seconds=lease_seconds))
-        sql = f"SELECT id, attempts, max_attempts FROM jobs WHERE {_CLAIMABLE}"
-        params: list[object] = [to_text(stamp)]
+        where = _CLAIMABLE
+        params: list[object] = [at]
         if kinds:
-            sql += " AND kind = ANY(?)"
+            where += " AND kind = ANY(?)"
             params.append(list(kinds))
-        sql += " ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED"
-        with self.db.transaction() as conn:
-            while True:
-                row = conn.execute(sql, params).fetchone()
-                if row is None:
-                    return None
-                if row["attempts"] < row["max_attempts"]:
-                    break
-                # A job whose worker died on its last attempt: record that instead of retrying.
-                conn.execute(
-                    "UPDATE jobs SET state = 'failed', lease_owner = NULL, lease_expires_at = NULL,"
-                    " last_error = COALESCE(last_error, 'worker lost its lease on the last attempt'),"
-                    " updated_at = ? WHERE id = ?",
-                    (to_text(stamp), row["id"]),
-                )
-            claimed = conn.execute(
-                "UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires_at = ?,"
-                " attempts = attempts + 1, updated_at = ? WHERE id = ? RETURNING *",
-                (owner, expires, to_text(stamp), row["id"]),
-            ).fetchone()
-        assert claimed is not None  # the row is locked by this transaction
-        return _job(claimed)
+        self.db.execute(
+            "UPDATE jobs SET state = 'failed', lease_owner = NULL, lease_expires_at = NULL,"
+            " last_error = COALESCE(last_error, 'worker lost its lease on the last attempt'), updated_at = ?"
+            f" WHERE {where} AND attempts >= max_attempts",
+            [at, *params],
+        )
+        sql = (
+            f"WITH next AS (SELECT id FROM jobs WHERE {where} AND attempts < max_attempts"
+            " ORDER BY seq LIMIT 1 FOR UPDATE SKIP LOCKED)"
+            " UPDATE jobs SET state = 'running', lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1,"
+            " updated_at = ? FROM next WHERE jobs.id = next.id RETURNING jobs.*"
+        )
+        claimed = self.db.fetchone(sql, [*params, owner, expires, at])
+        return None if claimed is None else _job(claimed)
 
     def heartbeat(self, job_id: str, owner: str, lease_seconds: float) -> bool:
         """Extend the lease; False if the job is no longer this owner's."""

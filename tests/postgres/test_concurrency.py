@@ -13,6 +13,8 @@ from typing import Any
 
 import pytest
 
+pytest.importorskip("psycopg", reason="the postgres extra is not installed (pip install 'heedful[postgres]')")
+
 from heedful.store.postgres import PostgresStore
 
 WORKER = Path(__file__).with_name("store_worker.py")

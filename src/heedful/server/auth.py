@@ -17,7 +17,7 @@ from heedful.errors import InputError
 from heedful.ids import validate_user_id
 from heedful.server.keys import verify_key
 from heedful.server.state import Caller, ServerState
-from heedful.store.sqlite.keys import ApiKeyRecord
+from heedful.store.records import ApiKeyRecord
 
 USER_HEADER = "X-Heedful-User"
 UNAUTHORIZED = "missing, unknown or revoked API key: send 'Authorization: Bearer <key>' (`heedful keys create`)"

@@ -12,6 +12,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from heedful.api import Heedful
+from heedful.config import load_settings
+from heedful.memory.write import NewMessage
+from heedful.timeutil import to_text
 from integration.test_recall import (  # noqa: F401  (collected here, against PostgreSQL)
     test_an_answer_is_found_through_the_question_before_it,
     test_budget_and_limit_are_honoured,
@@ -30,11 +35,6 @@ from integration.test_recall_current_first import (  # noqa: F401
     test_restated_messages_put_the_newer_first_only_when_asked,
     test_the_index_follows_supersession_after_it_was_built,
 )
-
-from heedful.api import Heedful
-from heedful.config import load_settings
-from heedful.memory.write import NewMessage
-from heedful.timeutil import to_text
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
 

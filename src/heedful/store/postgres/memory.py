@@ -36,14 +36,17 @@ VECTOR_COLUMN = "(embedding::real[])[1:embedding_dim] AS embedding"
 _MESSAGE_COLUMNS = "id, user_id, session_id, role, speaker, text, created_at, ingested_at, background, extracted_at"
 
 
-def padded(vector: Any) -> list[float]:
-    """A vector as a list of MAX_DIMS floats (zeros appended; an inner product is unchanged)."""
+def padded(vector: Any) -> str:
+    """A vector in pgvector's text form, zero-padded to MAX_DIMS (an inner product is unchanged).
+
+    Text, not a float array: psycopg dumps a list of floats one element at a time (3 ms a row),
+    and each float32 written as its exact decimal reads back as the same float32.
+    """
     values = np.asarray(vector, dtype=np.float32).reshape(-1)
     if len(values) > MAX_DIMS:
         raise InputError(f"vectors of {len(values)} dimensions do not fit the PostgreSQL store (at most {MAX_DIMS})")
-    out = np.zeros(MAX_DIMS, dtype=np.float32)
-    out[: len(values)] = values
-    return out.tolist()
+    tail = ",0" * (MAX_DIMS - len(values))
+    return "[" + ",".join(map(str, values.tolist())) + tail + "]"
 
 
 def vector_of(values: Sequence[float] | None) -> np.ndarray | None:
@@ -222,24 +225,31 @@ class PostgresMemoryRepo:
     def insert_facts(self, facts: Sequence[FactRecord]) -> None:
         if not facts:
             return
-        recallable: list[tuple[int, str, str]] = []
-        marks = ", ".join("?" * 24)
+        marks = ", ".join("?" * 22)
         with self.db.transaction() as conn, conn.cursor() as cursor:
-            for fact in facts:
-                # The statement is read back as stored (redacted), so its terms hold no masked secret.
-                row = cursor.execute(
-                    f"INSERT INTO facts ({FACT_COLUMNS}, embedding, embedding_dim) VALUES ({marks})"
-                    " RETURNING seq, user_id, statement",
-                    _fact_values(fact),
-                ).fetchone()
-                if fact.entities:
-                    cursor.executemany(
-                        "INSERT INTO fact_entities (user_id, fact_id, entity) VALUES (?, ?, ?)"
-                        " ON CONFLICT (fact_id, entity) DO NOTHING",
-                        [(fact.user_id, fact.id, entity) for entity in dict.fromkeys(fact.entities)],
-                    )
-                if fact.kind in RECALLABLE_KINDS and row is not None:
-                    recallable.append((int(row["seq"]), str(row["user_id"]), str(row["statement"])))
+            # One pipelined statement for all rows; each statement's RETURNING gives the row as stored
+            # (redacted), so that its terms hold no masked secret.
+            cursor.executemany(
+                f"INSERT INTO facts ({FACT_COLUMNS}, embedding, embedding_dim) VALUES ({marks}, ?::vector, ?)"
+                " RETURNING seq, user_id, kind, statement",
+                [_fact_values(fact) for fact in facts],
+                returning=True,
+            )
+            stored: list[Row] = []
+            while True:
+                stored.extend(cursor.fetchall())
+                if not cursor.nextset():
+                    break
+            named = [(f.user_id, f.id, entity) for f in facts for entity in dict.fromkeys(f.entities)]
+            if named:
+                cursor.executemany(
+                    "INSERT INTO fact_entities (user_id, fact_id, entity) VALUES (?, ?, ?)"
+                    " ON CONFLICT (fact_id, entity) DO NOTHING",
+                    named,
+                )
+            recallable = [
+                (int(r["seq"]), str(r["user_id"]), str(r["statement"])) for r in stored if r["kind"] in RECALLABLE_KINDS
+            ]
             index_rows(conn, self.tokenizer, recallable)
 
     def get_facts(self, user_id: str, fact_ids: Sequence[str]) -> dict[str, FactRecord]:

@@ -58,12 +58,14 @@ def index_rows(conn: psycopg.Connection[Any], tokenizer: Tokenizer, rows: Sequen
         total = totals.setdefault(user_id, [0, 0])
         total[0] += 1
         total[1] += length
+    # One statement for every posting (arrays unnested in the server), not one per posting.
+    conn.execute(
+        "INSERT INTO fact_terms (user_id, term, fact_seq, tf, dl)"
+        " SELECT * FROM unnest(?::text[], ?::text[], ?::bigint[], ?::int[], ?::int[])"
+        " ON CONFLICT (user_id, term, fact_seq) DO UPDATE SET tf = excluded.tf, dl = excluded.dl",
+        [list(column) for column in zip(*postings, strict=True)] if postings else [[], [], [], [], []],
+    )
     with conn.cursor() as cursor:
-        cursor.executemany(
-            "INSERT INTO fact_terms (user_id, term, fact_seq, tf, dl) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (user_id, term, fact_seq) DO UPDATE SET tf = excluded.tf, dl = excluded.dl",
-            postings,
-        )
         cursor.executemany(
             "INSERT INTO user_term_totals (user_id, docs, tokens) VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE"
             " SET docs = user_term_totals.docs + excluded.docs, tokens = user_term_totals.tokens + excluded.tokens",

@@ -61,12 +61,9 @@ CREATE INDEX facts_user_entity ON facts (user_id, entity, predicate);
 CREATE INDEX facts_embedding_hnsw ON facts USING hnsw (embedding vector_ip_ops);
 
 -- The record is append-only: statements are never rewritten and rows never deleted. The one
--- sanctioned rewrite, a secret purge, sets `heedful.purge` for its own transaction only.
+-- sanctioned rewrite, a secret purge (purge.py), disables these guards inside its own transaction.
 CREATE FUNCTION facts_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF current_setting('heedful.purge', TRUE) = 'on' THEN
-        RETURN COALESCE(NEW, OLD);
-    END IF;
     IF TG_OP = 'DELETE' THEN
         RAISE EXCEPTION 'facts are append-only: rows are never deleted';
     END IF;

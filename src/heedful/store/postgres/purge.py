@@ -96,7 +96,8 @@ def purge_secrets(db: Database, dry_run: bool = False) -> PurgeReport:
     with db.transaction() as conn:
         guards = conn.execute(
             "SELECT c.relname AS tbl, t.tgname AS name FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid"
-            " JOIN pg_proc p ON p.oid = t.tgfoid WHERE NOT t.tgisinternal AND c.relname = ANY(?) AND p.proname = ANY(?)",
+            " JOIN pg_proc p ON p.oid = t.tgfoid"
+            " WHERE NOT t.tgisinternal AND c.relname = ANY(?) AND p.proname = ANY(?)",
             (tables, list(GUARDS)),
         ).fetchall()
         for guard in guards:

@@ -23,7 +23,7 @@ import psycopg
 
 from heedful.store.postgres.db import Database, Row
 from heedful.store.postgres.memory import VECTOR_COLUMN, padded
-from heedful.store.postgres.terms import bm25, document_frequencies, holders, new_tokenizer, rows_holding, user_totals
+from heedful.store.postgres.terms import bm25, document_frequencies, holders, new_tokenizer, share_holding, user_totals
 from heedful.store.records import CandidateRow
 from heedful.store.sqlite.recall_index import _KIND_CODES, NEVER, NO_TIME, UserRecallIndex, micros
 from heedful.store.sqlite.search import MAX_CACHED_BYTES, MAX_CACHED_EXPRESSIONS, MAX_CACHED_USERS, SQLiteSearch
@@ -90,6 +90,7 @@ class PostgresRecallIndex(UserRecallIndex):
     """`UserRecallIndex` filled from PostgreSQL: every column but the vectors (see `StoredVectors`)."""
 
     db: Database
+    tombstones: list[tuple[str, str, np.ndarray | None]] | None = None
 
     @property
     def matrix(self) -> Any:
@@ -106,6 +107,7 @@ class PostgresRecallIndex(UserRecallIndex):
         """This index brought to `version` (a new one when statements were rewritten)."""
         if version == self.version:
             return self
+        self.tombstones = None
         fresh = self.version == (-1, -1, -1)
         if version[2] != self.version[2] and not fresh:
             rebuilt = PostgresRecallIndex(self.user_id)
@@ -301,7 +303,15 @@ class PostgresSearch(SQLiteSearch):
         return {str(r["id"]): CandidateRow(**r) for r in rows}
 
     def tombstones(self, user_id: str) -> list[tuple[str, str, np.ndarray | None]]:
-        """Active requests to forget: (id, what to forget, embedding) of current, unexpired tombstones."""
+        """Active requests to forget: (id, what to forget, embedding) of current, unexpired tombstones.
+
+        Kept with the user's index: a new or changed tombstone is a facts row, and moves its version."""
+        index = self.index(user_id)
+        if index.tombstones is None:
+            index.tombstones = self._read_tombstones(user_id)
+        return index.tombstones
+
+    def _read_tombstones(self, user_id: str) -> list[tuple[str, str, np.ndarray | None]]:
         rows = self.pg.fetchall(
             f"SELECT id, COALESCE(object, statement) AS target, {VECTOR_COLUMN} FROM facts"
             " WHERE user_id = ? AND kind = 'tombstone' AND valid_to IS NULL AND expired_at IS NULL ORDER BY seq",
@@ -322,11 +332,10 @@ class PostgresSearch(SQLiteSearch):
     def term_share(self, user_id: str, term: str) -> float:
         """The share of one user's recallable rows whose statement holds `term` (an FTS5-style phrase)."""
         stems = self._query_terms(term)
+        if not stems:
+            return 0.0
         with self.pg.read() as conn:
-            docs, _ = user_totals(conn, user_id)
-            if not docs or not stems:
-                return 0.0
-            return rows_holding(conn, user_id, stems) / docs
+            return share_holding(conn, user_id, stems)
 
     def keyword_positions(self, index: UserRecallIndex, match_expression: str, limit: int) -> list[tuple[int, float]]:
         """BM25 (FTS5's formula, see `terms.py`) over the user's own rows and statistics, computed in

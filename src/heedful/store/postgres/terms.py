@@ -115,15 +115,16 @@ def document_frequencies(conn: psycopg.Connection[Any], user_id: str, terms: Seq
     return {str(r["term"]): int(r["df"]) for r in rows}
 
 
-def rows_holding(conn: psycopg.Connection[Any], user_id: str, terms: Sequence[str]) -> int:
-    """How many of one user's rows hold any of `terms`."""
+def share_holding(conn: psycopg.Connection[Any], user_id: str, terms: Sequence[str]) -> float:
+    """The share of one user's indexed rows holding any of `terms` (one round trip)."""
     if not terms:
-        return 0
+        return 0.0
     row = conn.execute(
-        "SELECT COUNT(DISTINCT fact_seq) AS n FROM fact_terms WHERE user_id = ? AND term = ANY(?)",
-        (user_id, list(terms)),
+        "SELECT (SELECT COUNT(DISTINCT fact_seq) FROM fact_terms WHERE user_id = ? AND term = ANY(?))::float8"
+        " / docs AS share FROM user_term_totals WHERE user_id = ? AND docs > 0",
+        (user_id, list(terms), user_id),
     ).fetchone()
-    return 0 if row is None else int(row["n"])
+    return 0.0 if row is None else float(row["share"])
 
 
 def holders(

@@ -6,7 +6,8 @@ For each size, a new user is filled through `heedful.memory` (the generated note
 each distinct) on a PostgresStore, timing the ingest; then, side by side across sizes, query by
 query: full recall p50/p95 with each route's share, and the vector route alone both ways (exact
 scan of the user's rows, and the HNSW index) with the HNSW answer's recall@10 against the exact one.
-The database must be one heedful may write to; each run adds users named `scale-<size>-<tag>`.
+The database must be one heedful may write to; each run adds users named `scale-<size>-<tag>`
+(`--tag` reuses an earlier run's users, adding only the notes they lack).
 """
 
 from __future__ import annotations
@@ -52,19 +53,23 @@ def _percentiles(samples: list[float]) -> dict[str, float]:
 
 
 def _fill(hf: Heedful, user: str, size: int) -> float:
-    """Add `size` distinct notes to `user`; items per second."""
+    """Bring `user` to `size` distinct notes (a run resumed with --tag adds only what is missing);
+    items added per second (0 when nothing was added)."""
     texts = notes(size, size)
+    have = hf.store.memory.count_facts(user)
+    if have >= size:
+        return 0.0
     started = time.perf_counter()
-    for start in range(0, size, BATCH):
+    for start in range(have, size, BATCH):
         messages = [
             NewMessage(text, session_id=f"s{(start + n) // 20}") for n, text in enumerate(texts[start : start + BATCH])
         ]
         hf.memory.add(user, messages, extract=False)
-    return size / (time.perf_counter() - started)
+    return (size - have) / (time.perf_counter() - started)
 
 
-def run(url: str, sizes: list[int], runs: int = 3, embedder: str = "hashing") -> dict[str, Any]:
-    tag = secrets.token_hex(3)
+def run(url: str, sizes: list[int], runs: int = 3, embedder: str = "hashing", tag: str | None = None) -> dict[str, Any]:
+    tag = tag or secrets.token_hex(3)
     with tempfile.TemporaryDirectory(prefix="heedful-scale-pg-") as folder:
         hf = _open(url, Path(folder), embedder)
         try:
@@ -102,6 +107,7 @@ def run(url: str, sizes: list[int], runs: int = 3, embedder: str = "hashing") ->
             for size in sizes
         },
         "queries": len(QUERIES) * runs,
+        "tag": tag,
     }
 
 
@@ -135,6 +141,7 @@ def cli(
     sizes: Annotated[str, typer.Option("--sizes", help="Items of each measured user, e.g. 10000,100000")] = "10000",
     runs: Annotated[int, typer.Option("--runs", help="Passes over the query set.")] = 3,
     embedder: Annotated[str, typer.Option("--embedder", help="hashing (fast to build) or minilm.")] = "hashing",
+    tag: Annotated[str | None, typer.Option("--tag", help="Reuse (and complete) the users of an earlier run.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
     """One user's recall p50/p95 on PostgreSQL at each size, with the vector route exact and by HNSW."""
@@ -145,7 +152,7 @@ def cli(
     if not chosen or min(chosen) < 1 or runs < 1:
         typer.echo("error: --sizes takes positive whole numbers separated by commas, --runs at least 1", err=True)
         raise typer.Exit(2)
-    report = run(database_url, chosen, runs, embedder)
+    report = run(database_url, chosen, runs, embedder, tag)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
         return

@@ -45,16 +45,19 @@ _STATES = (
     f"SELECT seq, valid_to, expired_at, superseded_by FROM facts WHERE user_id = ? AND kind IN ({_KINDS})"
     " AND (valid_to IS NOT NULL OR expired_at IS NOT NULL OR superseded_by IS NOT NULL)"
 )
+# `+ 0` keeps the planner off the HNSW index (whose order it would otherwise take, then re-sort):
+# the exact route reads the user's rows by the user index and keeps the top k of all of them.
 _EXACT = (
     "SELECT seq, -(embedding <#> ?::vector) AS score FROM facts"
     f" WHERE user_id = ? AND kind IN ({_KINDS}) AND embedding IS NOT NULL"
-    " ORDER BY embedding <#> ?::vector, seq LIMIT ?"
+    " ORDER BY (embedding <#> ?::vector) + 0, seq LIMIT ?"
 )
 _APPROXIMATE = (
-    "WITH found AS MATERIALIZED (SELECT seq, embedding <#> ?::vector AS distance FROM facts"
-    f" WHERE user_id = ? AND kind IN ({_KINDS}) ORDER BY embedding <#> ?::vector LIMIT ?)"
-    " SELECT seq, -distance AS score FROM found ORDER BY distance, seq"
+    "SELECT seq, -(embedding <#> ?::vector) AS score FROM facts"
+    f" WHERE user_id = ? AND kind IN ({_KINDS}) ORDER BY embedding <#> ?::vector LIMIT ?"
 )
+# The approximate route always takes the HNSW index (a small store's planner would rather sort).
+_USE_HNSW = ("enable_seqscan = off", "enable_bitmapscan = off", "enable_sort = off")
 
 
 class StoredVectors:
@@ -256,9 +259,11 @@ class PostgresSearch(SQLiteSearch):
         else:
             with self.pg.transaction() as conn:
                 # A filtered HNSW scan keeps stepping until it has `limit` rows of this user.
-                conn.execute(f"SET LOCAL hnsw.ef_search = {min(MAX_EF_SEARCH, max(40, limit))}")
-                conn.execute("SET LOCAL hnsw.iterative_scan = relaxed_order")
+                settings = [f"hnsw.ef_search = {min(MAX_EF_SEARCH, max(40, limit))}", "hnsw.iterative_scan = relaxed_order"]
+                conn.execute("; ".join(f"SET LOCAL {setting}" for setting in [*settings, *_USE_HNSW]))
                 rows = conn.execute(_APPROXIMATE, (vector, user_id, vector, limit)).fetchall()
+            # relaxed order: the index may return near neighbours slightly out of order
+            rows = sorted(rows, key=lambda r: (-float(r["score"]), int(r["seq"])))
         return [(int(r["seq"]), float(r["score"])) for r in rows]
 
     @staticmethod

@@ -259,7 +259,10 @@ class PostgresSearch(SQLiteSearch):
         else:
             with self.pg.transaction() as conn:
                 # A filtered HNSW scan keeps stepping until it has `limit` rows of this user.
-                settings = [f"hnsw.ef_search = {min(MAX_EF_SEARCH, max(40, limit))}", "hnsw.iterative_scan = relaxed_order"]
+                settings = [
+                    f"hnsw.ef_search = {min(MAX_EF_SEARCH, max(40, limit))}",
+                    "hnsw.iterative_scan = relaxed_order",
+                ]
                 conn.execute("; ".join(f"SET LOCAL {setting}" for setting in [*settings, *_USE_HNSW]))
                 rows = conn.execute(_APPROXIMATE, (vector, user_id, vector, limit)).fetchall()
             # relaxed order: the index may return near neighbours slightly out of order

@@ -195,3 +195,25 @@ def test_search_isolates_users(store: Any) -> None:
     assert store.search.vectors_for("bob", ["alice-0001"]) == {}
     assert store.search.tombstones("bob") == []
     assert store.search.row_count("carol") == 0 and store.search.keyword("carol", '"guitar"', 5) == []
+
+
+def test_past_the_exact_size_recall_takes_the_hnsw_route(pg_store: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from heedful.store.postgres import search as pg_search
+
+    load(pg_store)
+    vector = HashingEmbedder().embed(["painting in Lisbon"])[0]
+    exact = [i for i, _ in pg_store.search.vector_search("alice", vector, 10)]
+    monkeypatch.setattr(pg_search, "EXACT_SCAN_UP_TO", 100)  # alice's 240 rows are past it now
+    asked: list[bool] = []
+    nearest = pg_store.search.nearest
+
+    def spy(user_id: str, query: Any, limit: int, approximate: bool) -> Any:
+        asked.append(approximate)
+        return nearest(user_id, query, limit, approximate)
+
+    monkeypatch.setattr(pg_store.search, "nearest", spy)
+    approximate = [i for i, _ in pg_store.search.vector_search("alice", vector, 10)]
+    assert asked == [True] and len(set(approximate) & set(exact)) >= 8
+    # asked for more rows than the user has, the filtered index scan comes back short: the exact scan answers
+    every = pg_store.search.nearest("bob", vector, 500, approximate=True)
+    assert len(every) == 60 and every == pg_store.search.nearest("bob", vector, 500, approximate=False)

@@ -110,7 +110,8 @@ CREATE TABLE fact_terms (
     fact_seq BIGINT NOT NULL,
     tf       INTEGER NOT NULL,
     dl       INTEGER NOT NULL,
-    PRIMARY KEY (user_id, term, fact_seq)
+    -- tf and dl ride in the index: BM25 over a common term is an index-only scan
+    PRIMARY KEY (user_id, term, fact_seq) INCLUDE (tf, dl)
 );
 CREATE TABLE user_term_totals (
     user_id TEXT PRIMARY KEY,

@@ -154,3 +154,40 @@ def test_users_due_for_dream(store: Any) -> None:
     # alice and carol have messages newer than any summary; bob's summary is newer than his message
     assert memory.users_due_for_dream(idle_since=T1, stale_since=T0) == ["alice", "carol"]
     assert memory.users_due_for_dream(idle_since=T0, stale_since=T0) == []
+
+
+def test_concurrent_writers_lose_nothing(pg_url: str) -> None:
+    """8 writers (each its own pool, as separate processes would be) add to the same two users at once."""
+    import threading
+
+    from heedful.store.postgres import PostgresStore
+
+    stores = [PostgresStore(pg_url, pool_size=1) for _ in range(8)]
+    errors: list[BaseException] = []
+
+    def write(number: int, store: Any) -> None:
+        try:
+            for batch in range(5):
+                user = ("alice", "bob")[batch % 2]
+                store.memory.ensure_user(user)
+                store.memory.insert_facts(
+                    [fact(f"w{number}-{batch}-{i}", user, f"writer {number} note {batch} {i} lisbon") for i in range(4)]
+                )
+        except BaseException as error:  # reported below: a thread's failure must fail the test
+            errors.append(error)
+
+    threads = [threading.Thread(target=write, args=(n, store)) for n, store in enumerate(stores)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        assert errors == []
+        check = stores[0]
+        assert check.memory.count_facts("alice") == 8 * 3 * 4 and check.memory.count_facts("bob") == 8 * 2 * 4
+        assert check.search.row_count("alice") == 96  # every insert moved the user's version
+        assert len(check.search.keyword("alice", '"lisbon"', 500)) == 96  # and indexed its terms
+        assert check.search.term_share("bob", '"lisbon"') == 1.0  # totals counted every row once
+    finally:
+        for store in stores:
+            store.close()

@@ -30,8 +30,8 @@ WITH totals AS (
     FROM fact_terms t, totals WHERE t.user_id = ? AND t.term = ANY(?) GROUP BY t.term, totals.docs
 )
 SELECT t.fact_seq AS seq,
-       SUM(CASE WHEN w.idf > 0 THEN w.idf ELSE {MIN_IDF} END * t.tf * {K1 + 1}
-           / (t.tf + {K1} * (1 - {B} + {B} * t.dl / totals.average))) AS score
+       SUM(CASE WHEN w.idf > 0 THEN w.idf ELSE {MIN_IDF}::float8 END * t.tf * {K1 + 1}::float8
+           / (t.tf + {K1 * (1 - B)}::float8 + {K1 * B}::float8 * t.dl / totals.average)) AS score
 FROM fact_terms t JOIN weights w ON w.term = t.term CROSS JOIN totals
 WHERE t.user_id = ? AND t.term = ANY(?)
 GROUP BY t.fact_seq ORDER BY score DESC, t.fact_seq LIMIT ?

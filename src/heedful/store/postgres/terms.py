@@ -19,8 +19,10 @@ from heedful.store.sqlite.terms import K1, MIN_IDF, RECALLABLE_KINDS, B, Tokeniz
 
 _KINDS = ",".join(f"'{kind}'" for kind in RECALLABLE_KINDS)
 
-# BM25 of one user's rows for a list of terms; ties by insertion order. Parameters: user, terms,
-# user, terms, limit. The idf is FTS5's: ln((N - df + 0.5) / (df + 0.5)), 1e-6 when not positive.
+# BM25 of one user's rows for a list of terms; ties by insertion order (scores equal to 1e-9: the
+# server sums a row's terms in no fixed order, so equal scores may differ in their last bits).
+# Parameters: user, terms, user, terms, limit. The idf is FTS5's: ln((N - df + 0.5) / (df + 0.5)),
+# 1e-6 when not positive.
 BM25_SQL = f"""
 WITH totals AS (
     SELECT docs::float8 AS docs, CASE WHEN tokens > 0 THEN tokens::float8 / docs ELSE 1.0 END AS average
@@ -29,12 +31,14 @@ WITH totals AS (
     SELECT t.term, ln((totals.docs - COUNT(*) + 0.5) / (COUNT(*) + 0.5)) AS idf
     FROM fact_terms t, totals WHERE t.user_id = ? AND t.term = ANY(?) GROUP BY t.term, totals.docs
 )
+SELECT seq, score FROM (
 SELECT t.fact_seq AS seq,
        SUM(CASE WHEN w.idf > 0 THEN w.idf ELSE {MIN_IDF}::float8 END * t.tf * {K1 + 1}::float8
-           / (t.tf + {K1 * (1 - B)}::float8 + {K1 * B}::float8 * t.dl / totals.average)) AS score
+           / (t.tf + {K1}::float8 * (1 - {B}::float8 + {B}::float8 * t.dl / totals.average))) AS score
 FROM fact_terms t JOIN weights w ON w.term = t.term CROSS JOIN totals
 WHERE t.user_id = ? AND t.term = ANY(?)
-GROUP BY t.fact_seq ORDER BY score DESC, t.fact_seq LIMIT ?
+GROUP BY t.fact_seq
+) scored ORDER BY round(score * 1e9) DESC, seq LIMIT ?
 """
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pg_server import EmbeddedServer, with_database
+from pg_server import EmbeddedServer, admin, with_database
 
 TEMPLATE = "heedful_template"
 _numbers = itertools.count()
@@ -42,15 +42,6 @@ def pg_server_url() -> Iterator[str]:
         yield server.url
     finally:
         server.stop()
-
-
-def admin(url: str, *statements: str) -> None:
-    """Run statements outside a transaction (CREATE/DROP DATABASE cannot run inside one)."""
-    import psycopg
-
-    with psycopg.connect(url, autocommit=True) as conn:
-        for statement in statements:
-            conn.execute(statement)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="session")

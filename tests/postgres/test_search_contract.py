@@ -214,6 +214,9 @@ def test_past_the_exact_size_recall_takes_the_hnsw_route(pg_store: Any, monkeypa
     monkeypatch.setattr(pg_store.search, "nearest", spy)
     approximate = [i for i, _ in pg_store.search.vector_search("alice", vector, 10)]
     assert asked == [True] and len(set(approximate) & set(exact)) >= 8
+    # a user holding a small share of a large table keeps the exact scan (a filtered index scan would crawl)
+    monkeypatch.setattr(pg_store.search, "table_rows", lambda: 100_000.0)
+    assert [i for i, _ in pg_store.search.vector_search("alice", vector, 10)] == exact and asked[-1] is False
     # asked for more rows than the user has, the filtered index scan comes back short: the exact scan answers
     every = pg_store.search.nearest("bob", vector, 500, approximate=True)
     assert len(every) == 60 and every == pg_store.search.nearest("bob", vector, 500, approximate=False)

@@ -92,12 +92,13 @@ def run(url: str, sizes: list[int], runs: int = 3, embedder: str = "hashing", ta
             vector = _vector_route(hf, search, users)
         finally:
             hf.close()
-    from heedful.store.postgres.search import EXACT_SCAN_UP_TO
+    from heedful.store.postgres.search import EXACT_SCAN_UP_TO, HNSW_MIN_SHARE
 
     return {
         "database": "postgresql",
         "embedder": embedder,
         "exact_scan_up_to": EXACT_SCAN_UP_TO,
+        "hnsw_min_share": HNSW_MIN_SHARE,
         "sizes": {
             size: {
                 "ingest_items_per_s": ingest[size],
@@ -159,7 +160,10 @@ def cli(
     if as_json:
         typer.echo(json.dumps(report, indent=2))
         return
-    typer.echo(f"PostgreSQL, one user, {embedder} embedder; exact vector scan up to {report['exact_scan_up_to']} rows")
+    typer.echo(
+        f"PostgreSQL, one user, {embedder} embedder; exact vector scan up to {report['exact_scan_up_to']} rows"
+        f" or below {report['hnsw_min_share']:.0%} of the table"
+    )
     for size, row in report["sizes"].items():
         typer.echo(
             f"  {size:>7} items: recall p50 {row['recall_ms']['p50']} ms p95 {row['recall_ms']['p95']} ms;"

@@ -29,12 +29,15 @@ from heedful.store.sqlite.recall_index import _KIND_CODES, NEVER, NO_TIME, UserR
 from heedful.store.sqlite.search import MAX_CACHED_BYTES, MAX_CACHED_EXPRESSIONS, MAX_CACHED_USERS, SQLiteSearch
 from heedful.store.sqlite.terms import MIN_IDF, RECALLABLE_KINDS, phrases
 
-# Up to this many rows with vectors, a user's vector query is an exact scan of their rows (every
-# result right); beyond, the HNSW index answers. An exact scan reads every row's 1.5 kB vector:
-# measured (python -m heedful.bench.scale_postgres, 2 busy cores) about 3 ms at 1k rows and 6 ms at
-# 2k when cached, 190 ms at 10k in a 120k-row table; the HNSW scan filtered to the user took 10-18 ms
-# at every size and kept 94-97% of the exact top 10 (hashing vectors, the hard case).
+# The vector route is an exact scan of the user's rows, unless the user has more than
+# EXACT_SCAN_UP_TO rows with vectors and holds at least HNSW_MIN_SHARE of the table: then the
+# store-wide HNSW index answers, filtered to the user. Measured (python -m heedful.bench.scale_postgres,
+# 2 cores under a load average of 30, hashing vectors): the exact scan costs about 4 us a row (42 ms
+# at 10k, 211 ms at 100k); the filtered HNSW scan kept 99% of the exact top 10 and took 84 ms for a
+# user holding 90% of a 110k-row table but 317 ms for one holding 9% of it (it wades through the
+# other users' neighbours). A user with a small share of a large store keeps the exact scan.
 EXACT_SCAN_UP_TO = 5_000
+HNSW_MIN_SHARE = 0.5
 # Candidates the HNSW scan keeps per step (pgvector's cap is 1000); results past it come from
 # further iterative steps.
 MAX_EF_SEARCH = 1000
@@ -245,14 +248,21 @@ class PostgresSearch(SQLiteSearch):
     def vector_positions(self, index: UserRecallIndex, query: np.ndarray, limit: int) -> list[tuple[int, float]]:
         """Positions of the `limit` rows with the largest inner product with `query` (cosine for the
         unit vectors embedders make), best first, ties by insertion order: exact up to
-        EXACT_SCAN_UP_TO rows with vectors, by the HNSW index beyond."""
+        EXACT_SCAN_UP_TO rows with vectors, by the HNSW index beyond for a user holding HNSW_MIN_SHARE of
+        the table."""
         if not len(index) or not index.dim or index.dim != query.shape[-1]:
             return []
         count = int(index.has_vector.sum())
         limit = min(limit, count)
         if limit <= 0:
             return []
-        return self._positions(index, self.nearest(index.user_id, query, limit, approximate=count > EXACT_SCAN_UP_TO))
+        approximate = count > EXACT_SCAN_UP_TO and count >= HNSW_MIN_SHARE * self.table_rows()
+        return self._positions(index, self.nearest(index.user_id, query, limit, approximate))
+
+    def table_rows(self) -> float:
+        """The planner's estimate of the facts table's size (a catalog read, no scan)."""
+        row = self.pg.fetchone("SELECT reltuples FROM pg_class WHERE oid = 'facts'::regclass")
+        return 0.0 if row is None else max(0.0, float(row["reltuples"]))
 
     def nearest(self, user_id: str, query: np.ndarray, limit: int, approximate: bool) -> list[tuple[int, float]]:
         """(seq, inner product) of one user's `limit` nearest recallable rows, best first."""

@@ -102,6 +102,23 @@ def _base_form(word: str) -> str:
     return lower[:-3] if lower.endswith("ing") else lower
 
 
+_PROHIBITION = re.compile(r"^\s*(?:please\s+)?(?:never|don'?t|do not|no|stop|avoid)\b", re.I)
+_REPLACEMENT = re.compile(
+    r"^\s*(?:(?:just|instead|rather)[,]?\s+)?(?:use|prefer|go with|stick (?:to|with)|switch to)\b", re.I
+)
+
+
+def _replacement_follows(previous: str, gap: str, clause: str) -> bool:
+    """ "Never run bare python; use uv run python": a prohibition stays with the replacement right after it."""
+    return (
+        ";" in gap
+        and bool(_PROHIBITION.match(previous))
+        and bool(_REPLACEMENT.match(clause))
+        and len(clause.split()) <= 8
+        and len(previous.split()) <= 14
+    )
+
+
 def split_clauses(text: str) -> list[tuple[int, int]]:
     """Spans of atomic clauses: sentences, then independent directives joined by 'and'/'also'."""
     spans: list[tuple[int, int]] = []
@@ -115,13 +132,22 @@ def split_clauses(text: str) -> list[tuple[int, int]]:
     merged: list[tuple[int, int]] = []
     for start, end in spans:
         if (
-            merged
-            and _WHY_KEEP.match(text[merged[-1][0] : merged[-1][1]].strip())
-            and re.match(r"\s*(?:use|prefer|try|do)\b", text[start:end], re.IGNORECASE)
-        ) or (
-            merged
-            and _SUBORDINATE.match(text[merged[-1][0] : merged[-1][1]].strip())
-            and "," not in text[merged[-1][0] : merged[-1][1]]
+            (
+                merged
+                and _WHY_KEEP.match(text[merged[-1][0] : merged[-1][1]].strip())
+                and re.match(r"\s*(?:use|prefer|try|do)\b", text[start:end], re.IGNORECASE)
+            )
+            or (
+                merged
+                and _SUBORDINATE.match(text[merged[-1][0] : merged[-1][1]].strip())
+                and "," not in text[merged[-1][0] : merged[-1][1]]
+            )
+            or (
+                merged
+                and _replacement_follows(
+                    text[merged[-1][0] : merged[-1][1]], text[merged[-1][1] : start], text[start:end]
+                )
+            )
         ):
             merged[-1] = (merged[-1][0], end)
         else:
@@ -151,6 +177,8 @@ def _sentence_case(text: str) -> str:
     text = text.strip().rstrip(".!,;: ")
     if not text:
         return text
+    if re.match(r"[^\s]*[/*`]|[._]?[a-z][\w-]*[._][\w.-]", text):
+        return text + "."  # "vendor/ is vendored", "package.json is generated": a path keeps its case
     return text[0].upper() + text[1:] + "."
 
 
@@ -180,6 +208,24 @@ _BARE_STOP = re.compile(
     r"(?:\s+(?:it|that|this|now|please|ever|again|doing (?:it|that|this)))*[.!]*$",
     re.I,
 )
+# Rules stated as a fact or a limit, with no directive word: who owns a path ("infra/ is not ours to change",
+# "vendor/ belongs to another team", "hands off gen/"), which tool the project runs ("this repo uses pnpm", "we're a
+# yarn shop", "poetry manages deps here") and a count ("final summary: 5 bullets max").
+_STATED_RULE = re.compile(
+    r"\b(?:(?:is|are)\s+(?:not|n'?t)\s+(?:ours|yours|mine)|(?:isn'?t|aren'?t)\s+(?:ours|yours|mine)|"
+    r"nothing\s+(?:under|in|inside)\b.{1,80}\b(?:is|are)\s+(?:ours|yours|mine)|"
+    r"belongs?\s+to\s+(?:another|a different|other|some other|the\s+[\w-]+)\s+(?:[\w-]+\s+)?(?:team|group|org)|"
+    r"(?:is|are)\s+(?:owned|maintained|managed|vendored|generated|read-?only|off[- ]limits)|hands[- ]off|"
+    r"(?:this|the|our)\s+(?:repo|repository|project|codebase|monorepo|workspace)\s+(?:uses|is on|runs on|is an?)|"
+    r"\bwe(?:'re| are)\s+an?\s+[\w.-]+\s+(?:shop|house|team|project|repo|monorepo|workspace)|"
+    r"\b[\w.-]+\s+(?:manages|handles|owns)\s+(?:the\s+)?(?:deps|dependencies|packages|installs|environments?)|"
+    r"\bis\s+an?\s+[\w.-]+\s+(?:workspace|monorepo|project)|"
+    r"\b(?:\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?:words?|lines?|bullets?|"
+    r"bullet points|sentences?|paragraphs?)\s+(?:max(?:imum)?|tops|at most|or (?:fewer|less))\b|"
+    r"\b(?:max(?:imum)?|at most|no more than|up to)\s+(?:\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|"
+    r"twenty)\s+(?:words?|lines?|bullets?|bullet points|sentences?|paragraphs?)\b)",
+    re.I,
+)
 # "No force pushes", "no global yarn installs", "zero emojis": a prohibition without a verb.
 _NOUN_PROHIBITION = re.compile(r"^(?:no|zero|nothing)\s+(?!(?:need|problem|worries|idea|way|thanks)\b)[\w`.-]", re.I)
 
@@ -197,7 +243,10 @@ def _candidate(text: str, start: int, end: int) -> Candidate | None:
         if is_question(body) and not re.match(r"^(?:always|never|don'?t|do not|please|use|stop)\b", body, re.I):
             return None
     if not body or (
-        not lx.DIRECTIVE.search(body) and not lx.LASTING.search(clause) and not _NOUN_PROHIBITION.match(body)
+        not lx.DIRECTIVE.search(body)
+        and not lx.LASTING.search(clause)
+        and not _NOUN_PROHIBITION.match(body)
+        and not _STATED_RULE.search(body)
     ):
         return None
     condition = None
@@ -261,6 +310,22 @@ def split_command_list(candidate: Candidate) -> list[Candidate]:
     ]
 
 
+def split_project_tool(candidate: Candidate) -> list[Candidate]:
+    """ "This repo uses pnpm": the project uses one of rival tools, so each other one is its own rule.
+
+    The stated fact itself compiles to a ban on the family's usual tool (npm); the others (yarn, bun) are added
+    as "Use pnpm, not yarn." with the same evidence. "Use pnpm" alone is a preference and is not split."""
+    from heedful.rules.compile.commands import project_tool
+
+    found = project_tool(candidate.text)
+    if found is None:
+        return [candidate]
+    tool, rivals = found
+    return [candidate] + [
+        candidate.model_copy(update={"text": f"Use {tool}, not {rival}.", "polarity": "dont"}) for rival in rivals[1:]
+    ]
+
+
 def interpret(text: str) -> list[Candidate]:
     """Atomic candidates from one user message (no context)."""
     found: list[tuple[bool, Candidate]] = []
@@ -268,7 +333,8 @@ def interpret(text: str) -> list[Candidate]:
         candidate = _candidate(text, start, end)
         if candidate is not None:
             narrative = is_narrative(text[start:end])
-            found += [(narrative, atomic) for atomic in split_command_list(candidate)]
+            atomic = [c for listed in split_command_list(candidate) for c in split_project_tool(listed)]
+            found += [(narrative, a) for a in atomic]
     if any(not narrative for narrative, _ in found):
         return [candidate for narrative, candidate in found if not narrative]
     return [candidate for _, candidate in found]

@@ -64,7 +64,7 @@ FILLER = frozenset(
 NOT_PROGRAMS = frozenset(
     "the a an any it this that tests test anything something commands scripts code stuff "
     "migrations servers server builds jobs things containers interactive it's them database databases queries "
-    "statements sql production prod staging ci locally".split()
+    "statements sql production prod staging ci locally bare plain naked raw".split()
 )
 CONCEPT_PHRASES = (
     (
@@ -137,6 +137,7 @@ class Family:
     programs: tuple[str, ...]
     default: str | None
     activities: frozenset[str]
+    rivals: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -165,6 +166,7 @@ class Mention:
     concepts: list[str] = field(default_factory=list)
     implied: bool = False
     unread: list[str] = field(default_factory=list)  # words after the program that say more than we can state
+    spelled: str = ""  # the command as the rule writes it ("python -m pytest"), when it says more than the program
 
 
 @lru_cache(maxsize=1)
@@ -174,7 +176,11 @@ def vocabulary() -> Vocabulary:
     member: dict[str, str] = {}
     for name, spec in raw.get("families", {}).items():
         families[name] = Family(
-            name, tuple(spec["programs"]), spec.get("default"), frozenset(spec.get("activities", []))
+            name,
+            tuple(spec["programs"]),
+            spec.get("default"),
+            frozenset(spec.get("activities", [])),
+            tuple(spec.get("rivals", [])),
         )
         for program in spec["programs"]:
             member.setdefault(program, name)
@@ -257,6 +263,15 @@ def family_default(program: str) -> str | None:
     if family is None or not family.default or family.default == program:
         return None
     return family.default
+
+
+def rivals_of(program: str) -> list[str]:
+    """The tools a project uses instead when it uses this one ("this repo uses pnpm": npm, yarn, bun), default first."""
+    family = vocabulary().family_of(program)
+    if family is None or program not in family.rivals:
+        return []
+    ordered = [family.default, *family.rivals] if family.default else list(family.rivals)
+    return [r for r in dict.fromkeys(ordered) if r and r != program]
 
 
 def activity_words(program: str | None) -> frozenset[str]:

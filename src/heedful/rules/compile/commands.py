@@ -137,6 +137,30 @@ def _privileged(text: str, forbid: list[vocab.Mention]) -> list[CheckSpec] | Non
     return None
 
 
+def _alternative(mention: vocab.Mention) -> str:
+    """How the rule says to run it instead: as written when flags or arguments say how ("python -m pytest")."""
+    plain = " ".join([mention.program, *mention.subcommand])
+    if (mention.flags or mention.args) and mention.spelled and len(mention.spelled.split()) <= 6:
+        return mention.spelled
+    return plain
+
+
+# A program started through an interpreter's module switch is read as that program (`python -m pytest` is pytest):
+# a rule against the bare program that offers the launched form must leave the launched form alone.
+_LAUNCHED = re.compile(r"^(?:python[\d.]*|py)\s+-m\s+(?P<program>[\w.-]+)$")
+
+
+def _bare_only(found: dict[str, Any], alternatives: list[str]) -> bool:
+    """ "use `python -m pytest`, not bare pytest": the alternative launches the very program the rule forbids."""
+    for alternative in alternatives:
+        launched = _LAUNCHED.match(alternative)
+        if launched and (vocab.program_named(launched.group("program")) or launched.group("program")) == found.get(
+            "program"
+        ):
+            return True
+    return False
+
+
 def command_checks(text: str) -> list[CheckSpec]:
     if _PIPELINE.search(text):
         return []
@@ -158,7 +182,7 @@ def command_checks(text: str) -> list[CheckSpec]:
         # "`bun install` (never `npm install`)", "`bun run compile` — NOT `bun run build`": the command named first
         # is the one to use
         prefer = [mentions[0]]
-    alternatives = list(dict.fromkeys(" ".join([m.program, *m.subcommand]) for m in prefer))
+    alternatives = list(dict.fromkeys(_alternative(m) for m in prefer))
     if not forbid:
         contrasted = _contrasted_flag(text, prefer)
         if contrasted is not None:
@@ -185,9 +209,39 @@ def command_checks(text: str) -> list[CheckSpec]:
             continue
         if alternatives:
             found["alternatives"] = alternatives
+            if _bare_only(found, alternatives):
+                found["bare"] = (
+                    True  # see the report: the command check has yet to tell `pytest` from `python -m pytest`
+                )
         if not any(existing.params == found for existing in out):
             out.append(spec("forbidden_command", found))
     return out
+
+
+# "this repo uses pnpm", "we use uv here", "our project is on poetry": the project's tool stated as a fact.
+_USES = re.compile(
+    r"\b(?:we|repo|repository|project|codebase|monorepo|workspace|here|this)\s+(?:(?:only|now|always)\s+)?"
+    r"(?:uses?|is on|are on|'re on|runs? on|standardi[sz]ed on|(?:has|have) (?:moved|switched|migrated) to)\b",
+    re.I,
+)
+
+
+def project_tool(text: str) -> tuple[str, list[str]] | None:
+    """(tool, its rivals) when the rule states which of rival tools the project uses, with no contrast of its own.
+
+    "We're a yarn shop" -> ("yarn", ["npm", "pnpm", "bun"]); "use yarn" alone is a preference, not a fact: None."""
+    from heedful.rules.compile.mentions import stated_tool
+
+    mentions = vocab.read_commands(text)
+    if len(mentions) != 1 or mentions[0].role != "prefer" or mentions[0].subcommand or NEGATED.search(text):
+        return None
+    mention = mentions[0]
+    words = vocab.plain_words(text)
+    before = " ".join(words[: mention.start])
+    if not _USES.search(before) and not stated_tool(before, words[mention.end :]):
+        return None
+    rivals = vocab.rivals_of(mention.program)
+    return (mention.program, rivals) if rivals else None
 
 
 def command_words(phrase: str, keep_adverbs: bool = False) -> list[str]:

@@ -86,9 +86,21 @@ def _role(words: list[str], start: int, end: int) -> str:
         # "never use pip", "stop using sudo", "don't use doas": a verb after the negation stays negated,
         # unless a contrast turned it ("don't use X, use Y" is split by the comma before Y).
         return "forbid"
-    if last_pref >= 0 or after[:1] == ["only"] or joined.endswith(("to", "with")):
+    if last_pref >= 0 or after[:1] == ["only"] or joined.endswith(("to", "with")) or stated_tool(joined, after):
         return "prefer"
     return "neutral"
+
+
+# "we're a yarn shop", "this is a pnpm workspace", "poetry manages deps here": the project's tool stated as a fact.
+_TOOL_NOUNS = frozenset("shop house team workspace workspaces monorepo project repo repository codebase setup".split())
+_TOOL_VERBS = frozenset("manages handles owns runs drives installs".split())
+
+
+def stated_tool(before: str, after: list[str]) -> bool:
+    """Whether the words around a program state it as the project's tool rather than name it in passing."""
+    if after[:1] and after[0] in _TOOL_NOUNS and re.search(r"(?:^|\s)(?:a|an)$", before):
+        return True
+    return bool(after[:1]) and after[0] in _TOOL_VERBS and not before.strip()
 
 
 def _read_after(
@@ -250,7 +262,9 @@ def read_commands(text: str) -> list[Mention]:
             program = _backticked_program(inner)
             if program is not None:
                 sub, flags, args, unread, _ = _read_after(program, [plain_token(t) for t in inner], 1, explicit=True)
-                mentions.append(Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args, unread=unread))
+                mention = Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args, unread=unread)
+                mention.spelled = " ".join(t.strip("`") for t in inner)
+                mentions.append(mention)
                 consumed.add(i)
             i += 1
             continue
@@ -293,6 +307,7 @@ def read_commands(text: str) -> list[Mention]:
         sub, flags, args, unread, stop = _read_after(program, flat, i + size, explicit)
         consumed.update(range(i, stop))
         mention = Mention(program.name, i, i + size, _role(flat, i, i + size), sub, flags, args, unread=unread)
+        mention.spelled = " ".join(raw[i:stop])
         if not sub:  # "global yarn installs", "installs with pip": the subcommand may come first
             for j in range(max(0, i - 5), i):
                 if j < i - 3 and not all(w in FILLER or w in _BRIDGE for w in flat[j + 1 : i]):

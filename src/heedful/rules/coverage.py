@@ -92,6 +92,22 @@ def _glob(pattern: str) -> str:
     return posixpath.normpath(clean) if clean else clean
 
 
+def _glob_set(value: Any) -> set[str]:
+    """Globs as the path check reads them: a pattern without a slash matches at any depth (gitignore), so
+    `**/.DS_Store` is `.DS_Store`, and a literal path that such a pattern already matches adds nothing
+    (`.github/CODEOWNERS` beside `CODEOWNERS`)."""
+    from heedful.rules.checks.path import glob_regex
+
+    raw = [g.strip() for g in value or [] if isinstance(g, str)]
+    globs = {_glob(g[3:] if g.startswith("**/") and "/" not in g[3:] else g) for g in raw}
+    anywhere = [g for g in globs if "/" not in g and not g.startswith("!")]
+    return {
+        g
+        for g in globs
+        if not (not re.search(r"[*?\[]", g) and any(h != g and glob_regex(h).match(g) for h in anywhere))
+    }
+
+
 def _commands(value: Any) -> set[str]:
     if not isinstance(value, list):
         return set()
@@ -127,7 +143,7 @@ def same_params(kind: str, label: dict[str, Any], got: dict[str, Any]) -> bool:
     if kind in ("forbidden_path", "staged_path", "workspace_leftovers"):
         if bool(label.get("outside_project")) != bool(got.get("outside_project")):
             return False
-        return {_glob(g) for g in label.get("globs") or []} == {_glob(g) for g in got.get("globs") or []}
+        return _glob_set(label.get("globs")) == _glob_set(got.get("globs"))
     if kind == "reply_word_limit":  # "under 100 words": authors read it as 100 or as 99
         return (
             isinstance(label.get("limit"), int)

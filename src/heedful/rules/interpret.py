@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from heedful.rules import lexicon as lx
+from heedful.rules.compile.words import mask_quoted
 from heedful.rules.detect import has_signal, is_question
 from heedful.rules.models import Candidate, ContextMessage
 from heedful.rules.quoting import own_words
@@ -227,7 +228,9 @@ _STATED_RULE = re.compile(
     re.I,
 )
 # "No force pushes", "no global yarn installs", "zero emojis": a prohibition without a verb.
-_NOUN_PROHIBITION = re.compile(r"^(?:no|zero|nothing)\s+(?!(?:need|problem|worries|idea|way|thanks)\b)[\w`.-]", re.I)
+_NOUN_PROHIBITION = re.compile(
+    r"^(?:no|zero|nothing)\s+(?!(?:need|problem|worries|idea|way|thanks)\b)[\w`.\"'“‘-]", re.I
+)
 
 
 def _candidate(text: str, start: int, end: int) -> Candidate | None:
@@ -251,16 +254,17 @@ def _candidate(text: str, start: int, end: int) -> Candidate | None:
         return None
     condition = None
     exceptions: list[str] = []
-    exception = _EXCEPTION.match(body)
-    if exception:
-        body, exceptions = exception.group(1).strip(), [exception.group(2).strip().rstrip(".!")]
-    lead = _CONDITION_LEAD.match(body)
+    exception = _EXCEPTION.match(mask_quoted(body))
+    if exception:  # read on the text with quoted phrases blanked: "'let me know if you need more'" is data
+        cut = exception.start(2)
+        body, exceptions = body[: exception.end(1)].strip(), [body[cut:].strip().rstrip(".!")]
+    lead = _CONDITION_LEAD.match(mask_quoted(body))
     if lead and re.match(r"^(?:when|if|each|every|any)", lead.group(1), re.I):
-        condition, body = lead.group(1).strip(), lead.group(2).strip()
+        condition, body = body[: lead.end(1)].strip(), body[lead.start(2) :].strip()
     else:
-        trail = _CONDITION_TRAIL.match(body)
+        trail = _CONDITION_TRAIL.match(mask_quoted(body))
         if trail and not _TIMING.match(trail.group(2)):
-            body, condition = trail.group(1).strip().rstrip(","), trail.group(2).strip().rstrip(".!")
+            body, condition = body[: trail.end(1)].strip().rstrip(","), body[trail.start(2) :].strip().rstrip(".!")
     body = _strip(body)
     if len(body) < 3 or not _LEAD.sub("", body + " ").strip() or _BARE_STOP.match(body):
         return None

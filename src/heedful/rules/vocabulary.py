@@ -54,7 +54,7 @@ AMBIGUOUS = frozenset(
 )
 COMMAND_CUES = frozenset(
     "run running ran use using used with via invoke invoking call calling execute type typing "
-    "of than not over the `".split()
+    "of than not over the prefer preferring favor favour `".split()
 )
 # Nouns after a program that add nothing a check needs ("npm packages", "git hooks").
 FILLER = frozenset(

@@ -58,7 +58,12 @@ def _all_proposals(text: str, conditions: Sequence[str]) -> list[CheckSpec]:
     if not proposals and not re.search(r"\bcommit (?:messages?|subjects?|titles?)\b", text, re.I):
         # an action phrase ("push tags", "prune docker volumes") is more specific than the words it contains
         actions = action_checks(text)
-        proposals += actions + [c for c in command_checks(text) if c.params not in [a.params for a in actions]]
+        replacing = {str(a) for action in actions for a in action.params.get("alternatives") or []}
+        proposals += actions + [
+            c
+            for c in command_checks(text)
+            if c.params not in [a.params for a in actions] and c.params.get("program") not in replacing
+        ]
     return proposals
 
 

@@ -79,7 +79,12 @@ def _forbidden_text(text: str) -> list[str]:
         return ["—"]
     if _APOLOGY.search(text):
         return ["sorry", "I apologize"]
-    if _SAY.search(text) or re.search(r"\b(?:words?|phrases?)\b", text, re.I):
+    if _SAY.search(text) or re.search(
+        r"\b(?:words?|phrases?|disclaimers?|sign-?offs?|openers?|openings?|closers?|closings?|greetings?|preambles?|"
+        r"taglines?|catchphrases?|boilerplate)\b",
+        text,
+        re.I,
+    ):
         return [q for q in quoted(text) if q]
     return []
 

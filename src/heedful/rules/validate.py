@@ -119,10 +119,16 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
         stems = [
             g.replace("**", "").strip("*/").split("/")[-1] for g in params.get("globs") or [] if isinstance(g, str)
         ]
-        from heedful.rules.compile.paths import FILE_NOUNS
+        from heedful.rules.compile.paths import FILE_KINDS, FILE_NOUNS
 
-        # "Jupyter notebooks" names *.ipynb by what the files are
+        # "Jupyter notebooks" names *.ipynb by what the files are, "screenshots" names *.png and *.jpg
         nouns = {glob.strip("*/") for noun, glob in FILE_NOUNS.items() if re.search(rf"\b{noun}\b", text, re.I)}
+        nouns |= {
+            glob.replace("**", "").strip("*/").split("/")[-1]
+            for noun, globs in FILE_KINDS.items()
+            if re.search(rf"\b(?:{noun})\b", text, re.I)
+            for glob in globs
+        }
         lowered = text.lower()
         # "migration files" names migrations/, "CircleCI config" names .circleci/
         return [

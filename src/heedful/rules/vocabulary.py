@@ -59,7 +59,7 @@ COMMAND_CUES = frozenset(
 # Nouns after a program that add nothing a check needs ("npm packages", "git hooks").
 FILLER = frozenset(
     "packages package deps dependencies things stuff hooks files file tools tool commands command "
-    "scripts script binary binaries cli".split()
+    "scripts script binary binaries cli one-liners one-liner oneliners oneliner invocations invocation".split()
 )
 NOT_PROGRAMS = frozenset(
     "the a an any it this that tests test anything something commands scripts code stuff "
@@ -93,6 +93,9 @@ IMPLIED_PROGRAM: dict[str, tuple[str, str]] = {
     "rebasing": ("git", "rebase"),
     "rebases": ("git", "rebase"),
     "cherry-pick": ("git", "cherry-pick"),
+    "stash": ("git", "stash"),
+    "stashing": ("git", "stash"),
+    "stashes": ("git", "stash"),
     "commit": ("git", "commit"),
     "commits": ("git", "commit"),
     "committing": ("git", "commit"),

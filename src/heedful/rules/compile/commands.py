@@ -25,6 +25,11 @@ FLAG_OWNERS = {
 }
 _BRANCH = re.compile(r"\b(?:to|into|on|onto)\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?(?:\s+branch)?", re.I)
 _ON_BRANCH = re.compile(r"\b(?:on|to|into)\s+(?:the\s+)?`?(?:main|master|trunk|develop|release\S*)`?\b", re.I)
+_WHOLE_TREE = re.compile(
+    r"\b(?:on|across|over|against|to)\s+(?:the\s+)?(?:whole|entire|full|complete)\s+(?:repo|repository|codebase|"
+    r"code base|project|tree|monorepo)\b",
+    re.I,
+)
 _NOT_BRANCH = frozenset("it the remote origin github upstream a any that this there them shared".split())
 
 
@@ -53,6 +58,10 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
                 flags.append(list(group))
     read_flags = {alias for group in flags for alias in group}
     flagged = text.split(" instead", 1)[0] if mention.role == "forbid" else text
+    for short, long in re.findall(r"(?<![\w-])(-[a-zA-Z])/(--[a-zA-Z][\w-]*)", flagged):
+        if short not in read_flags and long not in read_flags and single:  # "with -v/--volumes": one flag, two names
+            flags.append([short, long])
+            read_flags.update((short, long))
     for literal in re.findall(r"(?<![\w-])--[a-zA-Z][\w-]*|(?<![\w-])-[a-zA-Z](?![\w-])", flagged):
         owner = FLAG_OWNERS.get(literal)
         if literal not in read_flags and (owner == mention.program or (owner is None and single)):
@@ -64,6 +73,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     mode = re.search(r"\b[0-7]{3,4}\b", text) if mention.program in ("chmod", "umask") else None
     if mode and mode.group(0) not in args:
         args.append(mode.group(0))  # "never chmod files to 777": the mode is the forbidden argument
+    if not args and mention.program != "git" and _WHOLE_TREE.search(text[text.lower().find(mention.program) :]):
+        args.append(".")  # "never run prettier --write on the whole repo": the repository root as the target
     if mention.program == "git" and subcommand[:1] == ["push"] and not args:
         branch = _BRANCH.search(text[text.lower().find("push") :] if "push" in text.lower() else "")
         if branch and branch.group("b").lower() not in _NOT_BRANCH:

@@ -38,6 +38,11 @@ FILE_NOUNS = {
     "private keys?": "*.pem",
     "sqlite (?:databases?|files?)": "*.sqlite",
 }
+# Kinds of files named in the plural that stand for several spellings: "never commit screenshots".
+FILE_KINDS = {
+    r"terraform state(?: files?)?|tfstate files?": ["*.tfstate", "*.tfstate.backup"],
+    r"kubeconfigs?(?: files?)?": ["kubeconfig", "*.kubeconfig"],
+}
 _DIR_WORDS = frozenset("migrations vendor node_modules dist build generated third_party __generated__".split())
 _EDIT_VERB = re.compile(
     r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:manually|directly)\s+|hand-?\s*)?(?:edit(?:ing|s)?|"
@@ -114,6 +119,10 @@ _OUTSIDE = re.compile(
 
 def _globs(rest: str) -> list[str]:
     """Path patterns named right after a verb: `vendor/`, files under src/gen/, *.pem files, the migrations folder."""
+    head = re.split(r"[;:—–,]|\s-\s|\.\s|\s(?:instead|so|because|since|use|unless|except|when|if)\b", rest)[0]
+    for noun, globs in FILE_KINDS.items():  # the whole object is a kind of file: "terraform state files"
+        if re.fullmatch(rf"\s*(?:(?:any|the|all|our|your)\s+)?(?:[\w-]+\s+)?(?:{noun})\s*", head, re.I):
+            return list(globs)
     rest = re.split(
         r"[;:—–]|\s-\s|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create|regenerate|generate|rebuild|fix|update)\b|"
         r"\s(?:instead|so|because|since|use)\b",

@@ -110,11 +110,13 @@ _REPLACEMENT = re.compile(
 
 
 def _replacement_follows(previous: str, gap: str, clause: str) -> bool:
-    """ "Never run bare python; use uv run python": a prohibition stays with the replacement right after it."""
+    """ "Never run bare python; use uv run python", "don't delete files; move them to the trash instead": a
+    prohibition stays with the replacement right after it."""
+    replacement = bool(_REPLACEMENT.match(clause)) or bool(re.search(r"\binstead\b", clause, re.I))
     return (
         ";" in gap
         and bool(_PROHIBITION.match(previous))
-        and bool(_REPLACEMENT.match(clause))
+        and replacement
         and len(clause.split()) <= 8
         and len(previous.split()) <= 14
     )

@@ -112,7 +112,7 @@ STOP = frozenset(
     "in on at to for with without when whenever unless because and or but here there this that the a an anymore "
     "ever again please instead directly anywhere while if so since before after from into we you i it is are "
     "any anything all every everything ever over not instead rather than vs versus only inside outside within "
-    "against through during via".split()
+    "against through during via as my your our".split()
 )
 
 

@@ -62,7 +62,8 @@ _ARROW = re.compile(
 )
 _LEAD_WHEN = re.compile(
     r"^(?P<when>after|once|when(?:ever)?|before|prior to|every time|each time|if)\s+(?P<rest>[^,]+),\s*"
-    r"(?:(?:always|please|also|then|make sure to|be sure to|you must|must)\s+)*(?P<verb>run|execute)\s+"
+    r"(?:(?:always|please|also|then|make sure to|be sure to|you must|must)\s+)*"
+    r"(?P<verb>run|execute|(?:format|lint|check|type-?check)\s+(?:(?:the|your|all)\s+)?(?:code\s+)?(?:with|using))\s+"
     r"(?P<what>.+)$",
     re.I,
 )

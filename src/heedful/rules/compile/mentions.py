@@ -100,6 +100,10 @@ def stated_tool(before: str, after: list[str]) -> bool:
     """Whether the words around a program state it as the project's tool rather than name it in passing."""
     if after[:1] and after[0] in _TOOL_NOUNS and re.search(r"(?:^|\s)(?:a|an)$", before):
         return True
+    if re.search(
+        r"\b(?:repo|repository|project|codebase|we|we're|here)\s+(?:is|are|runs?|standardi[sz]ed)\s+on$", before
+    ):
+        return True
     return bool(after[:1]) and after[0] in _TOOL_VERBS and not before.strip()
 
 

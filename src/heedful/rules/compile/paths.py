@@ -120,6 +120,7 @@ _OUTSIDE = re.compile(
 def _globs(rest: str) -> list[str]:
     """Path patterns named right after a verb: `vendor/`, files under src/gen/, *.pem files, the migrations folder."""
     head = re.split(r"[;:—–,]|\s-\s|\.\s|\s(?:instead|so|because|since|use|unless|except|when|if)\b", rest)[0]
+    head = re.sub(r"\b(?:by hand|manually|directly|ever|again|anymore)\b", " ", head, flags=re.I).strip()
     for noun, globs in FILE_KINDS.items():  # the whole object is a kind of file: "terraform state files"
         if re.fullmatch(rf"\s*(?:(?:any|the|all|our|your)\s+)?(?:[\w-]+\s+)?(?:{noun})\s*", head, re.I):
             return list(globs)

@@ -129,9 +129,24 @@ def _program(value: Any) -> str:
     return {"pip3": "pip", "python3": "python"}.get(name, name)
 
 
+def _as_run(params: dict[str, Any]) -> dict[str, Any]:
+    """A command as the shell reader runs it: `python -m venv` is the program `venv` (rules/shell.py)."""
+    flags = params.get("flags") or []
+    args = _words(params.get("subcommand")) + _words(params.get("args"))
+    if _program(params.get("program")) != "python" or not args or not any("-m" in g for g in _flag_sets(flags)):
+        return params
+    rest = {k: v for k, v in params.items() if k not in ("subcommand", "args")}
+    rest["program"] = args[0]
+    rest["flags"] = [g for g in flags if "-m" not in (g if isinstance(g, list) else [g])]
+    if args[1:]:
+        rest["args"] = args[1:]
+    return rest
+
+
 def same_params(kind: str, label: dict[str, Any], got: dict[str, Any]) -> bool:
     """Whether a compiled check states the labelled one on its key parameters."""
     if kind == "forbidden_command":
+        label, got = _as_run(label), _as_run(got)
         if _program(label.get("program")) != _program(got.get("program")):
             return False
         want = _words(label.get("subcommand")) + _words(label.get("args"))

@@ -235,6 +235,17 @@ _NOUN_PROHIBITION = re.compile(
 )
 
 
+# A request put as a question that states how to work: "could you please use X rather than Y?"
+_POLITE_REQUEST = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|also|and)[,]?\s+)?(?:could|can|would|will) you(?: please)?\s+(?:always\s+)?"
+    r"(?:use|run|stop|avoid|prefer|keep|stick|switch|never)\b.*\b(?:rather than|instead of|not|from now on|"
+    r"going forward|always|in future|anymore)\b",
+    re.I,
+)
+# "when you're searching the code use rg, not grep": the condition ends where the directive's verb starts.
+_DIRECTIVE_START = re.compile(r"\s(?=(?:use|run|prefer|always|never|don'?t|do not|avoid|stop|try|keep|put)\b)", re.I)
+
+
 def _candidate(text: str, start: int, end: int) -> Candidate | None:
     clause = text[start:end]
     why = _WHY_KEEP.match(clause.strip())
@@ -245,8 +256,14 @@ def _candidate(text: str, start: int, end: int) -> Candidate | None:
             body += ", " + tail.strip()
     else:
         body = _strip(clause)
-        if is_question(body) and not re.match(r"^(?:always|never|don'?t|do not|please|use|stop)\b", body, re.I):
+        polite = _POLITE_REQUEST.match(clause.strip()) is not None  # "could you please run X rather than Y?"
+        if (
+            is_question(body)
+            and not polite
+            and not re.match(r"^(?:always|never|don'?t|do not|please|use|stop)\b", body, re.I)
+        ):
             return None
+        body = body.rstrip("?").strip() if polite else body
     if not body or (
         not lx.DIRECTIVE.search(body)
         and not lx.LASTING.search(clause)
@@ -263,6 +280,9 @@ def _candidate(text: str, start: int, end: int) -> Candidate | None:
     lead = _CONDITION_LEAD.match(mask_quoted(body))
     if lead and re.match(r"^(?:when|if|each|every|any)", lead.group(1), re.I):
         condition, body = body[: lead.end(1)].strip(), body[lead.start(2) :].strip()
+        verb = _DIRECTIVE_START.search(condition, 8)
+        if verb and len(condition[: verb.start()].split()) >= 3:
+            condition, body = condition[: verb.start()].strip(), f"{condition[verb.end() :]}, {body}"
     else:
         trail = _CONDITION_TRAIL.match(mask_quoted(body))
         if trail and not _TIMING.match(trail.group(2)):

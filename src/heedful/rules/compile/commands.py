@@ -58,6 +58,7 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
                 flags.append(list(group))
     read_flags = {alias for group in flags for alias in group}
     flagged = text.split(" instead", 1)[0] if mention.role == "forbid" else text
+    flagged = re.sub(r"\bpython[\d.]*\s+-m\b", " ", flagged)  # the launcher's switch, not a flag of the program
     for short, long in re.findall(r"(?<![\w-])(-[a-zA-Z])/(--[a-zA-Z][\w-]*)", flagged):
         if short not in read_flags and long not in read_flags and single:  # "with -v/--volumes": one flag, two names
             flags.append([short, long])
@@ -151,7 +152,10 @@ def _privileged(text: str, forbid: list[vocab.Mention]) -> list[CheckSpec] | Non
 def _alternative(mention: vocab.Mention) -> str:
     """How the rule says to run it instead: as written when flags or arguments say how ("python -m pytest")."""
     plain = " ".join([mention.program, *mention.subcommand])
-    if (mention.flags or mention.args) and mention.spelled and len(mention.spelled.split()) <= 6:
+    said = [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]
+    if (mention.flags or mention.args or said or _LAUNCHED.match(mention.spelled)) and len(
+        mention.spelled.split()
+    ) <= 6:
         return mention.spelled
     return plain
 
@@ -182,12 +186,18 @@ def command_checks(text: str) -> list[CheckSpec]:
         return privileged
     forbidden = {(f.program, tuple(f.subcommand)) for f in forbid}
     # "use prisma migrate dev instead of prisma db push": the same program under another subcommand is an alternative
+    # a launched form (`python -m pytest`) is another way to run the same program, so it can replace the bare one
     prefer = [
         m
         for m in mentions
         if m.role == "prefer"
-        and (m.program, tuple(m.subcommand)) not in forbidden
-        and (m.subcommand or m.program not in {f.program for f in forbid})
+        and (
+            (
+                (m.program, tuple(m.subcommand)) not in forbidden
+                and (m.subcommand or m.program not in {f.program for f in forbid})
+            )
+            or _LAUNCHED.match(m.spelled)
+        )
     ]
     if not prefer and forbid and mentions[0].role == "neutral" and mentions[0].start < forbid[0].start:
         # "`bun install` (never `npm install`)", "`bun run compile` — NOT `bun run build`": the command named first

@@ -44,6 +44,13 @@ _CONTRAST_TAILS = (
     " a",
     " the system",
     " a system",
+    " bare",
+    " the bare",
+    " a bare",
+    " the plain",
+    " raw",
+    " naked",
+    " directly",
 )
 _CLAUSE_STARTS = frozenset(
     "we i you they it it's its this our here use prefer try just only instead always go switch stick"
@@ -249,6 +256,29 @@ def _where_not_what(flat: list[str], index: int) -> bool:
     return False
 
 
+def _launched(mention: Mention) -> Mention:
+    """`python -m pytest` runs pytest (as the shell reader reads it): the module is the program the rule names."""
+    if mention.program != "python" or ["-m"] not in mention.flags:
+        return mention
+    words = [*mention.subcommand, *mention.args, *mention.unread]
+    if not words or not re.fullmatch(r"[a-z_][\w.]*", words[0]):
+        return mention
+    module = words[0]
+    known = program_named(module)
+    mention.program = known or module
+    mention.flags = [f for f in mention.flags if f != ["-m"]]
+    mention.subcommand = [w for w in mention.subcommand if w != module]
+    mention.args = [w for w in mention.args if w != module]
+    mention.unread = [w for w in mention.unread if w != module]
+    if known:  # `python -m pip install x`: what follows the module is the program's own subcommand
+        program = vocabulary().programs[known]
+        rest = [w for w in mention.unread + mention.args if w in program.subcommands]
+        mention.subcommand = [*mention.subcommand, *(program.subcommands[w] for w in rest[:1])]
+        mention.unread = [w for w in mention.unread if w not in rest[:1]]
+        mention.args = [w for w in mention.args if w not in rest[:1]]
+    return mention
+
+
 def read_commands(text: str) -> list[Mention]:
     """Every program the text names, in order, with its role and what the rule says about it."""
     vocab = vocabulary()
@@ -268,7 +298,7 @@ def read_commands(text: str) -> list[Mention]:
                 sub, flags, args, unread, _ = _read_after(program, [plain_token(t) for t in inner], 1, explicit=True)
                 mention = Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args, unread=unread)
                 mention.spelled = " ".join(t.strip("`") for t in inner)
-                mentions.append(mention)
+                mentions.append(_launched(mention))
                 consumed.add(i)
             i += 1
             continue
@@ -312,6 +342,7 @@ def read_commands(text: str) -> list[Mention]:
         consumed.update(range(i, stop))
         mention = Mention(program.name, i, i + size, _role(flat, i, i + size), sub, flags, args, unread=unread)
         mention.spelled = " ".join(raw[i:stop])
+        mention = _launched(mention)
         if not sub:  # "global yarn installs", "installs with pip": the subcommand may come first
             for j in range(max(0, i - 5), i):
                 if j < i - 3 and not all(w in FILLER or w in _BRIDGE for w in flat[j + 1 : i]):

@@ -119,7 +119,7 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
         stems = [
             g.replace("**", "").strip("*/").split("/")[-1] for g in params.get("globs") or [] if isinstance(g, str)
         ]
-        from heedful.rules.compile.paths import FILE_KINDS, FILE_NOUNS
+        from heedful.rules.compile.paths import FILE_KINDS, FILE_NOUNS, KNOWN_CONFIG
 
         # "Jupyter notebooks" names *.ipynb by what the files are, "screenshots" names *.png and *.jpg
         nouns = {glob.strip("*/") for noun, glob in FILE_NOUNS.items() if re.search(rf"\b{noun}\b", text, re.I)}
@@ -128,6 +128,12 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
             for noun, globs in FILE_KINDS.items()
             if re.search(rf"\b(?:{noun})\b", text, re.I)
             for glob in globs
+        }
+        # "Travis config" names .travis.yml, as the path reader reads it
+        nouns |= {
+            glob.replace("**", "").strip("*/").split("/")[-1]
+            for phrase, glob in KNOWN_CONFIG.items()
+            if re.search(rf"\b{phrase}\b", text, re.I)
         }
         lowered = text.lower()
         # "migration files" names migrations/, "CircleCI config" names .circleci/

@@ -23,13 +23,13 @@ _FILE_NAMES = (
     "Brewfile",
     "Pipfile",
 )
-_KNOWN_CONFIG = {
+KNOWN_CONFIG = {
     "circleci": ".circleci/**",
     "travis": ".travis.yml",
     "github actions": ".github/workflows/**",
     "gitlab ci": ".gitlab-ci.yml",
-    "migration files": "migrations/**",
-    "migration": "migrations/**",
+    "migration files": "**/migrations/**",
+    "migration": "**/migrations/**",
 }
 # Files people name by what they are: "never commit Jupyter notebooks", "never hand-edit snapshot files".
 FILE_NOUNS = {
@@ -43,6 +43,8 @@ FILE_KINDS = {
     r"terraform state(?: files?)?|tfstate files?": ["*.tfstate", "*.tfstate.backup"],
     r"kubeconfigs?(?: files?)?": ["kubeconfig", "*.kubeconfig"],
 }
+# Folders that live beside the code they belong to, one per app or test folder: named alone, they are at any depth.
+NESTED_DIRS = frozenset({"migrations", "__snapshots__", "__pycache__"})
 _DIR_WORDS = frozenset("migrations vendor node_modules dist build generated third_party __generated__".split())
 _EDIT_VERB = re.compile(
     r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:manually|directly)\s+|hand-?\s*)?(?:edit(?:ing|s)?|"
@@ -145,7 +147,8 @@ def _globs(rest: str) -> list[str]:
             elif word in _DIR_WORDS and not re.match(
                 r"\s+(?!folder|directory|dir|or\b|and\b)[a-z]", rest[match.end() :]
             ):
-                found.append(f"{word}/**")  # "the generated client" is an adjective, not the generated/ folder
+                # "the generated client" is an adjective, not the generated/ folder
+                found.append(f"**/{word}/**" if word in NESTED_DIRS else f"{word}/**")
             elif word in ("lockfile", "lockfiles"):
                 return []
             continue
@@ -165,6 +168,8 @@ def _globs(rest: str) -> list[str]:
             or ("/" in raw and "." not in last.lstrip(".") and "*" not in last)
         ):
             raw = raw.rstrip("/") + "/**"
+            if raw.removesuffix("/**") in NESTED_DIRS:
+                raw = "**/" + raw  # "files under __snapshots__/": every such folder
         elif (
             re.fullmatch(r"\.?\w+", raw) is None
             and re.fullmatch(r"\*?\.[\w]+", raw) is None
@@ -185,7 +190,7 @@ def _globs(rest: str) -> list[str]:
     for noun, glob in FILE_NOUNS.items():
         if not found and re.search(rf"\b{noun}\b", rest, re.I):
             found.append(glob)
-    for phrase, glob in _KNOWN_CONFIG.items():
+    for phrase, glob in KNOWN_CONFIG.items():
         if not found and re.search(rf"\b{phrase}\b", rest, re.I):
             found.append(glob)
     return list(dict.fromkeys(found))

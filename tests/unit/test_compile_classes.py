@@ -210,11 +210,59 @@ def test_deleting_a_kind_of_file_is_not_a_ban_on_rm() -> None:
         ("status updates: 3 bullets max", "bullets", 3),
         ("final answer - two sentences tops", "sentences", 2),
         ("recap: max 4 lines", "lines", 4),
+        ("never write more than three paragraphs", "paragraphs", 3),
+        ("bullet lists of at most 6 items", "bullets", 6),
     ],
 )
 def test_count_limits_stated_as_a_fact(message: str, unit: str, limit: int) -> None:
     rules = learned(message)
     assert [(kind, params) for _, kind, params in rules] == [("reply_count_limit", {"unit": unit, "limit": limit})]
+
+
+@pytest.mark.parametrize(
+    ("message", "limit"), [("cap your answers at 120 words", 120), ("hard limit of 80 words on replies", 80)]
+)
+def test_word_caps(message: str, limit: int) -> None:
+    assert [(kind, params) for _, kind, params in learned(message)] == [("reply_word_limit", {"limit": limit})]
+
+
+@pytest.mark.parametrize("text", ["don't write functions longer than 40 lines", "never add more than 3 dependencies"])
+def test_counts_of_other_things_are_not_reply_limits(text: str) -> None:
+    assert not any(p.kind.startswith("reply_") for p in propose(text))
+
+
+# -- a program launched through python -m is that program -------------------------------------------------------
+@pytest.mark.parametrize(
+    ("message", "program", "violating", "compliant"),
+    [
+        (
+            "we switched, run the tests with `uv run pytest`, not python -m pytest",
+            "pytest",
+            "pytest -x",
+            "uv run pytest",
+        ),
+        ("never run python -m pip install", "pip", "python3 -m pip install x", "uv pip install x"),
+        ("make venvs with uv venv, not python -m venv", "venv", "python -m venv .venv", "uv venv"),
+    ],
+)
+def test_launched_program_is_the_module(message: str, program: str, violating: str, compliant: str) -> None:
+    rules = [r for r in learned(message) if r[1] is not None]
+    assert len(rules) == 1 and rules[0][2]["program"] == program
+    assert run(rules[0][2], violating) == "violated"
+    assert run(rules[0][2], compliant) == "pass"
+
+
+# -- how a rule is cut into its directive and its condition ----------------------------------------------------------
+def test_a_polite_request_that_states_how_to_work_is_a_rule() -> None:
+    assert [t for t, _, _ in learned("could you please use pnpm rather than npm?")] == ["Use pnpm rather than npm."]
+    assert learned("could you fix the flaky test?") == []
+
+
+def test_a_condition_without_a_comma_ends_at_the_directive() -> None:
+    candidates = interpret("when you look for files use fd, not find")
+    assert [(c.text, c.condition) for c in candidates] == [("Use fd, not find.", "when you look for files")]
+    kind, params = compiled(candidates[0].text, candidates[0].condition)
+    assert (kind, params.get("program"), params.get("alternatives")) == ("forbidden_command", "find", ["fd"])
 
 
 # -- quoted phrases are data ------------------------------------------------------------------------------------

@@ -225,8 +225,8 @@ _STATED_RULE = re.compile(
     r"\bis\s+an?\s+[\w.-]+\s+(?:workspace|monorepo|project)|"
     r"\b(?:\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?:words?|lines?|bullets?|"
     r"bullet points|sentences?|paragraphs?)\s+(?:max(?:imum)?|tops|at most|or (?:fewer|less))\b|"
-    r"\b(?:max(?:imum)?|at most|no more than|up to)\s+(?:\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|"
-    r"twenty)\s+(?:words?|lines?|bullets?|bullet points|sentences?|paragraphs?)\b)",
+    r"\b(?:max(?:imum)?|at most|no more than|up to|(?:limit|cap) of|cap\b.{0,30}\bat)\s+(?:\d{1,4}|one|two|three|four|"
+    r"five|six|seven|eight|nine|ten|twenty)\s+(?:words?|lines?|bullets?|bullet points|sentences?|paragraphs?|items)\b)",
     re.I,
 )
 # "No force pushes", "no global yarn installs", "zero emojis": a prohibition without a verb.

@@ -152,10 +152,7 @@ def _privileged(text: str, forbid: list[vocab.Mention]) -> list[CheckSpec] | Non
 def _alternative(mention: vocab.Mention) -> str:
     """How the rule says to run it instead: as written when flags or arguments say how ("python -m pytest")."""
     plain = " ".join([mention.program, *mention.subcommand])
-    said = [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]
-    if (mention.flags or mention.args or said or _LAUNCHED.match(mention.spelled)) and len(
-        mention.spelled.split()
-    ) <= 6:
+    if (mention.flags or mention.args or _LAUNCHED.match(mention.spelled)) and len(mention.spelled.split()) <= 6:
         return mention.spelled
     return plain
 

@@ -11,7 +11,7 @@ from heedful.rules.models import CheckSpec
 _REPLY = r"(?:replies|reply|answers?|responses?|messages to me|final messages?|explanations?|summaries|summary|output)"
 _OP = (
     r"(?P<op>under|below|fewer than|less than|at most|no more than|max(?:imum)?(?: of)?|within|not exceed(?:ing)?|"
-    r"limit(?:ed)? to|up to|no longer than|to|in)"
+    r"limit(?:ed)? to|(?:hard |strict )?(?:limit|cap) of|cap(?:ped)?(?: \w+){0,3}? at|up to|no longer than|to|in)"
 )
 _UNIT = r"(?P<unit>words?|lines?|bullet points?|bullets?|points|sentences?|paragraphs?|items)"
 _COUNTS = (
@@ -20,6 +20,8 @@ _COUNTS = (
     re.compile(
         r"\b(?P<n>one|single)[- ](?P<unit>line|sentence|paragraph)\s+(?:replies|answers|responses|summaries)\b", re.I
     ),
+    # "never write more than three paragraphs": a negated "more than" is the limit itself
+    re.compile(rf"\b(?:never|don'?t|do not|no)\b[^.;]{{0,40}}?\bmore than\s+{NUM}\s+{_UNIT}", re.I),
 )
 _NOT_REPLY = re.compile(
     r"\b(?:commit|functions?|methods?|files?|classes|modules?|docstrings?|comments?|tests?|"

@@ -169,6 +169,8 @@ def test_prohibition_and_its_replacement_after_a_semicolon_stay_one_rule() -> No
         ("never run black on the entire codebase", "black .", "black src/a.py"),
         ("don't stash my work", "git stash", "git status"),
         ("never publish to npm", "npm publish", "npm pack"),
+        ("no hard resets please", "git reset --hard HEAD~1", "git reset --soft HEAD~1"),
+        ("don't ever hard-reset my branch", "git reset --hard origin/main", "git reset HEAD file.py"),
     ],
 )
 def test_flags_and_actions_named_in_prose(message: str, violating: str, compliant: str) -> None:

@@ -218,7 +218,7 @@ _STATED_RULE = re.compile(
     r"\b(?:(?:is|are)\s+(?:not|n'?t)\s+(?:ours|yours|mine)|(?:isn'?t|aren'?t)\s+(?:ours|yours|mine)|"
     r"nothing\s+(?:under|in|inside)\b.{1,80}\b(?:is|are)\s+(?:ours|yours|mine)|"
     r"belongs?\s+to\s+(?:another|a different|other|some other|the\s+[\w-]+)\s+(?:[\w-]+\s+)?(?:team|group|org)|"
-    r"(?:is|are)\s+(?:owned|maintained|managed|vendored|generated|read-?only|off[- ]limits)|hands[- ]off|"
+    r"(?:is|are)\s+(?:owned|maintained|managed|vendored|read-?only|off[- ]limits)|hands[- ]off|"
     r"(?:this|the|our)\s+(?:repo|repository|project|codebase|monorepo|workspace)\s+(?:uses|is on|runs on|is an?)|"
     r"\bwe(?:'re| are)\s+an?\s+[\w.-]+\s+(?:shop|house|team|project|repo|monorepo|workspace)|"
     r"\b[\w.-]+\s+(?:manages|handles|owns)\s+(?:the\s+)?(?:deps|dependencies|packages|installs|environments?)|"

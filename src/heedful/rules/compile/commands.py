@@ -215,7 +215,9 @@ def command_checks(text: str) -> list[CheckSpec]:
         defaults = [(vocab.family_default(m.program), m) for m in prefer if not m.subcommand or m.program == "uv"]
         defaults = [(d, m) for d, m in defaults if d and not _how_to_run(text, m)]
         if defaults and not NEGATED.search(text.split(defaults[0][1].program)[0]):
-            return [spec("forbidden_command", {"program": defaults[0][0], "alternatives": alternatives})]
+            # "use `pnpm --filter web test`" names the tool by an example of its use: the alternative is the tool
+            tools = list(dict.fromkeys(" ".join([m.program, *m.subcommand]) for m in prefer))
+            return [spec("forbidden_command", {"program": defaults[0][0], "alternatives": tools})]
         return []
     out: list[CheckSpec] = []
     for mention in forbid:

@@ -75,7 +75,7 @@ _OWNED_BY_OTHERS = (
     r"(?:team|group|org|organi[sz]ation|repo|repository|project|people|folks|vendor|upstream)\b|"
     r"(?:is|are)\s+(?:owned|maintained|managed|controlled|provisioned|applied)\s+(?:by|from|upstream|elsewhere|"
     r"outside)\b|"
-    r"(?:is|are)\s+(?:(?:auto-?)?generated|vendored|synced|copied|mirrored)\b(?!\s+(?:by|with)\s+(?:you|hand)\b)|"
+    r"(?:is|are)\s+(?:vendored|synced from|copied from|mirrored from)\b|"
     r"(?:is|are)\s+(?:someone else'?s|another team'?s|third[- ]party(?: code)?|upstream(?:'?s)? code|"
     r"external code|not under our control)\b"
 )

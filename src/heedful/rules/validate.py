@@ -169,6 +169,8 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
             missing.append(f"a subject limit of {subject}")
         return missing
     if spec.kind == "reply_forbidden_text":
+        from heedful.rules.compile.replies import APOLOGY_PHRASES
+
         patterns = [p for p in params.get("patterns") or [] if isinstance(p, str)]
         return [
             p
@@ -176,7 +178,7 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
             if p.lower() not in text.lower()
             and not (p == "emoji" and re.search(r"emoji|emoticon|smiley", text, re.I))
             and not (p == "—" and re.search(r"em[- ]?dash", text, re.I))
-            and not (p in ("sorry", "I apologize") and re.search(r"apolog", text, re.I))
+            and not (p in (*APOLOGY_PHRASES, "sorry") and re.search(r"apolog|\bsorry\b", text, re.I))
         ]
     if spec.kind == "required_event":
         commands = params.get("commands") or []

@@ -129,6 +129,9 @@ def _read_after(
     while i < len(words):
         word = words[i]
         plain = plain_token(word)
+        if plain == "with" and i + 1 < len(words) and plain_token(words[i + 1]).startswith("-"):
+            i += 1  # "never run find with -exec rm": the flags the command is run with
+            continue
         if word in (",", ";", ":", ".", "!", "?", "(", ")", "/", "—", "|") or plain in STOP:
             break
         if plain == "--":  # "git checkout -- .": what follows is a path the check cannot state
@@ -151,7 +154,8 @@ def _read_after(
             pass
         elif program.name in ("chmod", "umask") and re.fullmatch(r"[0-7]{3,4}", plain) and len(args) < 2:
             args.append(plain)  # "never chmod 777": the mode
-        elif not flags and not args and plain in program.subcommands and len(subcommand) < 2:
+        elif not args and plain in program.subcommands and len(subcommand) < 2 and (not flags or not subcommand):
+            # "pnpm -r run": a global option may come before the subcommand
             canonical = program.subcommands[plain]
             subcommand += [w for w in canonical.split() if w not in subcommand]
         elif plain in CONCEPT_WORDS or plain in FILLER:

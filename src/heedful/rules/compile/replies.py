@@ -44,6 +44,7 @@ _SAY = re.compile(
     r"add(?:ing)?|includ(?:e|ing)|put(?:ting)?|respond(?:ing)?|repl(?:y|ying)|tell(?:ing)? me)\b",
     re.I,
 )
+APOLOGY_PHRASES = ("I apologize", "I apologise", "sorry for the confusion")
 _APOLOGY = re.compile(r"\b(?:don'?t|do not|never|stop|no)\s+(?:apologi[sz](?:e|ing)|apologies|saying sorry)\b", re.I)
 # the word, or a dash quoted as the thing forbidden: a dash in the rule's own prose is punctuation
 _EM_DASH = re.compile(r"\bem[- ]?dash(?:es)?\b|[\"'`“‘]—[\"'`”’]", re.I)
@@ -80,7 +81,9 @@ def _forbidden_text(text: str) -> list[str]:
     if _EM_DASH.search(text):
         return ["—"]
     if _APOLOGY.search(text):
-        return ["sorry", "I apologize"]
+        # the phrases of an apology, not the word "sorry" anywhere ("sorry to say the test is flaky" is no apology);
+        # "stop saying sorry" names the word itself
+        return ["sorry"] if re.search(r"\bsorry\b", text, re.I) else list(APOLOGY_PHRASES)
     if _SAY.search(text) or re.search(
         r"\b(?:words?|phrases?|disclaimers?|sign-?offs?|openers?|openings?|closers?|closings?|greetings?|preambles?|"
         r"taglines?|catchphrases?|boilerplate)\b",

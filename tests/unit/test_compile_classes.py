@@ -170,6 +170,9 @@ def test_prohibition_and_its_replacement_after_a_semicolon_stay_one_rule() -> No
         ("don't stash my work", "git stash", "git status"),
         ("never publish to npm", "npm publish", "npm pack"),
         ("no hard resets please", "git reset --hard HEAD~1", "git reset --soft HEAD~1"),
+        ("never run find with -delete", "find . -name '*.pyc' -delete", "find . -name '*.pyc'"),
+        ("don't use pnpm -r exec, use turbo", "pnpm -r exec tsc", "pnpm exec tsc"),
+        ("never show .env.local with cat", "cat .env.local", "cat README.md"),
         ("don't ever hard-reset my branch", "git reset --hard origin/main", "git reset HEAD file.py"),
     ],
 )
@@ -281,6 +284,19 @@ def test_quoted_phrases_keep_their_words(message: str, pattern: str) -> None:
     rules = learned(message)
     assert [(kind, params.get("patterns")) for _, kind, params in rules] == [("reply_forbidden_text", [pattern])]
     assert rules and rules[0][0].count("'") + rules[0][0].count('"') >= 2  # the quote was not cut by "if"/"unless"
+
+
+@pytest.mark.parametrize(
+    ("message", "patterns"),
+    [
+        ("please stop apologising in your replies", ["I apologize", "I apologise", "sorry for the confusion"]),
+        ("no more saying sorry", ["sorry"]),
+    ],
+)
+def test_apologies(message: str, patterns: list[str]) -> None:
+    assert [(kind, params.get("patterns")) for _, kind, params in learned(message)] == [
+        ("reply_forbidden_text", patterns)
+    ]
 
 
 # -- kinds of files named in the plural -------------------------------------------------------------------------

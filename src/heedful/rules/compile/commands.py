@@ -25,6 +25,11 @@ FLAG_OWNERS = {
 }
 _BRANCH = re.compile(r"\b(?:to|into|on|onto)\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?(?:\s+branch)?", re.I)
 _ON_BRANCH = re.compile(r"\b(?:on|to|into)\s+(?:the\s+)?`?(?:main|master|trunk|develop|release\S*)`?\b", re.I)
+_SHOWN_WITH = re.compile(
+    r"\b(?:print|read|open|view|show|dump|display|output|echo)\s+(?:out\s+)?(?:the\s+)?"
+    r"(?P<path>[\w~/-]*\.[\w.*-]+|[\w.-]+/[\w./*-]*)\s+(?:with|using|via|through)$",
+    re.I,
+)
 _WHOLE_TREE = re.compile(
     r"\b(?:on|across|over|against|to)\s+(?:the\s+)?(?:whole|entire|full|complete)\s+(?:repo|repository|codebase|"
     r"code base|project|tree|monorepo)\b",
@@ -74,6 +79,9 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     mode = re.search(r"\b[0-7]{3,4}\b", text) if mention.program in ("chmod", "umask") else None
     if mode and mode.group(0) not in args:
         args.append(mode.group(0))  # "never chmod files to 777": the mode is the forbidden argument
+    shown = _SHOWN_WITH.search(" ".join(vocab.plain_words(text)[max(0, mention.start - 6) : mention.start]))
+    if shown and not args:
+        args.append(shown.group("path"))  # "never print .env with cat": the file is the forbidden argument
     if not args and mention.program != "git" and _WHOLE_TREE.search(text[text.lower().find(mention.program) :]):
         args.append(".")  # "never run prettier --write on the whole repo": the repository root as the target
     if mention.program == "git" and subcommand[:1] == ["push"] and not args:

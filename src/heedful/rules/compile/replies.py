@@ -45,7 +45,11 @@ _SAY = re.compile(
     re.I,
 )
 APOLOGY_PHRASES = ("I apologize", "I apologise", "sorry for the confusion")
-_APOLOGY = re.compile(r"\b(?:don'?t|do not|never|stop|no)\s+(?:apologi[sz](?:e|ing)|apologies|saying sorry)\b", re.I)
+_APOLOGY = re.compile(
+    r"\b(?:don'?t|do not|never|stop|quit|no more|no|enough)\s+(?:with\s+)?(?:the\s+)?(?:apologi[sz](?:e|ing)|apologies|"
+    r"saying sorry)\b",
+    re.I,
+)
 # the word, or a dash quoted as the thing forbidden: a dash in the rule's own prose is punctuation
 _EM_DASH = re.compile(r"\bem[- ]?dash(?:es)?\b|[\"'`“‘]—[\"'`”’]", re.I)
 

@@ -119,6 +119,10 @@ def test_a_preference_or_a_contrast_is_not_a_project_fact(text: str) -> None:
     assert project_tool(text) is None
 
 
+def test_a_tool_the_rule_says_is_used_is_never_banned() -> None:
+    assert not any(p.params.get("program") == "npm" for p in propose("we're a pnpm shop but the docs site uses npm"))
+
+
 # -- preferred invocations: the alternative as written; a prohibition keeps its replacement ------------------
 @pytest.mark.parametrize(
     ("message", "program", "alternative"),

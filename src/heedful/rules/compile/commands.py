@@ -221,7 +221,10 @@ def command_checks(text: str) -> list[CheckSpec]:
                 params["subcommand"] = [FLAG_SUBCOMMAND[literal]]
             return [spec("forbidden_command", params)]
         defaults = [(vocab.family_default(m.program), m) for m in prefer if not m.subcommand or m.program == "uv"]
-        defaults = [(d, m) for d, m in defaults if d and not _how_to_run(text, m)]
+        # "we're a yarn shop but the docs site uses npm": a tool the rule says is used is never the banned default
+        defaults = [
+            (d, m) for d, m in defaults if d and not _how_to_run(text, m) and d not in {p.program for p in prefer}
+        ]
         if defaults and not NEGATED.search(text.split(defaults[0][1].program)[0]):
             # "use `pnpm --filter web test`" names the tool by an example of its use: the alternative is the tool
             tools = list(dict.fromkeys(" ".join([m.program, *m.subcommand]) for m in prefer))

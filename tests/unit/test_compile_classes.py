@@ -141,6 +141,21 @@ def test_preferred_invocation_is_carried_whole(message: str, program: str, alter
 
 
 @pytest.mark.parametrize(
+    ("message", "violating", "compliant"),
+    [
+        ("prefer pnpm exec eslint over npx eslint", "npx eslint .", "pnpm exec eslint ."),
+        ("go with bunx vite instead of npx vite", "npx vite build", "npx tsc"),
+        ("use uvx black rather than pipx run black", "pipx run black .", "uvx black ."),
+    ],
+)
+def test_a_runner_names_the_tool_it_starts(message: str, violating: str, compliant: str) -> None:
+    rules = [r for r in learned(message) if r[1] is not None]
+    assert len(rules) == 1
+    assert run(rules[0][2], violating) == "violated"
+    assert run(rules[0][2], compliant) == "pass"
+
+
+@pytest.mark.parametrize(
     "text", ["Use `python -m mypy`, not bare mypy.", "always run pytest as `python -m pytest` instead of plain pytest"]
 )
 def test_a_launched_program_marks_the_ban_as_bare_only(text: str) -> None:

@@ -79,6 +79,19 @@ CONCEPT_PHRASES = (
     (re.compile(r"\bbreak(?:ing)?[- ]system[- ]packages\b", re.I), "system"),
     (re.compile(r"\b(?:user|--user) (?:installs?|site)\b", re.I), "user"),
 )
+# Programs that run another tool named as their first word ("npx tsc", "pnpm exec jest", "pipx run ruff").
+RUNNERS = frozenset({"npx", "bunx", "uvx", "pnpx"})
+RUNNER_SUBCOMMANDS = frozenset(
+    {
+        ("pnpm", "exec"),
+        ("pnpm", "dlx"),
+        ("yarn", "dlx"),
+        ("yarn", "exec"),
+        ("pipx", "run"),
+        ("npm", "exec"),
+        ("bun", "x"),
+    }
+)
 # A subcommand named without its program still names the program: "no force pushes" is git.
 IMPLIED_PROGRAM: dict[str, tuple[str, str]] = {
     "push": ("git", "push"),

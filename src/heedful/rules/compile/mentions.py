@@ -21,6 +21,8 @@ from heedful.rules.vocabulary import (
     NEGATIONS,
     NOT_PROGRAMS,
     PREFER_VERBS,
+    RUNNER_SUBCOMMANDS,
+    RUNNERS,
     SINGLE_DASH_LONG,
     STOP,
     Mention,
@@ -154,6 +156,17 @@ def _read_after(
             pass
         elif program.name in ("chmod", "umask") and re.fullmatch(r"[0-7]{3,4}", plain) and len(args) < 2:
             args.append(plain)  # "never chmod 777": the mode
+        elif (
+            not args
+            and (
+                program.name in RUNNERS
+                and not subcommand
+                or (program.name, subcommand[0] if subcommand else "") in RUNNER_SUBCOMMANDS
+            )
+            and re.fullmatch(r"[a-z@][\w.@/:-]*", plain)
+            and plain not in NOT_PROGRAMS
+        ):
+            args.append(plain)  # "npx tsc", "pnpm exec jest": the tool the runner starts
         elif not args and plain in program.subcommands and len(subcommand) < 2 and (not flags or not subcommand):
             # "pnpm -r run": a global option may come before the subcommand
             canonical = program.subcommands[plain]

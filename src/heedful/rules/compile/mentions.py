@@ -159,8 +159,7 @@ def _read_after(
         elif (
             not args
             and (
-                program.name in RUNNERS
-                and not subcommand
+                (program.name in RUNNERS and not subcommand)
                 or (program.name, subcommand[0] if subcommand else "") in RUNNER_SUBCOMMANDS
             )
             and re.fullmatch(r"[a-z@][\w.@/:-]*", plain)

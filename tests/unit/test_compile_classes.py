@@ -289,6 +289,26 @@ def test_a_condition_without_a_comma_ends_at_the_directive() -> None:
     assert (kind, params.get("program"), params.get("alternatives")) == ("forbidden_command", "find", ["fd"])
 
 
+# -- a command due before an action: never a ban on the action itself -------------------------------------------------
+@pytest.mark.parametrize(
+    ("message", "command"),
+    [
+        ("never push without running go vet", ["go", "vet"]),
+        ("don't merge without first running make check", ["make", "check"]),
+        ("`cargo clippy` must pass before you push", ["cargo", "clippy"]),
+        ("npm run lint should be clean before every PR", ["npm", "run", "lint"]),
+    ],
+)
+def test_a_command_due_before_an_action(message: str, command: list[str]) -> None:
+    rules = learned(message)
+    assert [(kind, params["commands"]) for _, kind, params in rules] == [("required_event", [command])]
+
+
+@pytest.mark.parametrize("text", ["Don't commit without running the linter.", "never push until you've checked CI"])
+def test_an_unnamed_precondition_never_bans_the_action(text: str) -> None:
+    assert not any(p.kind == "forbidden_command" for p in propose(text))
+
+
 # -- quoted phrases are data ------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("message", "pattern"),

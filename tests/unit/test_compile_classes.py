@@ -65,6 +65,8 @@ def write(params: dict[str, Any], path: str) -> str:
         ("db/schema.sql is owned by the DBAs", ["db/schema.sql"]),
         ("hands off the k8s/ folder", ["k8s/**"]),
         ("Dockerfile: hands off", ["Dockerfile"]),
+        ("consider db/seeds/ read-only", ["db/seeds/**"]),
+        ("ui/kit/ is maintained by the design team, don't touch it", ["ui/kit/**"]),
     ],
 )
 def test_territory_prose_forbids_writing_there(message: str, globs: list[str]) -> None:

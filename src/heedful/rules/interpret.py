@@ -109,6 +109,14 @@ _REPLACEMENT = re.compile(
 )
 
 
+# "infra/ belongs to the platform team, don't touch it": an order about "it" belongs to the clause it points to.
+_POINTS_BACK = re.compile(
+    r"^\s*(?:and\s+|so\s+)?(?:please\s+)?(?:(?:don'?t|do not|never)\s+(?:ever\s+)?(?!do\b)\w+|leave|keep)\s+"
+    r"(?:it|them|those|that one|these)(?:\s+(?:alone|untouched|as is|be))?\W*$",
+    re.I,
+)
+
+
 def _replacement_follows(previous: str, gap: str, clause: str) -> bool:
     """ "Never run bare python; use uv run python", "don't delete files; move them to the trash instead": a
     prohibition stays with the replacement right after it."""
@@ -150,6 +158,11 @@ def split_clauses(text: str) -> list[tuple[int, int]]:
                 and _replacement_follows(
                     text[merged[-1][0] : merged[-1][1]], text[merged[-1][1] : start], text[start:end]
                 )
+            )
+            or (
+                merged
+                and _POINTS_BACK.match(text[start:end]) is not None
+                and not lx.DIRECTIVE.match(text[merged[-1][0] : merged[-1][1]].strip())
             )
         ):
             merged[-1] = (merged[-1][0], end)

@@ -57,7 +57,7 @@ _EDIT_VERB = re.compile(
 _LEAVE_ALONE = re.compile(
     r"^(?:leave|keep)\s+(?P<rest>.+?)\s+(?:alone|untouched|as is|unchanged)\b|"
     r"^(?P<rest2>.+?)\s+(?:is|are)\s+(?:read-?only|off[- ]limits|hands[- ]off)\b|"
-    r"^treat\s+(?P<rest4>.+?)\s+as\s+(?:read-?only|off[- ]limits|immutable)\b|"
+    r"^(?:treat|consider)\s+(?P<rest4>.+?)\s+(?:as\s+)?(?:read-?only|off[- ]limits|immutable)\b|"
     r"^hands[- ]off\s+(?:of\s+)?(?P<rest3>.+)$|"
     r"^(?P<rest5>.+?)\s*[:,—–-]\s*(?:hands[- ]off|read[- ]only|off[- ]limits|do not touch|don'?t touch)\b",
     re.I,

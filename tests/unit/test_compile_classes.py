@@ -171,6 +171,12 @@ def test_a_launched_program_marks_the_ban_as_bare_only(text: str) -> None:
     assert kind is None or run(params, proposals[0].params["alternatives"][0] + " -q") == "pass"
 
 
+@pytest.mark.parametrize("text", ["Use python3, not python.", "prefer pip3 over pip"])
+def test_two_spellings_the_shell_reads_as_one_program_are_not_banned(text: str) -> None:
+    """The shell reader reads python3 as python: a ban on python would block the preferred python3 too."""
+    assert not any(p.kind == "forbidden_command" for p in propose(text))
+
+
 def test_prohibition_and_its_replacement_after_a_semicolon_stay_one_rule() -> None:
     text = "Never use yarn; use pnpm. Always run the linter."
     spans = [text[s:e] for s, e in split_clauses(text)]

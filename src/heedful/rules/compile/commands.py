@@ -170,6 +170,14 @@ def _alternative(mention: vocab.Mention) -> str:
 _LAUNCHED = re.compile(r"^(?:python[\d.]*|py)\s+-m\s+(?P<program>[\w.-]+)$")
 
 
+def _run_as(spelled: str) -> str:
+    """The program the shell reader sees for a spelling (`python3` and `python` are both `python`)."""
+    from heedful.rules.shell import simple_commands
+
+    found = simple_commands(spelled.strip("`")) if spelled.strip() else []
+    return found[0].program if found else spelled
+
+
 def _bare_only(found: dict[str, Any], alternatives: list[str]) -> bool:
     """ "use `python -m pytest`, not bare pytest": the alternative launches the very program the rule forbids."""
     for alternative in alternatives:
@@ -230,10 +238,18 @@ def command_checks(text: str) -> list[CheckSpec]:
             tools = list(dict.fromkeys(" ".join([m.program, *m.subcommand]) for m in prefer))
             return [spec("forbidden_command", {"program": defaults[0][0], "alternatives": tools})]
         return []
+    # "use python3, not python": two spellings of one program, which the shell reader reads as the same command
+    respelled = {
+        _run_as(m.spelled)
+        for m in mentions
+        if m.role == "prefer" and not m.subcommand and not m.args and not _LAUNCHED.match(m.spelled)
+    }
     out: list[CheckSpec] = []
     for mention in forbid:
         if mention.program == "git" and not mention.subcommand and not mention.flags and not mention.concepts:
             continue  # "never commit model weights to git": git itself is not what the rule forbids
+        if _run_as(mention.spelled) in respelled and not mention.subcommand and not mention.flags and not mention.args:
+            continue
         # a flag written beside the preferred command ("tox -e py311, not pytest") is not the forbidden one's
         found = _from_mention(mention, text, single=len(forbid) == 1 and not prefer)
         if found is None:

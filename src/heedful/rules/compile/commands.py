@@ -240,7 +240,7 @@ def command_checks(text: str) -> list[CheckSpec]:
         return []
     # "use python3, not python": two spellings of one program, which the shell reader reads as the same command
     respelled = {
-        _run_as(m.spelled)
+        (_run_as(m.spelled), m.spelled.lower())
         for m in mentions
         if m.role == "prefer" and not m.subcommand and not m.args and not _LAUNCHED.match(m.spelled)
     }
@@ -248,7 +248,9 @@ def command_checks(text: str) -> list[CheckSpec]:
     for mention in forbid:
         if mention.program == "git" and not mention.subcommand and not mention.flags and not mention.concepts:
             continue  # "never commit model weights to git": git itself is not what the rule forbids
-        if _run_as(mention.spelled) in respelled and not mention.subcommand and not mention.flags and not mention.args:
+        if any(
+            run == _run_as(mention.spelled) and spelled != mention.spelled.lower() for run, spelled in respelled
+        ) and not (mention.subcommand or mention.flags or mention.args):
             continue
         # a flag written beside the preferred command ("tox -e py311, not pytest") is not the forbidden one's
         found = _from_mention(mention, text, single=len(forbid) == 1 and not prefer)

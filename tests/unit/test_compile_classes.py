@@ -100,6 +100,10 @@ def test_territory_needs_a_path_and_a_claim_about_it(text: str) -> None:
         ("poetry manages the dependencies here", "poetry", ["pip", "uv", "pipenv", "pdm"]),
         ("fyi this is a bun monorepo", "bun", ["npm", "pnpm", "yarn"]),
         ("our repo is on uv", "uv", ["pip", "poetry", "pipenv", "pdm"]),
+        ("we are on yarn here", "yarn", ["npm", "pnpm", "bun"]),
+        ("the project has migrated to pdm", "pdm", ["pip", "uv", "poetry", "pipenv"]),
+        ("packages are managed with pnpm", "pnpm", ["npm", "yarn", "bun"]),
+        ("this workspace runs on bun", "bun", ["npm", "pnpm", "yarn"]),
     ],
 )
 def test_project_tool_bans_every_rival(message: str, tool: str, banned: list[str]) -> None:

@@ -234,6 +234,8 @@ _STATED_RULE = re.compile(
     r"(?:is|are)\s+(?:owned|maintained|managed|vendored|read-?only|off[- ]limits)|hands[- ]off|"
     r"(?:this|the|our)\s+(?:repo|repository|project|codebase|monorepo|workspace)\s+(?:uses|is on|runs on|is an?)|"
     r"\bwe(?:'re| are)\s+an?\s+[\w.-]+\s+(?:shop|house|team|project|repo|monorepo|workspace)|"
+    r"\bwe(?:'re| are)\s+(?:on|using)\s+[\w.-]+|\b(?:moved|switched|migrated)\s+(?:over\s+)?to\s+[\w.-]+|"
+    r"\b(?:managed|handled)\s+(?:with|by)\s+[\w.-]+|"
     r"\b[\w.-]+\s+(?:manages|handles|owns)\s+(?:the\s+)?(?:deps|dependencies|packages|installs|environments?)|"
     r"\bis\s+an?\s+[\w.-]+\s+(?:workspace|monorepo|project)|"
     r"\b(?:\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?:words?|lines?|bullets?|"

@@ -110,7 +110,7 @@ def _how_to_run(text: str, mention: vocab.Mention) -> bool:
     words = vocab.plain_words(text)[: mention.start]
     clause = " ".join(words).rsplit(",", 1)[-1].rsplit(";", 1)[-1]
     verbs = r"run|runs|running|execute|executing|build|builds|building|regenerate|generate|compile|create|format|lint"
-    return bool(re.search(rf"\b(?:{verbs})\b", clause)) and not (
+    return bool(re.search(rf"\b(?:{verbs})\b(?!\s+on\b)", clause)) and not (
         re.search(r"\b(?:use|using|prefer|stick|switch|only)\b", clause)
     )
 
@@ -270,7 +270,8 @@ def command_checks(text: str) -> list[CheckSpec]:
 # "this repo uses pnpm", "we use uv here", "our project is on poetry": the project's tool stated as a fact.
 _USES = re.compile(
     r"\b(?:we|repo|repository|project|codebase|monorepo|workspace|here|this)\s+(?:(?:only|now|always)\s+)?"
-    r"(?:uses?|is on|are on|'re on|runs? on|standardi[sz]ed on|(?:has|have) (?:moved|switched|migrated) to)\b",
+    r"(?:uses?|is on|are on|'re on|runs? on|standardi[sz]ed on|(?:(?:has|have) )?(?:moved|switched|migrated) "
+    r"(?:over )?to)\b|\b(?:managed|handled|installed)\s+(?:with|by|via|through|using)$",
     re.I,
 )
 

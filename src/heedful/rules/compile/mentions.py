@@ -110,7 +110,10 @@ def stated_tool(before: str, after: list[str]) -> bool:
     if after[:1] and after[0] in _TOOL_NOUNS and re.search(r"(?:^|\s)(?:a|an)$", before):
         return True
     if re.search(
-        r"\b(?:repo|repository|project|codebase|we|we're|here)\s+(?:is|are|runs?|standardi[sz]ed)\s+on$", before
+        r"\b(?:repo|repository|project|codebase|monorepo|workspace|we|we're|here)\s+(?:is|are|runs?|standardi[sz]ed)"
+        r"\s+on$|\b(?:managed|handled|installed)\s+(?:with|by|via|through|using)$|"
+        r"\b(?:switched|moved|migrated)\s+(?:over\s+)?to$",
+        before,
     ):
         return True
     return bool(after[:1]) and after[0] in _TOOL_VERBS and not before.strip()

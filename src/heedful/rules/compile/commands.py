@@ -248,10 +248,11 @@ def command_checks(text: str) -> list[CheckSpec]:
     for mention in forbid:
         if mention.program == "git" and not mention.subcommand and not mention.flags and not mention.concepts:
             continue  # "never commit model weights to git": git itself is not what the rule forbids
-        if any(
+        plain = not (mention.subcommand or mention.flags or mention.args)
+        if plain and any(
             run == _run_as(mention.spelled) and spelled != mention.spelled.lower() for run, spelled in respelled
-        ) and not (mention.subcommand or mention.flags or mention.args):
-            continue
+        ):
+            continue  # the preferred spelling would be blocked as well
         # a flag written beside the preferred command ("tox -e py311, not pytest") is not the forbidden one's
         found = _from_mention(mention, text, single=len(forbid) == 1 and not prefer)
         if found is None:
@@ -259,9 +260,9 @@ def command_checks(text: str) -> list[CheckSpec]:
         if alternatives:
             found["alternatives"] = alternatives
             if _bare_only(found, alternatives):
-                found["bare"] = (
-                    True  # see the report: the command check has yet to tell `pytest` from `python -m pytest`
-                )
+                # only the program started by its own name; a command check that cannot tell `pytest` from
+                # `python -m pytest` fails the generated cases, so validation keeps such a rule guidance
+                found["bare"] = True
         if not any(existing.params == found for existing in out):
             out.append(spec("forbidden_command", found))
     return out

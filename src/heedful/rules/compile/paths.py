@@ -38,7 +38,7 @@ FILE_NOUNS = {
     "private keys?": "*.pem",
     "sqlite (?:databases?|files?)": "*.sqlite",
 }
-# Kinds of files named in the plural that stand for several spellings: "never commit screenshots".
+# Kinds of files named in the plural that stand for several spellings: "never commit terraform state files".
 FILE_KINDS = {
     r"terraform state(?: files?)?|tfstate files?": ["*.tfstate", "*.tfstate.backup"],
     r"kubeconfigs?(?: files?)?": ["kubeconfig", "*.kubeconfig"],

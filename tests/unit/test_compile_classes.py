@@ -196,7 +196,7 @@ def test_prohibition_and_its_replacement_after_a_semicolon_stay_one_rule() -> No
         ("Don't ever run privileged docker containers.", "docker run --privileged img", "docker run img"),
         ("never force-add gitignored files", "git add -f build/out.js", "git add src/a.py"),
         ("never force add files", "git add --force dist", "git add README.md"),
-        ("Never run docker compose down with -v/--volumes", "docker compose down -v", "docker compose down"),
+        ("don't ever run docker compose rm with -f/--force", "docker compose rm -f web", "docker compose rm web"),
         ("never run black on the entire codebase", "black .", "black src/a.py"),
         ("don't stash my work", "git stash", "git status"),
         ("never publish to npm", "npm publish", "npm pack"),

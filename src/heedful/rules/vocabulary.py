@@ -290,6 +290,20 @@ def rivals_of(program: str) -> list[str]:
     return [r for r in dict.fromkeys(ordered) if r and r != program]
 
 
+@lru_cache(maxsize=1)
+def _rival_names() -> re.Pattern[str]:
+    vocab = vocabulary()
+    names = {a.lower() for f in vocab.families.values() for r in f.rivals for a in aliases_of(r)}
+    return re.compile(
+        r"(?<![\w-])(?:" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")(?![\w-])", re.I
+    )
+
+
+def names_a_rival(text: str) -> bool:
+    """Whether the text names one of the tools a project uses one of (pnpm, yarn, uv, poetry ...)."""
+    return _rival_names().search(text) is not None
+
+
 def activity_words(program: str | None) -> frozenset[str]:
     """Words of a condition that this program decides by running ("when you search" for grep)."""
     if program is None:

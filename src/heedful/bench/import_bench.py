@@ -65,6 +65,7 @@ class Half:
     matched: int = 0
     checks: int = 0
     wrong_checks: int = 0
+    unlabelled: list[dict[str, Any]] = field(default_factory=list)  # the checks produced that match no label
     label_text_matched: int = 0
     misses: list[dict[str, Any]] = field(default_factory=list)
 
@@ -129,6 +130,7 @@ def run(model: str = "offline", embedder: str = "hashing", limit: int | None = N
         "tune_repos": list(TUNE_REPOS),
         "halves": {name: half.report() for name, half in halves.items()},
         "misses": {name: half.misses for name, half in halves.items()},
+        "unlabelled_checks": {name: half.unlabelled for name, half in halves.items()},
     }
 
 
@@ -167,7 +169,11 @@ def _score(
             for rule in (by_id[key]["rules"] if key in by_id else [])
             if isinstance(rule.get("check"), dict)
         ]
-        half.wrong_checks += sum(not any(check_matches(label, c) for label in labels) for c in checks)
+        wrong = [c for c in checks if not any(check_matches(label, c) for label in labels)]
+        half.wrong_checks += len(wrong)
+        half.unlabelled += [
+            {"id": key, "text": by_id[key]["text"] if key in by_id else None, "check": c} for c in wrong
+        ]
     for key in positives:
         half.with_check += bool(produced.get(key))
         for rule in by_id[key]["rules"]:

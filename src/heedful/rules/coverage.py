@@ -92,6 +92,22 @@ def _glob(pattern: str) -> str:
     return posixpath.normpath(clean) if clean else clean
 
 
+def _glob_set(value: Any) -> set[str]:
+    """Globs as the path check reads them: a pattern without a slash matches at any depth (gitignore), so
+    `**/.DS_Store` is `.DS_Store`, and a literal path that such a pattern already matches adds nothing
+    (`.github/CODEOWNERS` beside `CODEOWNERS`)."""
+    from heedful.rules.checks.path import glob_regex
+
+    raw = [g.strip() for g in value or [] if isinstance(g, str)]
+    globs = {_glob(g[3:] if g.startswith("**/") and "/" not in g[3:] else g) for g in raw}
+    anywhere = [g for g in globs if "/" not in g and not g.startswith("!")]
+    return {
+        g
+        for g in globs
+        if not (not re.search(r"[*?\[]", g) and any(h != g and glob_regex(h).match(g) for h in anywhere))
+    }
+
+
 def _commands(value: Any) -> set[str]:
     if not isinstance(value, list):
         return set()
@@ -113,9 +129,24 @@ def _program(value: Any) -> str:
     return {"pip3": "pip", "python3": "python"}.get(name, name)
 
 
+def _as_run(params: dict[str, Any]) -> dict[str, Any]:
+    """A command as the shell reader runs it: `python -m venv` is the program `venv` (rules/shell.py)."""
+    flags = params.get("flags") or []
+    args = _words(params.get("subcommand")) + _words(params.get("args"))
+    if _program(params.get("program")) != "python" or not args or not any("-m" in g for g in _flag_sets(flags)):
+        return params
+    rest = {k: v for k, v in params.items() if k not in ("subcommand", "args")}
+    rest["program"] = args[0]
+    rest["flags"] = [g for g in flags if "-m" not in (g if isinstance(g, list) else [g])]
+    if args[1:]:
+        rest["args"] = args[1:]
+    return rest
+
+
 def same_params(kind: str, label: dict[str, Any], got: dict[str, Any]) -> bool:
     """Whether a compiled check states the labelled one on its key parameters."""
     if kind == "forbidden_command":
+        label, got = _as_run(label), _as_run(got)
         if _program(label.get("program")) != _program(got.get("program")):
             return False
         want = _words(label.get("subcommand")) + _words(label.get("args"))
@@ -127,7 +158,7 @@ def same_params(kind: str, label: dict[str, Any], got: dict[str, Any]) -> bool:
     if kind in ("forbidden_path", "staged_path", "workspace_leftovers"):
         if bool(label.get("outside_project")) != bool(got.get("outside_project")):
             return False
-        return {_glob(g) for g in label.get("globs") or []} == {_glob(g) for g in got.get("globs") or []}
+        return _glob_set(label.get("globs")) == _glob_set(got.get("globs"))
     if kind == "reply_word_limit":  # "under 100 words": authors read it as 100 or as 99
         return (
             isinstance(label.get("limit"), int)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from heedful.rules import lexicon as lx
+from heedful.rules.compile.words import mask_quoted
 from heedful.rules.detect import has_signal, is_question
 from heedful.rules.models import Candidate, ContextMessage
 from heedful.rules.quoting import own_words
@@ -102,6 +103,33 @@ def _base_form(word: str) -> str:
     return lower[:-3] if lower.endswith("ing") else lower
 
 
+_PROHIBITION = re.compile(r"^\s*(?:please\s+)?(?:never|don'?t|do not|no|stop|avoid)\b", re.I)
+_REPLACEMENT = re.compile(
+    r"^\s*(?:(?:just|instead|rather)[,]?\s+)?(?:use|prefer|go with|stick (?:to|with)|switch to)\b", re.I
+)
+
+
+# "infra/ belongs to the platform team, don't touch it": an order about "it" belongs to the clause it points to.
+_POINTS_BACK = re.compile(
+    r"^\s*(?:and\s+|so\s+)?(?:please\s+)?(?:(?:don'?t|do not|never)\s+(?:ever\s+)?(?!do\b)\w+|leave|keep)\s+"
+    r"(?:it|them|those|that one|these)(?:\s+(?:alone|untouched|as is|be))?\W*$",
+    re.I,
+)
+
+
+def _replacement_follows(previous: str, gap: str, clause: str) -> bool:
+    """ "Never run bare python; use uv run python", "don't delete files; move them to the trash instead": a
+    prohibition stays with the replacement right after it."""
+    replacement = bool(_REPLACEMENT.match(clause)) or bool(re.search(r"\binstead\b", clause, re.I))
+    return (
+        ";" in gap
+        and bool(_PROHIBITION.match(previous))
+        and replacement
+        and len(clause.split()) <= 8
+        and len(previous.split()) <= 14
+    )
+
+
 def split_clauses(text: str) -> list[tuple[int, int]]:
     """Spans of atomic clauses: sentences, then independent directives joined by 'and'/'also'."""
     spans: list[tuple[int, int]] = []
@@ -115,13 +143,27 @@ def split_clauses(text: str) -> list[tuple[int, int]]:
     merged: list[tuple[int, int]] = []
     for start, end in spans:
         if (
-            merged
-            and _WHY_KEEP.match(text[merged[-1][0] : merged[-1][1]].strip())
-            and re.match(r"\s*(?:use|prefer|try|do)\b", text[start:end], re.IGNORECASE)
-        ) or (
-            merged
-            and _SUBORDINATE.match(text[merged[-1][0] : merged[-1][1]].strip())
-            and "," not in text[merged[-1][0] : merged[-1][1]]
+            (
+                merged
+                and _WHY_KEEP.match(text[merged[-1][0] : merged[-1][1]].strip())
+                and re.match(r"\s*(?:use|prefer|try|do)\b", text[start:end], re.IGNORECASE)
+            )
+            or (
+                merged
+                and _SUBORDINATE.match(text[merged[-1][0] : merged[-1][1]].strip())
+                and "," not in text[merged[-1][0] : merged[-1][1]]
+            )
+            or (
+                merged
+                and _replacement_follows(
+                    text[merged[-1][0] : merged[-1][1]], text[merged[-1][1] : start], text[start:end]
+                )
+            )
+            or (
+                merged
+                and _POINTS_BACK.match(text[start:end]) is not None
+                and not lx.DIRECTIVE.match(text[merged[-1][0] : merged[-1][1]].strip())
+            )
         ):
             merged[-1] = (merged[-1][0], end)
         else:
@@ -151,6 +193,8 @@ def _sentence_case(text: str) -> str:
     text = text.strip().rstrip(".!,;: ")
     if not text:
         return text
+    if re.match(r"[^\s]*[/*`]|[._]?[a-z][\w-]*[._][\w.-]", text):
+        return text + "."  # "vendor/ is vendored", "package.json is generated": a path keeps its case
     return text[0].upper() + text[1:] + "."
 
 
@@ -180,8 +224,41 @@ _BARE_STOP = re.compile(
     r"(?:\s+(?:it|that|this|now|please|ever|again|doing (?:it|that|this)))*[.!]*$",
     re.I,
 )
+# Rules stated as a fact or a limit, with no directive word: who owns a path ("infra/ is not ours to change",
+# "vendor/ belongs to another team", "hands off gen/"), which tool the project runs ("this repo uses pnpm", "we're a
+# yarn shop", "poetry manages deps here") and a count ("final summary: 5 bullets max").
+_STATED_RULE = re.compile(
+    r"\b(?:(?:is|are)\s+(?:not|n'?t)\s+(?:ours|yours|mine)|(?:isn'?t|aren'?t)\s+(?:ours|yours|mine)|"
+    r"nothing\s+(?:under|in|inside)\b.{1,80}\b(?:is|are)\s+(?:ours|yours|mine)|"
+    r"belongs?\s+to\s+(?:another|a different|other|some other|the\s+[\w-]+)\s+(?:[\w-]+\s+)?(?:team|group|org)|"
+    r"(?:is|are)\s+(?:owned|maintained|managed|vendored|read-?only|off[- ]limits)|hands[- ]off|"
+    r"(?:this|the|our)\s+(?:repo|repository|project|codebase|monorepo|workspace)\s+(?:uses|is on|runs on|is an?)|"
+    r"\bwe(?:'re| are)\s+an?\s+[\w.-]+\s+(?:shop|house|team|project|repo|monorepo|workspace)|"
+    r"\bwe(?:'re| are)\s+(?:on|using)\s+[\w.-]+|\b(?:moved|switched|migrated)\s+(?:over\s+)?to\s+[\w.-]+|"
+    r"\b(?:managed|handled)\s+(?:with|by)\s+[\w.-]+|"
+    r"\b[\w.-]+\s+(?:manages|handles|owns)\s+(?:the\s+)?(?:deps|dependencies|packages|installs|environments?)|"
+    r"\bis\s+an?\s+[\w.-]+\s+(?:workspace|monorepo|project)|"
+    r"\b(?:\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?:words?|lines?|bullets?|"
+    r"bullet points|sentences?|paragraphs?)\s+(?:max(?:imum)?|tops|at most|or (?:fewer|less))\b|"
+    r"\b(?:max(?:imum)?|at most|no more than|up to|(?:limit|cap) of|cap\b.{0,30}\bat)\s+(?:\d{1,4}|one|two|three|four|"
+    r"five|six|seven|eight|nine|ten|twenty)\s+(?:words?|lines?|bullets?|bullet points|sentences?|paragraphs?|items)\b)",
+    re.I,
+)
 # "No force pushes", "no global yarn installs", "zero emojis": a prohibition without a verb.
-_NOUN_PROHIBITION = re.compile(r"^(?:no|zero|nothing)\s+(?!(?:need|problem|worries|idea|way|thanks)\b)[\w`.-]", re.I)
+_NOUN_PROHIBITION = re.compile(
+    r"^(?:no|zero|nothing)\s+(?!(?:need|problem|worries|idea|way|thanks)\b)[\w`.\"'“‘-]", re.I
+)
+
+
+# A request put as a question that states how to work: "could you please use X rather than Y?"
+_POLITE_REQUEST = re.compile(
+    r"^(?:(?:ok(?:ay)?|so|also|and)[,]?\s+)?(?:could|can|would|will) you(?: please)?\s+(?:always\s+)?"
+    r"(?:use|run|stop|avoid|prefer|keep|stick|switch|never)\b.*\b(?:rather than|instead of|not|from now on|"
+    r"going forward|always|in future|anymore)\b",
+    re.I,
+)
+# "when you're searching the code use rg, not grep": the condition ends where the directive's verb starts.
+_DIRECTIVE_START = re.compile(r"\s(?=(?:use|run|prefer|always|never|don'?t|do not|avoid|stop|try|keep|put)\b)", re.I)
 
 
 def _candidate(text: str, start: int, end: int) -> Candidate | None:
@@ -194,24 +271,37 @@ def _candidate(text: str, start: int, end: int) -> Candidate | None:
             body += ", " + tail.strip()
     else:
         body = _strip(clause)
-        if is_question(body) and not re.match(r"^(?:always|never|don'?t|do not|please|use|stop)\b", body, re.I):
+        polite = _POLITE_REQUEST.match(clause.strip()) is not None  # "could you please run X rather than Y?"
+        if (
+            is_question(body)
+            and not polite
+            and not re.match(r"^(?:always|never|don'?t|do not|please|use|stop)\b", body, re.I)
+        ):
             return None
+        body = body.rstrip("?").strip() if polite else body
     if not body or (
-        not lx.DIRECTIVE.search(body) and not lx.LASTING.search(clause) and not _NOUN_PROHIBITION.match(body)
+        not lx.DIRECTIVE.search(body)
+        and not lx.LASTING.search(clause)
+        and not _NOUN_PROHIBITION.match(body)
+        and not _STATED_RULE.search(body)
     ):
         return None
     condition = None
     exceptions: list[str] = []
-    exception = _EXCEPTION.match(body)
-    if exception:
-        body, exceptions = exception.group(1).strip(), [exception.group(2).strip().rstrip(".!")]
-    lead = _CONDITION_LEAD.match(body)
+    exception = _EXCEPTION.match(mask_quoted(body))
+    if exception:  # read on the text with quoted phrases blanked: "'let me know if you need more'" is data
+        cut = exception.start(2)
+        body, exceptions = body[: exception.end(1)].strip(), [body[cut:].strip().rstrip(".!")]
+    lead = _CONDITION_LEAD.match(mask_quoted(body))
     if lead and re.match(r"^(?:when|if|each|every|any)", lead.group(1), re.I):
-        condition, body = lead.group(1).strip(), lead.group(2).strip()
+        condition, body = body[: lead.end(1)].strip(), body[lead.start(2) :].strip()
+        verb = _DIRECTIVE_START.search(condition, 8)
+        if verb and len(condition[: verb.start()].split()) >= 3:
+            condition, body = condition[: verb.start()].strip(), f"{condition[verb.end() :]}, {body}"
     else:
-        trail = _CONDITION_TRAIL.match(body)
+        trail = _CONDITION_TRAIL.match(mask_quoted(body))
         if trail and not _TIMING.match(trail.group(2)):
-            body, condition = trail.group(1).strip().rstrip(","), trail.group(2).strip().rstrip(".!")
+            body, condition = body[: trail.end(1)].strip().rstrip(","), body[trail.start(2) :].strip().rstrip(".!")
     body = _strip(body)
     if len(body) < 3 or not _LEAD.sub("", body + " ").strip() or _BARE_STOP.match(body):
         return None
@@ -261,6 +351,26 @@ def split_command_list(candidate: Candidate) -> list[Candidate]:
     ]
 
 
+def split_project_tool(candidate: Candidate) -> list[Candidate]:
+    """ "This repo uses pnpm": the project uses one of rival tools, so each other one is its own rule.
+
+    The stated fact itself compiles to a ban on the family's usual tool (npm); the others (yarn, bun) are added
+    as "Use pnpm, not yarn." with the same evidence. "Use pnpm" alone is a preference and is not split."""
+    from heedful.rules import vocabulary as vocab
+    from heedful.rules.compile.commands import project_tool
+
+    if not vocab.names_a_rival(candidate.text):
+        return [candidate]  # a cheap test first: reading every clause's commands costs about a millisecond
+
+    found = project_tool(candidate.text)
+    if found is None:
+        return [candidate]
+    tool, rivals = found
+    return [candidate] + [
+        candidate.model_copy(update={"text": f"Use {tool}, not {rival}.", "polarity": "dont"}) for rival in rivals[1:]
+    ]
+
+
 def interpret(text: str) -> list[Candidate]:
     """Atomic candidates from one user message (no context)."""
     found: list[tuple[bool, Candidate]] = []
@@ -268,7 +378,8 @@ def interpret(text: str) -> list[Candidate]:
         candidate = _candidate(text, start, end)
         if candidate is not None:
             narrative = is_narrative(text[start:end])
-            found += [(narrative, atomic) for atomic in split_command_list(candidate)]
+            atomic = [c for listed in split_command_list(candidate) for c in split_project_tool(listed)]
+            found += [(narrative, a) for a in atomic]
     if any(not narrative for narrative, _ in found):
         return [candidate for narrative, candidate in found if not narrative]
     return [candidate for _, candidate in found]

@@ -62,6 +62,7 @@ class SimpleCommand(NamedTuple):
     wrappers: tuple[str, ...] = ()  # privilege wrappers that ran it: sudo, doas, pkexec
     writes: tuple[str, ...] = ()  # output redirection targets
     heredocs: tuple[str, ...] = ()  # bodies of the heredocs it reads
+    launcher: str = ""  # "python -m" when the program was started as a module (`python -m pytest` is pytest)
 
     @property
     def text(self) -> str:
@@ -334,6 +335,7 @@ def _read(segment: str, heredocs: tuple[str, ...], depth: int) -> list[SimpleCom
             return [c for body in heredocs for c in _commands(body, depth + 1)]
     if program == "eval" and args and depth < 4:
         return _commands(" ".join(args), depth + 1)
+    launcher = ""
     if program == "python":
         k = 0
         while k < len(args) and args[k].startswith("-") and args[k] != "-m":
@@ -341,6 +343,7 @@ def _read(segment: str, heredocs: tuple[str, ...], depth: int) -> list[SimpleCom
         if k + 1 < len(args) and args[k] == "-m":
             program = _normalise_program(args[k + 1])
             args = args[k + 2 :]
+            launcher = "python -m"
     return [
         SimpleCommand(
             program=program,
@@ -351,6 +354,7 @@ def _read(segment: str, heredocs: tuple[str, ...], depth: int) -> list[SimpleCom
             wrappers=privileged,
             writes=tuple(writes),
             heredocs=heredocs,
+            launcher=launcher,
         )
     ]
 

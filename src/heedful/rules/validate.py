@@ -119,10 +119,22 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
         stems = [
             g.replace("**", "").strip("*/").split("/")[-1] for g in params.get("globs") or [] if isinstance(g, str)
         ]
-        from heedful.rules.compile.paths import FILE_NOUNS
+        from heedful.rules.compile.paths import FILE_KINDS, FILE_NOUNS, KNOWN_CONFIG
 
-        # "Jupyter notebooks" names *.ipynb by what the files are
+        # "Jupyter notebooks" names *.ipynb by what the files are, "screenshots" names *.png and *.jpg
         nouns = {glob.strip("*/") for noun, glob in FILE_NOUNS.items() if re.search(rf"\b{noun}\b", text, re.I)}
+        nouns |= {
+            glob.replace("**", "").strip("*/").split("/")[-1]
+            for noun, globs in FILE_KINDS.items()
+            if re.search(rf"\b(?:{noun})\b", text, re.I)
+            for glob in globs
+        }
+        # "Travis config" names .travis.yml, as the path reader reads it
+        nouns |= {
+            glob.replace("**", "").strip("*/").split("/")[-1]
+            for phrase, glob in KNOWN_CONFIG.items()
+            if re.search(rf"\b{phrase}\b", text, re.I)
+        }
         lowered = text.lower()
         # "migration files" names migrations/, "CircleCI config" names .circleci/
         return [
@@ -157,6 +169,8 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
             missing.append(f"a subject limit of {subject}")
         return missing
     if spec.kind == "reply_forbidden_text":
+        from heedful.rules.compile.replies import APOLOGY_PHRASES
+
         patterns = [p for p in params.get("patterns") or [] if isinstance(p, str)]
         return [
             p
@@ -164,7 +178,7 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
             if p.lower() not in text.lower()
             and not (p == "emoji" and re.search(r"emoji|emoticon|smiley", text, re.I))
             and not (p == "—" and re.search(r"em[- ]?dash", text, re.I))
-            and not (p in ("sorry", "I apologize") and re.search(r"apolog", text, re.I))
+            and not (p in (*APOLOGY_PHRASES, "sorry") and re.search(r"apolog|\bsorry\b", text, re.I))
         ]
     if spec.kind == "required_event":
         commands = params.get("commands") or []

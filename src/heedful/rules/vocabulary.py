@@ -54,17 +54,17 @@ AMBIGUOUS = frozenset(
 )
 COMMAND_CUES = frozenset(
     "run running ran use using used with via invoke invoking call calling execute type typing "
-    "of than not over the `".split()
+    "of than not over the prefer preferring favor favour `".split()
 )
 # Nouns after a program that add nothing a check needs ("npm packages", "git hooks").
 FILLER = frozenset(
     "packages package deps dependencies things stuff hooks files file tools tool commands command "
-    "scripts script binary binaries cli".split()
+    "scripts script binary binaries cli one-liners one-liner oneliners oneliner invocations invocation".split()
 )
 NOT_PROGRAMS = frozenset(
     "the a an any it this that tests test anything something commands scripts code stuff "
     "migrations servers server builds jobs things containers interactive it's them database databases queries "
-    "statements sql production prod staging ci locally".split()
+    "statements sql production prod staging ci locally bare plain naked raw".split()
 )
 CONCEPT_PHRASES = (
     (
@@ -78,6 +78,19 @@ CONCEPT_PHRASES = (
     (re.compile(r"\bin[- ]place\b", re.I), "in_place"),
     (re.compile(r"\bbreak(?:ing)?[- ]system[- ]packages\b", re.I), "system"),
     (re.compile(r"\b(?:user|--user) (?:installs?|site)\b", re.I), "user"),
+)
+# Programs that run another tool named as their first word ("npx tsc", "pnpm exec jest", "pipx run ruff").
+RUNNERS = frozenset({"npx", "bunx", "uvx", "pnpx"})
+RUNNER_SUBCOMMANDS = frozenset(
+    {
+        ("pnpm", "exec"),
+        ("pnpm", "dlx"),
+        ("yarn", "dlx"),
+        ("yarn", "exec"),
+        ("pipx", "run"),
+        ("npm", "exec"),
+        ("bun", "x"),
+    }
 )
 # A subcommand named without its program still names the program: "no force pushes" is git.
 IMPLIED_PROGRAM: dict[str, tuple[str, str]] = {
@@ -93,6 +106,9 @@ IMPLIED_PROGRAM: dict[str, tuple[str, str]] = {
     "rebasing": ("git", "rebase"),
     "rebases": ("git", "rebase"),
     "cherry-pick": ("git", "cherry-pick"),
+    "stash": ("git", "stash"),
+    "stashing": ("git", "stash"),
+    "stashes": ("git", "stash"),
     "commit": ("git", "commit"),
     "commits": ("git", "commit"),
     "committing": ("git", "commit"),
@@ -109,7 +125,7 @@ STOP = frozenset(
     "in on at to for with without when whenever unless because and or but here there this that the a an anymore "
     "ever again please instead directly anywhere while if so since before after from into we you i it is are "
     "any anything all every everything ever over not instead rather than vs versus only inside outside within "
-    "against through during via".split()
+    "against through during via as my your our".split()
 )
 
 
@@ -137,6 +153,7 @@ class Family:
     programs: tuple[str, ...]
     default: str | None
     activities: frozenset[str]
+    rivals: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -165,6 +182,7 @@ class Mention:
     concepts: list[str] = field(default_factory=list)
     implied: bool = False
     unread: list[str] = field(default_factory=list)  # words after the program that say more than we can state
+    spelled: str = ""  # the command as the rule writes it ("python -m pytest"), when it says more than the program
 
 
 @lru_cache(maxsize=1)
@@ -174,7 +192,11 @@ def vocabulary() -> Vocabulary:
     member: dict[str, str] = {}
     for name, spec in raw.get("families", {}).items():
         families[name] = Family(
-            name, tuple(spec["programs"]), spec.get("default"), frozenset(spec.get("activities", []))
+            name,
+            tuple(spec["programs"]),
+            spec.get("default"),
+            frozenset(spec.get("activities", [])),
+            tuple(spec.get("rivals", [])),
         )
         for program in spec["programs"]:
             member.setdefault(program, name)
@@ -257,6 +279,29 @@ def family_default(program: str) -> str | None:
     if family is None or not family.default or family.default == program:
         return None
     return family.default
+
+
+def rivals_of(program: str) -> list[str]:
+    """The tools a project uses instead when it uses this one ("this repo uses pnpm": npm, yarn, bun), default first."""
+    family = vocabulary().family_of(program)
+    if family is None or program not in family.rivals:
+        return []
+    ordered = [family.default, *family.rivals] if family.default else list(family.rivals)
+    return [r for r in dict.fromkeys(ordered) if r and r != program]
+
+
+@lru_cache(maxsize=1)
+def _rival_names() -> re.Pattern[str]:
+    vocab = vocabulary()
+    names = {a.lower() for f in vocab.families.values() for r in f.rivals for a in aliases_of(r)}
+    return re.compile(
+        r"(?<![\w-])(?:" + "|".join(sorted(map(re.escape, names), key=len, reverse=True)) + r")(?![\w-])", re.I
+    )
+
+
+def names_a_rival(text: str) -> bool:
+    """Whether the text names one of the tools a project uses one of (pnpm, yarn, uv, poetry ...)."""
+    return _rival_names().search(text) is not None
 
 
 def activity_words(program: str | None) -> frozenset[str]:

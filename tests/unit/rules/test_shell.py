@@ -44,6 +44,16 @@ def test_python_dash_m_and_versioned_names() -> None:
     assert simple_commands("uv pip install x")[0].args == ("pip", "install", "x")
 
 
+def test_a_module_run_by_python_keeps_its_launcher() -> None:
+    """`python -m pytest` is pytest, and the reader says how it was started (a rule against bare pytest needs it)."""
+    assert [(c.program, c.launcher) for c in simple_commands("python -m pytest -q && pytest -x")] == [
+        ("pytest", "python -m"),
+        ("pytest", ""),
+    ]
+    assert simple_commands("PYTHONPATH=src python3 -I -m mypy src")[0].launcher == "python -m"
+    assert simple_commands("python script.py")[0].launcher == ""
+
+
 def test_nested_commands_are_read() -> None:
     assert "pip" in programs("echo $(pip freeze) > requirements.txt")
     assert "git" in programs("bash -c 'cd repo && git push -f origin main'")

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from heedful.rules.compile.actions import action_checks
 from heedful.rules.compile.commands import FLAG_OWNERS, command_checks, command_words
 from heedful.rules.compile.commits import commit_message
-from heedful.rules.compile.events import TEST_COMMANDS, leftovers, required_event
+from heedful.rules.compile.events import PRECONDITION, TEST_COMMANDS, leftovers, required_event
 from heedful.rules.compile.paths import path_checks
 from heedful.rules.compile.qualifiers import qualifiers_decided, split_qualifiers
 from heedful.rules.compile.replies import json_checks, reply_count, reply_text
@@ -55,10 +55,19 @@ def _all_proposals(text: str, conditions: Sequence[str]) -> list[CheckSpec]:
             proposals.append(found)
     if not any(p.kind in ("commit_message", "required_event", "workspace_leftovers") for p in proposals):
         proposals += path_checks(text)
-    if not proposals and not re.search(r"\bcommit (?:messages?|subjects?|titles?)\b", text, re.I):
+    if (
+        not proposals
+        and not re.search(r"\bcommit (?:messages?|subjects?|titles?)\b", text, re.I)
+        and not PRECONDITION.search(text)
+    ):
         # an action phrase ("push tags", "prune docker volumes") is more specific than the words it contains
         actions = action_checks(text)
-        proposals += actions + [c for c in command_checks(text) if c.params not in [a.params for a in actions]]
+        replacing = {str(a) for action in actions for a in action.params.get("alternatives") or []}
+        proposals += actions + [
+            c
+            for c in command_checks(text)
+            if c.params not in [a.params for a in actions] and c.params.get("program") not in replacing
+        ]
     return proposals
 
 

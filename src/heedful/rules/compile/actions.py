@@ -47,6 +47,14 @@ _TRAILER = re.compile(
 )
 
 
+# "never delete files, move them to the trash": the replacement may follow the forbidden action.
+_TO_THE_BIN = re.compile(
+    r"^[,;]?\s*(?:(?:and|just|instead|but)\s+)?(?:move|put|send|throw)\s+(?:them|it|files?|things|everything)?\s*"
+    r"(?:in|into|to)\s+(?:the\s+|a\s+)?(?:trash|bin|recycle bin|wastebasket)(?:\s+(?:first|instead))?$",
+    re.I,
+)
+
+
 def action_checks(text: str) -> list[CheckSpec]:
     """Checks for the forbidden actions the rule names by what they do."""
     out: list[CheckSpec] = []
@@ -56,12 +64,15 @@ def action_checks(text: str) -> list[CheckSpec]:
             if not NEGATED.search(before):
                 continue
             after = _AUTONOMOUS.sub(" ", text[match.end() :]).strip(" .!,;")
-            if after and not (ASK_ONLY.match(after) or _TRAILER.match(after)):
+            to_bin = action.params.get("program") == "rm" and bool(_TO_THE_BIN.match(after))
+            if after and not (ASK_ONLY.match(after) or _TRAILER.match(after) or to_bin):
                 continue
             params = {
                 k: [list(g) for g in v] if k == "flags" else list(v) if isinstance(v, list) else v
                 for k, v in action.params.items()
             }
+            if to_bin:
+                params["alternatives"] = ["trash"]
             if not any(existing.params == params for existing in out):
                 out.append(spec("forbidden_command", params))
     return out

@@ -25,6 +25,16 @@ FLAG_OWNERS = {
 }
 _BRANCH = re.compile(r"\b(?:to|into|on|onto)\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?(?:\s+branch)?", re.I)
 _ON_BRANCH = re.compile(r"\b(?:on|to|into)\s+(?:the\s+)?`?(?:main|master|trunk|develop|release\S*)`?\b", re.I)
+_SHOWN_WITH = re.compile(
+    r"\b(?:print|read|open|view|show|dump|display|output|echo)\s+(?:out\s+)?(?:the\s+)?"
+    r"(?P<path>[\w~/-]*\.[\w.*-]+|[\w.-]+/[\w./*-]*)\s+(?:with|using|via|through)$",
+    re.I,
+)
+_WHOLE_TREE = re.compile(
+    r"\b(?:on|across|over|against|to)\s+(?:the\s+)?(?:whole|entire|full|complete)\s+(?:repo|repository|codebase|"
+    r"code base|project|tree|monorepo)\b",
+    re.I,
+)
 _NOT_BRANCH = frozenset("it the remote origin github upstream a any that this there them shared".split())
 
 
@@ -53,6 +63,11 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
                 flags.append(list(group))
     read_flags = {alias for group in flags for alias in group}
     flagged = text.split(" instead", 1)[0] if mention.role == "forbid" else text
+    flagged = re.sub(r"\bpython[\d.]*\s+-m\b", " ", flagged)  # the launcher's switch, not a flag of the program
+    for short, long in re.findall(r"(?<![\w-])(-[a-zA-Z])/(--[a-zA-Z][\w-]*)", flagged):
+        if short not in read_flags and long not in read_flags and single:  # "with -v/--volumes": one flag, two names
+            flags.append([short, long])
+            read_flags.update((short, long))
     for literal in re.findall(r"(?<![\w-])--[a-zA-Z][\w-]*|(?<![\w-])-[a-zA-Z](?![\w-])", flagged):
         owner = FLAG_OWNERS.get(literal)
         if literal not in read_flags and (owner == mention.program or (owner is None and single)):
@@ -64,6 +79,11 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     mode = re.search(r"\b[0-7]{3,4}\b", text) if mention.program in ("chmod", "umask") else None
     if mode and mode.group(0) not in args:
         args.append(mode.group(0))  # "never chmod files to 777": the mode is the forbidden argument
+    shown = _SHOWN_WITH.search(" ".join(vocab.plain_words(text)[max(0, mention.start - 6) : mention.start]))
+    if shown and not args:
+        args.append(shown.group("path"))  # "never print .env with cat": the file is the forbidden argument
+    if not args and mention.program != "git" and _WHOLE_TREE.search(text[text.lower().find(mention.program) :]):
+        args.append(".")  # "never run prettier --write on the whole repo": the repository root as the target
     if mention.program == "git" and subcommand[:1] == ["push"] and not args:
         branch = _BRANCH.search(text[text.lower().find("push") :] if "push" in text.lower() else "")
         if branch and branch.group("b").lower() not in _NOT_BRANCH:
@@ -90,7 +110,7 @@ def _how_to_run(text: str, mention: vocab.Mention) -> bool:
     words = vocab.plain_words(text)[: mention.start]
     clause = " ".join(words).rsplit(",", 1)[-1].rsplit(";", 1)[-1]
     verbs = r"run|runs|running|execute|executing|build|builds|building|regenerate|generate|compile|create|format|lint"
-    return bool(re.search(rf"\b(?:{verbs})\b", clause)) and not (
+    return bool(re.search(rf"\b(?:{verbs})\b(?!\s+on\b)", clause)) and not (
         re.search(r"\b(?:use|using|prefer|stick|switch|only)\b", clause)
     )
 
@@ -137,6 +157,38 @@ def _privileged(text: str, forbid: list[vocab.Mention]) -> list[CheckSpec] | Non
     return None
 
 
+def _alternative(mention: vocab.Mention) -> str:
+    """How the rule says to run it instead: as written when flags or arguments say how ("python -m pytest")."""
+    plain = " ".join([mention.program, *mention.subcommand])
+    if (mention.flags or mention.args or _LAUNCHED.match(mention.spelled)) and len(mention.spelled.split()) <= 6:
+        return mention.spelled
+    return plain
+
+
+# A program started through an interpreter's module switch is read as that program (`python -m pytest` is pytest):
+# a rule against the bare program that offers the launched form must leave the launched form alone.
+_LAUNCHED = re.compile(r"^(?:python[\d.]*|py)\s+-m\s+(?P<program>[\w.-]+)$")
+
+
+def _run_as(spelled: str) -> str:
+    """The program the shell reader sees for a spelling (`python3` and `python` are both `python`)."""
+    from heedful.rules.shell import simple_commands
+
+    found = simple_commands(spelled.strip("`")) if spelled.strip() else []
+    return found[0].program if found else spelled
+
+
+def _bare_only(found: dict[str, Any], alternatives: list[str]) -> bool:
+    """ "use `python -m pytest`, not bare pytest": the alternative launches the very program the rule forbids."""
+    for alternative in alternatives:
+        launched = _LAUNCHED.match(alternative)
+        if launched and (vocab.program_named(launched.group("program")) or launched.group("program")) == found.get(
+            "program"
+        ):
+            return True
+    return False
+
+
 def command_checks(text: str) -> list[CheckSpec]:
     if _PIPELINE.search(text):
         return []
@@ -147,18 +199,24 @@ def command_checks(text: str) -> list[CheckSpec]:
         return privileged
     forbidden = {(f.program, tuple(f.subcommand)) for f in forbid}
     # "use prisma migrate dev instead of prisma db push": the same program under another subcommand is an alternative
+    # a launched form (`python -m pytest`) is another way to run the same program, so it can replace the bare one
     prefer = [
         m
         for m in mentions
         if m.role == "prefer"
-        and (m.program, tuple(m.subcommand)) not in forbidden
-        and (m.subcommand or m.program not in {f.program for f in forbid})
+        and (
+            (
+                (m.program, tuple(m.subcommand)) not in forbidden
+                and (m.subcommand or m.program not in {f.program for f in forbid})
+            )
+            or _LAUNCHED.match(m.spelled)
+        )
     ]
     if not prefer and forbid and mentions[0].role == "neutral" and mentions[0].start < forbid[0].start:
         # "`bun install` (never `npm install`)", "`bun run compile` — NOT `bun run build`": the command named first
         # is the one to use
         prefer = [mentions[0]]
-    alternatives = list(dict.fromkeys(" ".join([m.program, *m.subcommand]) for m in prefer))
+    alternatives = list(dict.fromkeys(_alternative(m) for m in prefer))
     if not forbid:
         contrasted = _contrasted_flag(text, prefer)
         if contrasted is not None:
@@ -171,23 +229,70 @@ def command_checks(text: str) -> list[CheckSpec]:
                 params["subcommand"] = [FLAG_SUBCOMMAND[literal]]
             return [spec("forbidden_command", params)]
         defaults = [(vocab.family_default(m.program), m) for m in prefer if not m.subcommand or m.program == "uv"]
-        defaults = [(d, m) for d, m in defaults if d and not _how_to_run(text, m)]
+        # "we're a yarn shop but the docs site uses npm": a tool the rule says is used is never the banned default
+        defaults = [
+            (d, m) for d, m in defaults if d and not _how_to_run(text, m) and d not in {p.program for p in prefer}
+        ]
         if defaults and not NEGATED.search(text.split(defaults[0][1].program)[0]):
-            return [spec("forbidden_command", {"program": defaults[0][0], "alternatives": alternatives})]
+            # "use `pnpm --filter web test`" names the tool by an example of its use: the alternative is the tool
+            tools = list(dict.fromkeys(" ".join([m.program, *m.subcommand]) for m in prefer))
+            return [spec("forbidden_command", {"program": defaults[0][0], "alternatives": tools})]
         return []
+    # "use python3, not python": two spellings of one program, which the shell reader reads as the same command
+    respelled = {
+        (_run_as(m.spelled), m.spelled.lower())
+        for m in mentions
+        if m.role == "prefer" and not m.subcommand and not m.args and not _LAUNCHED.match(m.spelled)
+    }
     out: list[CheckSpec] = []
     for mention in forbid:
         if mention.program == "git" and not mention.subcommand and not mention.flags and not mention.concepts:
             continue  # "never commit model weights to git": git itself is not what the rule forbids
+        plain = not (mention.subcommand or mention.flags or mention.args)
+        if plain and any(
+            run == _run_as(mention.spelled) and spelled != mention.spelled.lower() for run, spelled in respelled
+        ):
+            continue  # the preferred spelling would be blocked as well
         # a flag written beside the preferred command ("tox -e py311, not pytest") is not the forbidden one's
         found = _from_mention(mention, text, single=len(forbid) == 1 and not prefer)
         if found is None:
             continue
         if alternatives:
             found["alternatives"] = alternatives
+            if _bare_only(found, alternatives):
+                # only the program started by its own name; a command check that cannot tell `pytest` from
+                # `python -m pytest` fails the generated cases, so validation keeps such a rule guidance
+                found["bare"] = True
         if not any(existing.params == found for existing in out):
             out.append(spec("forbidden_command", found))
     return out
+
+
+# "this repo uses pnpm", "we use uv here", "our project is on poetry": the project's tool stated as a fact.
+_USES = re.compile(
+    r"\b(?:we|repo|repository|project|codebase|monorepo|workspace|here|this)\s+(?:(?:only|now|always)\s+)?"
+    r"(?:uses?|is on|are on|'re on|runs? on|standardi[sz]ed on|(?:(?:has|have) )?(?:moved|switched|migrated) "
+    r"(?:over )?to)\b|\b(?:managed|handled|installed)\s+(?:with|by|via|through|using)$",
+    re.I,
+)
+
+
+def project_tool(text: str) -> tuple[str, list[str]] | None:
+    """(tool, its rivals) when the rule states which of rival tools the project uses, with no contrast of its own.
+
+    "We're a yarn shop" -> ("yarn", ["npm", "pnpm", "bun"]); "use yarn" alone is a preference, not a fact: None."""
+    from heedful.rules.compile.mentions import stated_tool
+
+    mentions = vocab.read_commands(text)
+    if len(mentions) != 1 or mentions[0].role != "prefer" or mentions[0].subcommand or NEGATED.search(text):
+        return None
+    mention = mentions[0]
+    words = vocab.plain_words(text)
+    before = " ".join(words[: mention.start])
+    if not _USES.search(before) and not stated_tool(before, words[mention.end :]):
+        return None
+    rivals = vocab.rivals_of(mention.program)
+    return (mention.program, rivals) if rivals else None
 
 
 def command_words(phrase: str, keep_adverbs: bool = False) -> list[str]:

@@ -41,7 +41,23 @@ TEST_COMMANDS = [
 _UNTIL = re.compile(
     r"\b(?:don'?t|do not|never)\s+(?:say|tell me|claim|report|declare|mark|call|finish|consider|reply|"
     r"hand)\b.{0,40}?\b(?:until|before|without|unless)\s+(?:you(?:'ve| have)?\s+)?(?:run(?:ning)?|ran|"
-    r"execut\w+)?\s*(?P<what>.+)$",
+    r"execut\w+)?\s*(?P<what>.+)$"
+    # "never push without running go vet": the command is due before the action (read at delivery)
+    r"|\b(?:don'?t|do not|never)\s+(?:commit|push|merge|open (?:a |the )?(?:pr|pull request))\b.{0,40}?"
+    r"\b(?:until|before|without|unless)\s+(?:first\s+)?(?:you(?:'ve| have)?\s+)?(?:first\s+)?"
+    r"(?:run(?:ning)?|ran|having run|execut\w+)\s+(?P<what2>.+)$",
+    re.I,
+)
+# "ruff check must pass before you push": a command that must succeed before a moment.
+_MUST_PASS = re.compile(
+    r"^(?P<what>`[^`]+`|[\w./:@-]+(?:\s+[\w./:@-]+){0,3}?)\s+(?:must|should|has to|needs to)\s+(?:always\s+)?"
+    r"(?:pass|succeed|be clean|be green|run|be run|come back clean)\s+(?P<when>before|after|prior to)\b(?P<rest>.*)$",
+    re.I,
+)
+# "never push without running the linter": running something first is the rule, never a ban on the action.
+PRECONDITION = re.compile(
+    r"\b(?:without|until|unless)\s+(?:first\s+)?(?:you(?:'ve| have)?\s+)?(?:first\s+)?(?:running|having run|run|ran|"
+    r"testing|linting|formatting|checking|building|type-?checking)\b",
     re.I,
 )
 # "Run X <when>": the words that end the command and start the moment it is due.
@@ -62,7 +78,8 @@ _ARROW = re.compile(
 )
 _LEAD_WHEN = re.compile(
     r"^(?P<when>after|once|when(?:ever)?|before|prior to|every time|each time|if)\s+(?P<rest>[^,]+),\s*"
-    r"(?:(?:always|please|also|then|make sure to|be sure to|you must|must)\s+)*(?P<verb>run|execute)\s+"
+    r"(?:(?:always|please|also|then|make sure to|be sure to|you must|must)\s+)*"
+    r"(?P<verb>run|execute|(?:format|lint|check|type-?check)\s+(?:(?:the|your|all)\s+)?(?:code\s+)?(?:with|using))\s+"
     r"(?P<what>.+)$",
     re.I,
 )
@@ -75,7 +92,7 @@ _DELIVERY_MOMENT = re.compile(
     r"\b(?:done|finish\w*|complet\w*|wrap\w* up|hand\w* (?:it )?(?:back|over)|repl(?:y|ying)|respond\w*|"
     r"report\w*|prompt\w*|deliver\w*|end of (?:a|the|each|every|your) (?:task|session|change|turn)|"
     r"commit\w*|push\w*|(?:open|creat)\w* (?:a |the )?(?:pr|pull request|merge request)|submit\w*|"
-    r"send\w* (?:a |the )?(?:pr|pull request))\b",
+    r"send\w* (?:a |the )?(?:pr|pull request)|(?:a|the|any|each|every|your) (?:pr|pull request|merge request))\b",
     re.I,
 )
 _EDIT_MOMENT = re.compile(
@@ -180,9 +197,13 @@ def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | 
             return (body, *due) if due else None
         due = _due(when.group("when"), when.group("rest"), conditions)
         return (body[: when.start()], *due) if due else None
+    must = _MUST_PASS.match(text.strip())
+    if must:
+        due = _due(must.group("when"), must.group("rest"), conditions)
+        return (must.group("what"), *due) if due else None
     until = _UNTIL.search(text)
     if until:
-        return until.group("what"), "delivery", []
+        return until.group("what") or until.group("what2"), "delivery", []
     return None
 
 

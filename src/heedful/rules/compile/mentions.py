@@ -21,6 +21,8 @@ from heedful.rules.vocabulary import (
     NEGATIONS,
     NOT_PROGRAMS,
     PREFER_VERBS,
+    RUNNER_SUBCOMMANDS,
+    RUNNERS,
     SINGLE_DASH_LONG,
     STOP,
     Mention,
@@ -44,6 +46,13 @@ _CONTRAST_TAILS = (
     " a",
     " the system",
     " a system",
+    " bare",
+    " the bare",
+    " a bare",
+    " the plain",
+    " raw",
+    " naked",
+    " directly",
 )
 _CLAUSE_STARTS = frozenset(
     "we i you they it it's its this our here use prefer try just only instead always go switch stick"
@@ -86,9 +95,28 @@ def _role(words: list[str], start: int, end: int) -> str:
         # "never use pip", "stop using sudo", "don't use doas": a verb after the negation stays negated,
         # unless a contrast turned it ("don't use X, use Y" is split by the comma before Y).
         return "forbid"
-    if last_pref >= 0 or after[:1] == ["only"] or joined.endswith(("to", "with")):
+    if last_pref >= 0 or after[:1] == ["only"] or joined.endswith(("to", "with")) or stated_tool(joined, after):
         return "prefer"
     return "neutral"
+
+
+# "we're a yarn shop", "this is a pnpm workspace", "poetry manages deps here": the project's tool stated as a fact.
+_TOOL_NOUNS = frozenset("shop house team workspace workspaces monorepo project repo repository codebase setup".split())
+_TOOL_VERBS = frozenset("manages handles owns runs drives installs".split())
+
+
+def stated_tool(before: str, after: list[str]) -> bool:
+    """Whether the words around a program state it as the project's tool rather than name it in passing."""
+    if after[:1] and after[0] in _TOOL_NOUNS and re.search(r"(?:^|\s)(?:a|an)$", before):
+        return True
+    if re.search(
+        r"\b(?:repo|repository|project|codebase|monorepo|workspace|we|we're|here)\s+(?:is|are|runs?|standardi[sz]ed)"
+        r"\s+on$|\b(?:managed|handled|installed)\s+(?:with|by|via|through|using)$|"
+        r"\b(?:switched|moved|migrated)\s+(?:over\s+)?to$",
+        before,
+    ):
+        return True
+    return bool(after[:1]) and after[0] in _TOOL_VERBS and not before.strip()
 
 
 def _read_after(
@@ -106,6 +134,9 @@ def _read_after(
     while i < len(words):
         word = words[i]
         plain = plain_token(word)
+        if plain == "with" and i + 1 < len(words) and plain_token(words[i + 1]).startswith("-"):
+            i += 1  # "never run find with -exec rm": the flags the command is run with
+            continue
         if word in (",", ";", ":", ".", "!", "?", "(", ")", "/", "—", "|") or plain in STOP:
             break
         if plain == "--":  # "git checkout -- .": what follows is a path the check cannot state
@@ -128,7 +159,18 @@ def _read_after(
             pass
         elif program.name in ("chmod", "umask") and re.fullmatch(r"[0-7]{3,4}", plain) and len(args) < 2:
             args.append(plain)  # "never chmod 777": the mode
-        elif not flags and not args and plain in program.subcommands and len(subcommand) < 2:
+        elif (
+            not args
+            and (
+                (program.name in RUNNERS and not subcommand)
+                or (program.name, subcommand[0] if subcommand else "") in RUNNER_SUBCOMMANDS
+            )
+            and re.fullmatch(r"[a-z@][\w.@/:-]*", plain)
+            and plain not in NOT_PROGRAMS
+        ):
+            args.append(plain)  # "npx tsc", "pnpm exec jest": the tool the runner starts
+        elif not args and plain in program.subcommands and len(subcommand) < 2 and (not flags or not subcommand):
+            # "pnpm -r run": a global option may come before the subcommand
             canonical = program.subcommands[plain]
             subcommand += [w for w in canonical.split() if w not in subcommand]
         elif plain in CONCEPT_WORDS or plain in FILLER:
@@ -233,6 +275,29 @@ def _where_not_what(flat: list[str], index: int) -> bool:
     return False
 
 
+def _launched(mention: Mention) -> Mention:
+    """`python -m pytest` runs pytest (as the shell reader reads it): the module is the program the rule names."""
+    if mention.program != "python" or ["-m"] not in mention.flags:
+        return mention
+    words = [*mention.subcommand, *mention.args, *mention.unread]
+    if not words or not re.fullmatch(r"[a-z_][\w.]*", words[0]):
+        return mention
+    module = words[0]
+    known = program_named(module)
+    mention.program = known or module
+    mention.flags = [f for f in mention.flags if f != ["-m"]]
+    mention.subcommand = [w for w in mention.subcommand if w != module]
+    mention.args = [w for w in mention.args if w != module]
+    mention.unread = [w for w in mention.unread if w != module]
+    if known:  # `python -m pip install x`: what follows the module is the program's own subcommand
+        program = vocabulary().programs[known]
+        rest = [w for w in mention.unread + mention.args if w in program.subcommands]
+        mention.subcommand = [*mention.subcommand, *(program.subcommands[w] for w in rest[:1])]
+        mention.unread = [w for w in mention.unread if w not in rest[:1]]
+        mention.args = [w for w in mention.args if w not in rest[:1]]
+    return mention
+
+
 def read_commands(text: str) -> list[Mention]:
     """Every program the text names, in order, with its role and what the rule says about it."""
     vocab = vocabulary()
@@ -250,7 +315,9 @@ def read_commands(text: str) -> list[Mention]:
             program = _backticked_program(inner)
             if program is not None:
                 sub, flags, args, unread, _ = _read_after(program, [plain_token(t) for t in inner], 1, explicit=True)
-                mentions.append(Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args, unread=unread))
+                mention = Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args, unread=unread)
+                mention.spelled = " ".join(t.strip("`") for t in inner)
+                mentions.append(_launched(mention))
                 consumed.add(i)
             i += 1
             continue
@@ -293,6 +360,8 @@ def read_commands(text: str) -> list[Mention]:
         sub, flags, args, unread, stop = _read_after(program, flat, i + size, explicit)
         consumed.update(range(i, stop))
         mention = Mention(program.name, i, i + size, _role(flat, i, i + size), sub, flags, args, unread=unread)
+        mention.spelled = " ".join(raw[i:stop])
+        mention = _launched(mention)
         if not sub:  # "global yarn installs", "installs with pip": the subcommand may come first
             for j in range(max(0, i - 5), i):
                 if j < i - 3 and not all(w in FILLER or w in _BRIDGE for w in flat[j + 1 : i]):

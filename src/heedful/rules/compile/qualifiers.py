@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from heedful.rules import vocabulary as vocab
 from heedful.rules.compile.events import moment
-from heedful.rules.compile.words import COMMIT_WORDS, DELIVERY_WORDS, EDIT_WORDS, GENERIC, REPLY_WORDS
+from heedful.rules.compile.words import COMMIT_WORDS, DELIVERY_WORDS, EDIT_WORDS, GENERIC, REPLY_WORDS, mask_quoted
 from heedful.rules.models import CheckSpec
 
 _CONDITION = re.compile(
@@ -68,9 +68,11 @@ def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
     exceptions: list[str] = []
     main = _ASK_FIRST.sub("", text)
     for pattern, found in ((_EXCEPTION, exceptions), (_CONDITION, conditions), (_QUALIFIER, conditions)):
-        for match in list(pattern.finditer(main)):
-            found.append(match.group(0).strip(" ,;"))
-        main = pattern.sub(" ", main)
+        # a qualifier inside a quoted phrase ("'let me know if you need anything'") is the phrase's own words
+        spans = [m.span() for m in pattern.finditer(mask_quoted(main))]
+        for start, end in reversed(spans):
+            found.insert(0, main[start:end].strip(" ,;"))
+            main = main[:start] + " " + main[end:]
     return re.sub(r"\s+", " ", main).strip(" ,;:.!?"), conditions, exceptions
 
 

@@ -11,7 +11,7 @@ from heedful.rules.models import CheckSpec
 _REPLY = r"(?:replies|reply|answers?|responses?|messages to me|final messages?|explanations?|summaries|summary|output)"
 _OP = (
     r"(?P<op>under|below|fewer than|less than|at most|no more than|max(?:imum)?(?: of)?|within|not exceed(?:ing)?|"
-    r"limit(?:ed)? to|up to|no longer than|to|in)"
+    r"limit(?:ed)? to|(?:hard |strict )?(?:limit|cap) of|cap(?:ped)?(?: \w+){0,3}? at|up to|no longer than|to|in)"
 )
 _UNIT = r"(?P<unit>words?|lines?|bullet points?|bullets?|points|sentences?|paragraphs?|items)"
 _COUNTS = (
@@ -20,6 +20,8 @@ _COUNTS = (
     re.compile(
         r"\b(?P<n>one|single)[- ](?P<unit>line|sentence|paragraph)\s+(?:replies|answers|responses|summaries)\b", re.I
     ),
+    # "never write more than three paragraphs": a negated "more than" is the limit itself
+    re.compile(rf"\b(?:never|don'?t|do not|no)\b[^.;]{{0,40}}?\bmore than\s+{NUM}\s+{_UNIT}", re.I),
 )
 _NOT_REPLY = re.compile(
     r"\b(?:commit|functions?|methods?|files?|classes|modules?|docstrings?|comments?|tests?|"
@@ -42,7 +44,12 @@ _SAY = re.compile(
     r"add(?:ing)?|includ(?:e|ing)|put(?:ting)?|respond(?:ing)?|repl(?:y|ying)|tell(?:ing)? me)\b",
     re.I,
 )
-_APOLOGY = re.compile(r"\b(?:don'?t|do not|never|stop|no)\s+(?:apologi[sz](?:e|ing)|apologies|saying sorry)\b", re.I)
+APOLOGY_PHRASES = ("I apologize", "I apologise", "sorry for the confusion")
+_APOLOGY = re.compile(
+    r"\b(?:don'?t|do not|never|stop|quit|no more|no|enough)\s+(?:with\s+)?(?:the\s+)?(?:apologi[sz](?:e|ing)|apologies|"
+    r"saying sorry)\b",
+    re.I,
+)
 # the word, or a dash quoted as the thing forbidden: a dash in the rule's own prose is punctuation
 _EM_DASH = re.compile(r"\bem[- ]?dash(?:es)?\b|[\"'`“‘]—[\"'`”’]", re.I)
 
@@ -78,8 +85,15 @@ def _forbidden_text(text: str) -> list[str]:
     if _EM_DASH.search(text):
         return ["—"]
     if _APOLOGY.search(text):
-        return ["sorry", "I apologize"]
-    if _SAY.search(text) or re.search(r"\b(?:words?|phrases?)\b", text, re.I):
+        # the phrases of an apology, not the word "sorry" anywhere ("sorry to say the test is flaky" is no apology);
+        # "stop saying sorry" names the word itself
+        return ["sorry"] if re.search(r"\bsorry\b", text, re.I) else list(APOLOGY_PHRASES)
+    if _SAY.search(text) or re.search(
+        r"\b(?:words?|phrases?|disclaimers?|sign-?offs?|openers?|openings?|closers?|closings?|greetings?|preambles?|"
+        r"taglines?|catchphrases?|boilerplate)\b",
+        text,
+        re.I,
+    ):
         return [q for q in quoted(text) if q]
     return []
 

@@ -98,4 +98,15 @@ _QUOTED = re.compile(r"[\"“](?P<a>[^\"”]{2,80})[\"”]|(?<![\w])['‘](?P<b>
 
 
 def quoted(text: str) -> list[str]:
-    return [(m.group("a") or m.group("b")).strip().rstrip(".…").strip() for m in _QUOTED.finditer(text)]
+    """Quoted phrases without closing punctuation ("'Happy coding!'" forbids "Happy coding"); a single word keeps
+    its "!" ("'Certainly!'"), which tells the interjection from the word used in a sentence."""
+    out = []
+    for match in _QUOTED.finditer(text):
+        phrase = (match.group("a") or match.group("b")).strip().rstrip(".…").strip()
+        out.append(phrase.rstrip("!").strip() if " " in phrase else phrase)
+    return out
+
+
+def mask_quoted(text: str) -> str:
+    """The text with every quoted phrase blanked (same length): its words are data, not the rule's grammar."""
+    return _QUOTED.sub(lambda m: m.group(0)[0] + "_" * (len(m.group(0)) - 2) + m.group(0)[-1], text)

@@ -31,6 +31,30 @@ def test_ngram_buckets_are_deterministic_and_in_range() -> None:
     assert admission_features.ngram_buckets("") == []
 
 
+def test_stage_probabilities_multiply_down_the_stages() -> None:
+    # log-odds: surely an instruction, surely lasting, even odds on naming a behaviour
+    z = np.array([[20.0, 20.0, 0.0], [-20.0, 0.0, 0.0]])
+    p = np.exp(admission_model.stage_log_probabilities(z))
+    assert np.allclose(p.sum(axis=1), 1.0)
+    assert np.allclose(p[0], [0.5, 0.0, 0.5, 0.0], atol=1e-6)
+    assert p[1].argmax() == admission_model.CLASSES.index("none")
+
+
+def test_stages_solver_learns_each_stage_from_its_own_rows() -> None:
+    from heedful.rules import admission_train
+
+    rng = np.random.default_rng(0)
+    y = np.repeat(np.arange(4), 60)
+    x = rng.standard_normal((len(y), 6))
+    x[:, 0] += np.where(y == 3, -3.0, 3.0)  # instruction or not
+    x[:, 1] += np.where(np.isin(y, (0, 2)), 3.0, -3.0)  # lasting or this task
+    x[:, 2] += np.where(y == 0, 3.0, -3.0)  # names a behaviour or vague
+    layers = admission_train.fit_model(x, y, np.ones(len(y)), admission_train.TrainConfig(solver="stages"))
+    assert layers[-1].weight.shape == (6, len(admission_model.STAGES))
+    predicted = admission_model.forward(layers, x).argmax(axis=1)
+    assert float(np.mean(predicted == y)) > 0.95
+
+
 def test_decide_needs_the_threshold_for_persist() -> None:
     probabilities = np.array([[0.6, 0.3, 0.05, 0.05], [0.9, 0.05, 0.03, 0.02], [0.1, 0.2, 0.6, 0.1]])
     assert admission_model.decide(probabilities, 0.75) == ["task_local", "persist", "underspecified"]

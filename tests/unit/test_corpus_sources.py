@@ -81,3 +81,21 @@ def test_instruction_batch_b_is_disjoint_from_the_first_batch() -> None:
     second = {source["repo"] for source in _rows("instruction_files_b/SOURCES.jsonl")}
     assert not first & second
     assert len(second) >= 20
+
+
+def test_second_tracker_batch_is_traceable_and_shares_no_message_with_the_first() -> None:
+    first = {row["text"].strip().lower() for row in _rows("tracker_quotes.jsonl")}
+    rows = _rows("tracker_quotes_b.jsonl")
+    assert len(rows) >= 200
+    per_thread = Counter()
+    for row in rows:
+        provenance = row["provenance"]
+        assert provenance["url"].startswith("https://github.com/"), row["id"]
+        assert provenance["url"].split("/")[3:5] == provenance["repository"].split("/"), row["id"]
+        assert provenance["quote_of"], row["id"]
+        assert row["derived"] is False
+        assert row["text"].strip().lower() not in first, row["id"]
+        per_thread[provenance["url"]] += 1
+    assert len(per_thread) >= 90
+    assert max(per_thread.values()) <= 10
+    assert {"persist", "task_local", "none"} <= {row["decision"] for row in rows}

@@ -41,7 +41,8 @@ def admission(
     solver: Annotated[
         str | None,
         typer.Option(
-            "--solver", help="ridge or adam (default: chosen by held-out sources among the standard candidates)."
+            "--solver",
+            help="ridge, stages or adam (default: chosen by held-out sources among the standard candidates).",
         ),
     ] = None,
     hidden: Annotated[
@@ -76,8 +77,8 @@ def admission(
         typer.echo(f"warning: no {', '.join(absent)} messages found (pass --data): training without them", err=True)
     settings = load_settings()
     embedder = load_embedder(settings.embedder.name, settings.embedder.batch_size)
-    if solver not in (None, "ridge", "adam"):
-        fail(f"unknown solver {solver!r} (ridge or adam)")
+    if solver not in (None, "ridge", "stages", "adam"):
+        fail(f"unknown solver {solver!r} (ridge, stages or adam)")
     # Settings given on the command line narrow the standard candidates; the rest is chosen by
     # source-held-out folds inside the training rows.
     candidates = [

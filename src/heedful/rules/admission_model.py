@@ -65,12 +65,7 @@ class AdmissionWeights:
         return ((features - self.mean) / self.scale).astype(np.float32)
 
     def logits(self, features: np.ndarray) -> np.ndarray:
-        hidden = self.standardise(features)
-        for layer in self.layers[:-1]:
-            hidden = np.maximum(hidden @ layer.weight + layer.bias, 0.0)
-        out = self.layers[-1]
-        result: np.ndarray = hidden @ out.weight + out.bias
-        return result
+        return forward(self.layers, self.standardise(features))
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         return softmax(self.logits(features) / self.temperature)
@@ -79,6 +74,35 @@ class AdmissionWeights:
         z = self.standardise(features) @ self.scope.weight + self.scope.bias
         result: np.ndarray = np.exp(-np.logaddexp(0.0, -z[:, 0]))  # the sigmoid, without overflow
         return result
+
+
+def forward(layers: tuple[Layer, ...], x: np.ndarray) -> np.ndarray:
+    """Class logits from standardised features. A last layer with one output per stage is the two-stage
+    decision (instruction or not, lasting or this task, behaviour named or not): its log-odds become the
+    classes' log-probabilities, p(persist) = p(instruction) p(lasting) p(named)."""
+    hidden = x
+    for layer in layers[:-1]:
+        hidden = np.maximum(hidden @ layer.weight + layer.bias, 0.0)
+    out: np.ndarray = hidden @ layers[-1].weight + layers[-1].bias
+    return stage_log_probabilities(out) if out.shape[1] == len(STAGES) else out
+
+
+# The two-stage decision's heads, in the order of its last layer's outputs.
+STAGES = ("instruction", "lasting", "named")
+
+
+def _log_sigmoid(z: np.ndarray) -> np.ndarray:
+    result: np.ndarray = -np.logaddexp(0.0, -z)
+    return result
+
+
+def stage_log_probabilities(z: np.ndarray) -> np.ndarray:
+    """Per-class log-probabilities (in `CLASSES` order) from the three stages' log-odds."""
+    instruction, lasting, named = z[:, 0], z[:, 1], z[:, 2]
+    yes_i, no_i = _log_sigmoid(instruction), _log_sigmoid(-instruction)
+    yes_l, no_l = _log_sigmoid(lasting), _log_sigmoid(-lasting)
+    yes_n, no_n = _log_sigmoid(named), _log_sigmoid(-named)
+    return np.stack([yes_i + yes_l + yes_n, yes_i + no_l, yes_i + yes_l + no_n, no_i], axis=1)
 
 
 def softmax(z: np.ndarray) -> np.ndarray:

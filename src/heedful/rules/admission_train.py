@@ -28,6 +28,7 @@ from heedful.rules.admission_model import (
     decide,
     feature_matrix,
     feature_names,
+    forward,
     lexicon_says_persist,
     softmax,
 )
@@ -44,7 +45,9 @@ PRECISION_FIRST = 0.01
 @dataclass(frozen=True)
 class TrainConfig:
     seed: int = 0
-    solver: str = "ridge"  # "ridge": closed-form least squares on the one-hot classes; "adam": the network below
+    # "ridge": closed-form least squares on the one-hot classes; "stages": three ridge heads, one per decision
+    # stage (instruction or not, lasting or this task, behaviour named or vague); "adam": the network below
+    solver: str = "ridge"
     hidden: int = 0  # adam only; 0: multinomial logistic regression
     l2: float = 0.1
     epochs: int = 200
@@ -56,7 +59,7 @@ class TrainConfig:
     embedding_penalty: float = 1.0  # ridge: the embedding's penalty relative to the read features'
 
     def label(self) -> str:
-        model = "ridge" if self.solver == "ridge" else f"adam hidden={self.hidden}"
+        model = self.solver if self.solver in ("ridge", "stages") else f"adam hidden={self.hidden}"
         return (
             f"{model} l2={self.l2} embedding_penalty={self.embedding_penalty} ngrams={self.ngram_buckets} "
             f"lexicon_override={self.lexicon_override}"
@@ -172,24 +175,51 @@ def fit_ridge(
     return Layer(coef[:-1].astype(np.float32), coef[-1].astype(np.float32))
 
 
+def _binary_head(x: np.ndarray, target: np.ndarray, sample_weight: np.ndarray, penalty: np.ndarray) -> Layer:
+    """One ridge head for a yes/no question as a single calibrated log-odds (the score difference scaled
+    by the temperature that fits the rows best)."""
+    layer = fit_ridge(x, target, sample_weight, penalty, classes=2)
+    weight = (layer.weight[:, 1] - layer.weight[:, 0]).astype(np.float64)
+    bias = float(layer.bias[1] - layer.bias[0])
+    z = x @ weight + bias
+    scale = 1.0 / fit_temperature(np.stack([np.zeros_like(z), z], axis=1), target)
+    return Layer((weight * scale).astype(np.float32)[:, None], np.array([bias * scale], dtype=np.float32))
+
+
+def fit_stages(x: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, penalty: np.ndarray) -> Layer:
+    """The two-stage decision: is it an instruction (all rows), is it lasting (instructions only: this
+    task's requests against lasting ones, vague or not), does it name a behaviour (lasting ones only).
+    Each head learns one distinction from the rows where it is the open question."""
+    persist, vague, none = (CLASSES.index(c) for c in ("persist", "underspecified", "none"))
+    heads = []
+    for rows, positive in (
+        (np.ones(len(y), dtype=bool), y != none),
+        (y != none, (y == persist) | (y == vague)),
+        ((y == persist) | (y == vague), y == persist),
+    ):
+        target = positive[rows].astype(np.int64)
+        if len(np.unique(target)) < 2:  # a fold without one side: the head stays neutral
+            heads.append(Layer(np.zeros((x.shape[1], 1), dtype=np.float32), np.zeros(1, dtype=np.float32)))
+            continue
+        weights = sample_weight[rows] * _class_weights(target, classes=2)
+        heads.append(_binary_head(x[rows], target, weights, penalty))
+    return Layer(np.hstack([h.weight for h in heads]), np.concatenate([h.bias for h in heads]))
+
+
 def fit_model(
     x: np.ndarray, y: np.ndarray, sample_weight: np.ndarray, config: TrainConfig, classes: int = len(CLASSES)
 ) -> tuple[Layer, ...]:
-    if config.solver == "ridge":
+    if config.solver == "stages" and classes == len(CLASSES):
+        penalty = np.full(x.shape[1], config.l2)
+        penalty[: x.shape[1] - _tail_width(config.ngram_buckets)] *= config.embedding_penalty
+        return (fit_stages(x, y, sample_weight, penalty),)
+    if config.solver in ("ridge", "stages"):
         # The embedding's columns pay `embedding_penalty` times the penalty of the read features: a
         # larger factor leans on the sentence's form rather than on what its words resemble.
         penalty = np.full(x.shape[1], config.l2)
         penalty[: x.shape[1] - _tail_width(config.ngram_buckets)] *= config.embedding_penalty
         return (fit_ridge(x, y, sample_weight, penalty, classes),)
     return fit_network(x, y, sample_weight, config, classes)
-
-
-def _forward(layers: tuple[Layer, ...], x: np.ndarray) -> np.ndarray:
-    hidden = x
-    for layer in layers[:-1]:
-        hidden = np.maximum(hidden @ layer.weight + layer.bias, 0.0)
-    result: np.ndarray = hidden @ layers[-1].weight + layers[-1].bias
-    return result
 
 
 def fit_temperature(logits: np.ndarray, y: np.ndarray) -> float:
@@ -246,7 +276,7 @@ def _fit_scope(x: np.ndarray, rows: Sequence[CorpusRow], config: TrainConfig) ->
     # score difference, scaled to a log-odds by the temperature that fits the training rows best.
     weight = (layer.weight[:, 1] - layer.weight[:, 0])[:, None]
     bias = np.array([layer.bias[1] - layer.bias[0]], dtype=np.float32)
-    if config.solver == "ridge":
+    if config.solver in ("ridge", "stages"):
         z = (x[scoped] @ weight + bias)[:, 0]
         pair = np.stack([np.zeros_like(z), z], axis=1)
         scale = 1.0 / fit_temperature(pair, target)
@@ -288,7 +318,7 @@ def calibrate(features: np.ndarray, rows: Sequence[CorpusRow], config: TrainConf
     out_of_fold = np.zeros((len(rows), len(CLASSES)))
     for held in _folds(rows, config):
         kept = np.setdiff1d(np.arange(len(rows)), held)
-        out_of_fold[held] = _forward(fit_model(x[kept], y[kept], sample_weight[kept], config), x[held])
+        out_of_fold[held] = forward(fit_model(x[kept], y[kept], sample_weight[kept], config), x[held])
     temperature = fit_temperature(out_of_fold, y)
     probabilities = softmax(out_of_fold / temperature)
     dim = len(features[0]) - _tail_width(config.ngram_buckets)

@@ -174,6 +174,7 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def root(
+    ctx: typer.Context,
     model: Annotated[
         str | None,
         typer.Option(
@@ -189,10 +190,9 @@ def root(
     ] = False,
 ) -> None:
     """Options placed before the command apply to every step it runs: `heedful --model local memory flush`."""
-    if model:
-        os.environ["HEEDFUL_MODEL"] = model
-    if embedder:
-        os.environ["HEEDFUL_EMBEDDER"] = embedder
+    # Overrides of the settings for this command: `commands.common.load_cli_settings` applies them
+    # over config.toml and the environment (which stays as it was, for any process started later).
+    ctx.obj = {"model.name": model or None, "embedder.name": embedder or None}
 
 
 @app.command()

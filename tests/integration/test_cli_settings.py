@@ -99,9 +99,7 @@ def test_a_broken_config_is_one_line_for_the_cli_and_fails_open_in_the_hook(tmp_
     (home / "config.toml").write_text('[store]\nbusy_timeout_ms = "soon"\n', encoding="utf-8")
     one_line_error(run("rules", "list", home=home), "store.busy_timeout_ms", "config.toml")
     env = payloads.hook_env(home, user="me")
-    code, out, _, _ = payloads.run_hook(
-        "claude-code", payloads.claude_bash("s1", str(tmp_path), "pip install x"), env
-    )
+    code, out, _, _ = payloads.run_hook("claude-code", payloads.claude_bash("s1", str(tmp_path), "pip install x"), env)
     assert (code, out) == (0, "")
     assert "store.busy_timeout_ms" in (home / "logs" / "hooks.log").read_text()
 

@@ -3,7 +3,9 @@
 Every entry point loads it through `load_settings` once and passes it down: the CLI (its
 `--model`/`--embedder` are overrides, never written into the environment), the library
 (`Heedful.open`), the HTTP server and the hook process. The hook starts a fresh interpreter for
-every event, so this module uses only the standard library (dataclasses and tomllib, no pydantic).
+every event, so this module imports nothing the hook would not load anyway: no pydantic, and not even
+`dataclasses` (which pulls in `inspect` and `ast`); each table is a `Section`, whose settings are its
+annotated class attributes.
 
 Example `config.toml`:
 
@@ -23,14 +25,12 @@ Example `config.toml`:
     default = "me"         # the user id used when a command names none
 """
 
-import dataclasses
 import os
 import types
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from heedful.errors import InputError
 
@@ -53,18 +53,47 @@ ENVIRONMENT: dict[str, str] = {
 }
 
 
-@dataclass
-class EmbedderSettings:
+class Section:
+    """One table of config.toml: its settings are the class's annotated attributes, with their defaults.
+
+    Built from keyword values (each checked against its annotation by `load_settings`, then by
+    `validate`); compared and printed by value.
+    """
+
+    def __init__(self, **values: Any) -> None:
+        unknown = set(values) - set(self.fields())
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no setting {sorted(unknown)[0]!r}")
+        for name in self.fields():
+            setattr(self, name, values.get(name, getattr(type(self), name)))
+        self.validate()
+
+    @classmethod
+    def fields(cls) -> dict[str, Any]:
+        """Setting name -> its type (the class's own annotations, evaluated: this module has no
+        `from __future__ import annotations`)."""
+        return {name: kind for name, kind in cls.__annotations__.items() if typing.get_origin(kind) is not ClassVar}
+
+    def validate(self) -> None:
+        """Raise ValueError for a value of the right type that is still not allowed."""
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and vars(other) == vars(self)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
+
+
+class EmbedderSettings(Section):
     name: str = "minilm"
     batch_size: int = 32
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         if self.batch_size < 1:
             raise ValueError("must be at least 1")
 
 
-@dataclass
-class ModelSettings:
+class ModelSettings(Section):
     """Which model does the steps the papers do with an LLM.
 
     `name` is `offline` (the deterministic learner), `local` (the bundled SmolLM2 through
@@ -84,20 +113,19 @@ class ModelSettings:
     fallback_base_url: str | None = None
     fallback_api_key_env: str | None = None
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         if self.timeout_seconds <= 0 or self.retry_budget_seconds < 0 or self.max_tokens < 1:
             raise ValueError("timeouts and max_tokens must be positive")
 
 
-@dataclass
-class StoreSettings:
+class StoreSettings(Section):
     """Where the database is: a SQLite file (`path`), or a PostgreSQL server (`url`)."""
 
     path: Path = Path(DB_FILE)
     url: str | None = None  # `postgresql://...`; "sqlite" (or nothing) means the file at `path`
     busy_timeout_ms: int = 5000
 
-    def __post_init__(self) -> None:
+    def validate(self) -> None:
         if self.busy_timeout_ms < 0:
             raise ValueError("must not be negative")
         if self.url is not None and self.url != "sqlite" and self.url.partition("://")[0] not in POSTGRES_SCHEMES:
@@ -108,18 +136,32 @@ class StoreSettings:
         return self.url is not None and self.url.partition("://")[0] in POSTGRES_SCHEMES
 
 
-@dataclass
-class UserSettings:
+class UserSettings(Section):
     default: str = "me"
 
 
-@dataclass
 class Settings:
-    home: Path
-    embedder: EmbedderSettings = field(default_factory=EmbedderSettings)
-    model: ModelSettings = field(default_factory=ModelSettings)
-    store: StoreSettings = field(default_factory=StoreSettings)
-    user: UserSettings = field(default_factory=UserSettings)
+    """Every setting of one heedful home: `settings.model.name`, `settings.store.path`, ..."""
+
+    def __init__(
+        self,
+        home: Path,
+        embedder: EmbedderSettings | None = None,
+        model: ModelSettings | None = None,
+        store: StoreSettings | None = None,
+        user: UserSettings | None = None,
+    ) -> None:
+        self.home = home
+        self.embedder = embedder if embedder is not None else EmbedderSettings()
+        self.model = model if model is not None else ModelSettings()
+        self.store = store if store is not None else StoreSettings()
+        self.user = user if user is not None else UserSettings()
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Settings) and vars(other) == vars(self)
+
+    def __repr__(self) -> str:
+        return f"Settings({', '.join(f'{k}={v!r}' for k, v in vars(self).items())})"
 
     @property
     def db_path(self) -> Path:
@@ -141,7 +183,8 @@ class Settings:
         return self.home / "logs"
 
 
-SECTIONS: dict[str, type] = {
+S = typing.TypeVar("S", bound=Section)
+SECTIONS: dict[str, type[Section]] = {
     "embedder": EmbedderSettings,
     "model": ModelSettings,
     "store": StoreSettings,
@@ -177,8 +220,13 @@ def load_settings(home: Path | str | None = None, overrides: Mapping[str, str | 
     unknown = sorted(set(data) - set(SECTIONS))
     if unknown:
         raise InputError(f"{config_path}: unknown section [{unknown[0]}]; known: {', '.join(SECTIONS)}")
-    sections = {name: _section(cls, name, data.get(name, {}), config_path) for name, cls in SECTIONS.items()}
-    return Settings(home=home_path, **sections)
+    return Settings(
+        home_path,
+        embedder=_section(EmbedderSettings, "embedder", data.get("embedder", {}), config_path),
+        model=_section(ModelSettings, "model", data.get("model", {}), config_path),
+        store=_section(StoreSettings, "store", data.get("store", {}), config_path),
+        user=_section(UserSettings, "user", data.get("user", {}), config_path),
+    )
 
 
 def child_environment(overrides: Mapping[str, str | None], base: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -210,17 +258,17 @@ def _read_file(config_path: Path) -> dict[str, Any]:
         raise InputError(f"cannot read {config_path}: {exc.strerror or exc}") from exc
 
 
-def _section(cls: type, name: str, raw: object, config_path: Path) -> Any:
-    """`cls` built from one table of the file, each value checked against the field's type."""
+def _section(cls: type[S], name: str, raw: object, config_path: Path) -> S:
+    """`cls` built from one table of the file, each value checked against the setting's type."""
     if not isinstance(raw, dict):
         raise InputError(f"{config_path}: [{name}] must be a table")
-    fields = {f.name: f for f in dataclasses.fields(cls)}
+    fields = cls.fields()
     values: dict[str, Any] = {}
     for key, value in raw.items():
         if key not in fields:
             raise InputError(f"{config_path}: unknown setting '{name}.{key}'; known: {', '.join(fields)}")
         try:
-            values[key] = _coerce(value, fields[key].type)
+            values[key] = _coerce(value, fields[key])
         except ValueError as exc:
             raise InputError(f"{config_path}: setting '{name}.{key}': {exc}") from None
     try:

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from heedful.integrations import payloads
 
 RULE = "never use pip, we use uv"
@@ -132,3 +134,27 @@ def test_rules_list_loads_neither_numpy_nor_the_embedder(tmp_path: Path) -> None
     assert listed.returncode == 0, listed.stderr
     assert "nothing yet" in listed.stdout
     assert listed.stderr.strip().splitlines()[-1] == "HEAVY"
+
+
+def test_serve_workers_get_the_options_given_before_the_command(tmp_path: Path) -> None:
+    pytest.importorskip("fastapi", reason="the serve extra is not installed")
+    from heedful.server.process import _wait_until_up, free_port
+
+    home = tmp_path / "home"
+    assert run("rules", "list", home=home).returncode == 0  # a home whose vectors are the hashing embedder's
+    # No HEEDFUL_EMBEDDER: only the option says `hashing`; a worker that missed it would refuse the home.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HEEDFUL_")}
+    env["HEEDFUL_HOME"] = str(home)
+    port = free_port()
+    argv = [sys.executable, "-m", "heedful", "--embedder", "hashing", "serve", "--port", str(port), "--workers", "2"]
+    log_path = tmp_path / "serve.log"
+    with open(log_path, "wb") as log:
+        server = subprocess.Popen(argv, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        _wait_until_up(server, port, 90, log_path)
+        # The command became the server (same process), so a signal to it reaches uvicorn directly.
+        if Path("/proc").is_dir():
+            assert b"uvicorn" in Path(f"/proc/{server.pid}/cmdline").read_bytes()
+    finally:
+        server.terminate()
+        assert server.wait(timeout=30) is not None

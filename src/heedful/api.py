@@ -26,8 +26,9 @@ if TYPE_CHECKING:
     from heedful.store.protocols import Store
 
 EMBEDDER_META_KEY = "embedder"
-# The keyword overrides `Heedful.open` takes, and the settings they set.
-OVERRIDES = {"embedder": "embedder.name", "model": "model.name"}
+# The keyword overrides `Heedful.open` takes, and the settings they set (`store_url="sqlite"` keeps a
+# scratch home in its own file even where HEEDFUL_DATABASE_URL names a shared PostgreSQL database).
+OVERRIDES = {"embedder": "embedder.name", "model": "model.name", "store_url": "store.url"}
 DIMENSION_META_KEY = "embedding_dim"
 
 
@@ -39,11 +40,11 @@ class Heedful:
     def open(cls, home: Path | str | None = None, **overrides: str | None) -> Self:
         """Open the heedful home (default `$HEEDFUL_HOME` or `~/.heedful`).
 
-        `overrides` name the embedder or model for this process only, e.g. `embedder="hashing"`.
+        `overrides` name the embedder, model or store for this process only, e.g. `embedder="hashing"`.
         """
         unknown = sorted(set(overrides) - set(OVERRIDES))
         if unknown:
-            raise TypeError(f"unknown override {unknown[0]!r}; use embedder= or model=")
+            raise TypeError(f"unknown override {unknown[0]!r}; use one of: {', '.join(OVERRIDES)}")
         settings = load_settings(home, {OVERRIDES[key]: value for key, value in overrides.items()})
         return cls.from_settings(settings)
 

@@ -161,3 +161,14 @@ def test_open_store_without_the_postgres_extra_is_one_line(tmp_path: Path, monke
         open_store(load_settings(tmp_path))
     assert str(caught.value) == POSTGRES_EXTRA
     assert not (tmp_path / "heedful.db").exists()  # nothing was opened in its place
+
+
+def test_library_overrides_and_the_store_they_open(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from heedful.api import Heedful
+
+    monkeypatch.setenv("HEEDFUL_DATABASE_URL", "postgresql://heedful@127.0.0.1:1/heedful")
+    with Heedful.open(tmp_path, embedder="hashing", store_url="sqlite") as hf:  # a scratch home stays a file
+        assert hf.settings.embedder.name == "hashing" and hf.settings.database == str(tmp_path / "heedful.db")
+        assert hf.store.get_meta("embedder") == "hashing-256"
+    with pytest.raises(TypeError, match="store_url"):
+        Heedful.open(tmp_path, colour="blue")

@@ -158,3 +158,22 @@ def test_serve_workers_get_the_options_given_before_the_command(tmp_path: Path) 
     finally:
         server.terminate()
         assert server.wait(timeout=30) is not None
+
+
+def test_a_group_builds_only_the_command_that_runs() -> None:
+    import typer
+
+    from heedful.cli import LAZY, LazyCommands, lazy_group
+
+    for name, entry in LAZY.items():
+        module, attribute = entry.target.split(":")
+        app = getattr(__import__(module, fromlist=[attribute]), attribute)
+        if not isinstance(app, typer.Typer):
+            continue
+        group = lazy_group(app)
+        names = list(group.commands)
+        assert names == list(typer.main.get_group(app).commands), name  # same commands, same order
+        commands = group.commands
+        assert isinstance(commands, LazyCommands) and commands.built == ()
+        first = commands[names[0]]
+        assert commands.built == (names[0],) and first.name == names[0]

@@ -75,7 +75,10 @@ class HookRuntime:
             from heedful.rules.checks import evaluate
             from heedful.store.open import open_store
 
-            self._store = open_store(self.settings, busy_timeout_ms=self.busy_ms)
+            # PostgreSQL reads never wait for locks: only the writes after the answer do, and briefly.
+            pg = self.settings.store.is_postgres
+            wait = min(WRITE_BUSY_MS, self.busy_ms) if pg else self.busy_ms
+            self._store = open_store(self.settings, busy_timeout_ms=wait, pool_size=1)
             self._enforcer = Enforcer(
                 self._store.enforce,
                 self.user,

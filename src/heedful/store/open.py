@@ -19,8 +19,13 @@ POSTGRES_EXTRA = "a postgresql:// database needs the postgres extra: pip install
 POSTGRES_MODULES = ("heedful.store.postgres", "psycopg", "psycopg_pool", "psycopg_binary")
 
 
-def open_store(settings: Settings, busy_timeout_ms: int | None = None) -> Store:
-    """The store the settings name. `busy_timeout_ms` replaces the configured SQLite lock wait (hooks wait less)."""
+def open_store(settings: Settings, busy_timeout_ms: int | None = None, pool_size: int | None = None) -> Store:
+    """The store the settings name.
+
+    `busy_timeout_ms` replaces the configured wait for a lock (SQLite's busy timeout, PostgreSQL's
+    lock timeout: a hook waits less than a command); `pool_size` the number of PostgreSQL connections
+    this process may hold (a hook needs one).
+    """
     if settings.store.is_postgres and settings.store.url is not None:
         try:
             from heedful.store.postgres import PostgresStore
@@ -28,7 +33,10 @@ def open_store(settings: Settings, busy_timeout_ms: int | None = None) -> Store:
             if exc.name not in POSTGRES_MODULES:
                 raise
             raise StoreError(POSTGRES_EXTRA) from None
-        return PostgresStore(settings.store.url)
+        # (`Store` wants settable attributes where the backends have cached properties: see below.)
+        return PostgresStore(  # type: ignore[return-value]
+            settings.store.url, pool_size=pool_size or 4, lock_timeout_ms=busy_timeout_ms
+        )
     from heedful.store.sqlite import SQLiteStore
 
     busy = settings.store.busy_timeout_ms if busy_timeout_ms is None else busy_timeout_ms

@@ -23,9 +23,12 @@ if TYPE_CHECKING:
     from heedful.llm import Model
     from heedful.memory.service import MemoryService
     from heedful.rules.service import RuleService
-    from heedful.store import SQLiteStore
+    from heedful.store.protocols import Store
 
 EMBEDDER_META_KEY = "embedder"
+# The keyword overrides `Heedful.open` takes, and the settings they set (`store_url="sqlite"` keeps a
+# scratch home in its own file even where HEEDFUL_DATABASE_URL names a shared PostgreSQL database).
+OVERRIDES = {"embedder": "embedder.name", "model": "model.name", "store_url": "store.url"}
 DIMENSION_META_KEY = "embedding_dim"
 
 
@@ -34,28 +37,34 @@ class Heedful:
         self.settings = settings
 
     @classmethod
-    def open(cls, home: Path | str | None = None, **overrides: str) -> Self:
+    def open(cls, home: Path | str | None = None, **overrides: str | None) -> Self:
         """Open the heedful home (default `$HEEDFUL_HOME` or `~/.heedful`).
 
-        `overrides` set dotted settings for this process only, e.g. `embedder="hashing"`.
+        `overrides` name the embedder, model or store for this process only, e.g. `embedder="hashing"`.
         """
-        settings = load_settings(home)
-        for key, value in overrides.items():
-            if key not in ("embedder", "model"):
-                raise TypeError(f"unknown override {key!r}; use embedder= or model=")
-            getattr(settings, key).name = value
+        unknown = sorted(set(overrides) - set(OVERRIDES))
+        if unknown:
+            raise TypeError(f"unknown override {unknown[0]!r}; use one of: {', '.join(OVERRIDES)}")
+        settings = load_settings(home, {OVERRIDES[key]: value for key, value in overrides.items()})
+        return cls.from_settings(settings)
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Self:
+        """Open the store the settings name (migrating it) and check its embedder, so errors surface now."""
         hf = cls(settings)
-        _ = hf.store  # open (and migrate) now so that errors surface at open
-        hf._check_signature()
+        try:
+            _ = hf.store
+            hf._check_signature()
+        except BaseException:
+            hf.close()
+            raise
         return hf
 
     @cached_property
-    def store(self) -> SQLiteStore:
-        from heedful.store import SQLiteStore
+    def store(self) -> Store:
+        from heedful.store.open import open_store
 
-        if self.settings.store.url != "sqlite":
-            raise StoreError(f"unsupported store {self.settings.store.url!r}; only 'sqlite' is available")
-        return SQLiteStore(self.settings.db_path, self.settings.store.busy_timeout_ms)
+        return open_store(self.settings)
 
     @cached_property
     def embedder(self) -> Embedder:
@@ -80,7 +89,7 @@ class Heedful:
             return
         if int(stored_dim) != dim or stored_name != name:
             raise StoreError(
-                f"the database at {self.settings.db_path} holds {stored_dim}-dimensional vectors from "
+                f"the database at {self.settings.database} holds {stored_dim}-dimensional vectors from "
                 f"{stored_name!r}, but the configured embedder {name!r} makes {dim}; "
                 "configure the original embedder or use a new HEEDFUL_HOME"
             )

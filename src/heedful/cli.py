@@ -7,17 +7,21 @@ commands from the table below without importing any of them.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import os
 import shutil
 import sys
 import textwrap
+from collections.abc import Callable, Iterator, MutableMapping
 from dataclasses import dataclass
+from functools import partial
 from importlib import import_module
 from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
+from typer.models import CommandInfo
 
 from heedful import __version__
 
@@ -48,13 +52,72 @@ class LazyCommand:
         module, attribute = self.target.split(":")
         obj = getattr(import_module(module), attribute)
         if isinstance(obj, typer.Typer):
-            command: Command = typer.main.get_group(obj)  # a group even with one command, as add_typer makes it
+            command: Command = lazy_group(obj)  # a group even with one command, as add_typer makes it
         else:
             single = typer.Typer(add_completion=False)
             single.command(name)(obj)
             command = typer.main.get_command(single)
         command.name = name
         return command
+
+
+class LazyCommands(MutableMapping[str, Command]):
+    """A group's subcommands by name, each built from its function on first use.
+
+    Building one inspects its signature and type hints (about 1.5 ms each), so a group of a dozen
+    commands would spend that on every invocation of any one of them. Names, help listings and
+    "did you mean" suggestions see every command, as with a plain dict.
+    """
+
+    def __init__(self, pending: dict[str, CommandInfo], build: Callable[[CommandInfo], Command]) -> None:
+        self._pending = pending
+        self._build = build
+        self._built: dict[str, Command] = {}
+
+    @property
+    def built(self) -> tuple[str, ...]:
+        """The commands built so far."""
+        return tuple(self._built)
+
+    def __getitem__(self, name: str) -> Command:
+        if name not in self._built:
+            if name not in self._pending:
+                raise KeyError(name)
+            self._built[name] = self._build(self._pending[name])
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Command) -> None:
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        if self._built.pop(name, None) is None and self._pending.pop(name, None) is None:
+            raise KeyError(name)
+        self._pending.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({**dict.fromkeys(self._pending), **dict.fromkeys(self._built)})
+
+    def __len__(self) -> int:
+        return len(set(self._pending) | set(self._built))
+
+
+def lazy_group(app: typer.Typer) -> Command:
+    """The click group of a Typer `app` whose commands are built when invoked (see `LazyCommands`)."""
+    shell = copy.copy(app)  # the group itself (help, options, callback) without building its commands
+    shell.registered_commands = []
+    group = typer.main.get_group(shell)
+    pending = {
+        info.name or typer.main.get_command_name(info.callback.__name__): info
+        for info in app.registered_commands
+        if info.callback is not None
+    }
+    build = partial(
+        typer.main.get_command_from_info,
+        pretty_exceptions_short=app.pretty_exceptions_short,
+        rich_markup_mode=app.rich_markup_mode,
+    )
+    group.commands = LazyCommands(pending, lambda info: build(command_info=info))
+    return group
 
 
 # In the order `heedful --help` lists them: single commands first, then groups (as Typer does).
@@ -174,6 +237,7 @@ def _print_version(value: bool) -> None:
 
 @app.callback()
 def root(
+    ctx: typer.Context,
     model: Annotated[
         str | None,
         typer.Option(
@@ -189,10 +253,9 @@ def root(
     ] = False,
 ) -> None:
     """Options placed before the command apply to every step it runs: `heedful --model local memory flush`."""
-    if model:
-        os.environ["HEEDFUL_MODEL"] = model
-    if embedder:
-        os.environ["HEEDFUL_EMBEDDER"] = embedder
+    # Overrides of the settings for this command: `commands.common.load_cli_settings` applies them
+    # over config.toml and the environment (which stays as it was, for any process started later).
+    ctx.obj = {"model.name": model or None, "embedder.name": embedder or None}
 
 
 @app.command()

@@ -60,9 +60,9 @@ class _Heartbeat:
         self._thread = threading.Thread(target=self._run, args=(hf, job_id, owner, lease_seconds), daemon=True)
 
     def _run(self, hf: Heedful, job_id: str, owner: str, lease_seconds: float) -> None:
-        from heedful.store import SQLiteStore
+        from heedful.store.open import open_store
 
-        store = SQLiteStore(hf.settings.db_path, hf.settings.store.busy_timeout_ms)
+        store = open_store(hf.settings)
         try:
             while not self._stop.wait(lease_seconds / 3):
                 store.jobs.heartbeat(job_id, owner, lease_seconds)

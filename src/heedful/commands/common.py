@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
 
 from heedful.errors import HeedfulError
+
+if TYPE_CHECKING:
+    from heedful.config import Settings
 
 HomeOption = Annotated[
     Path | None,
@@ -49,35 +52,56 @@ def check_home(home: Path | None) -> Path:
     return where
 
 
-def damaged_database(exc: Exception, where: Path) -> str | None:
+def damaged_database(exc: Exception, database: Path) -> str | None:
     """The sentence for a database file SQLite cannot read, or None when `exc` is anything else."""
     import sqlite3
 
     # Exactly DatabaseError: its subclasses (OperationalError, IntegrityError, ...) are other failures.
     if type(exc) is not sqlite3.DatabaseError:
         return None
-    from heedful.config import DB_FILE
-
     return (
-        f"cannot read {where / DB_FILE} ({exc}: damaged, or not a heedful database); "
+        f"cannot read {database} ({exc}: damaged, or not a heedful database); "
         "move it aside to start afresh, or point --home or HEEDFUL_HOME at another folder"
     )
 
 
-@contextmanager
-def opened(home: Path | None, **overrides: str) -> Iterator[Any]:
-    from heedful.api import Heedful
+def cli_overrides() -> dict[str, str | None]:
+    """The settings given as options before the command (`heedful --model local ...`), by dotted name."""
+    try:
+        from typer._click.globals import get_current_context
+    except ImportError:  # pragma: no cover - older typer depends on click itself
+        from click.globals import get_current_context  # type: ignore[no-redef]
+
+    ctx = get_current_context(silent=True)
+    given = ctx.find_root().obj if ctx is not None else None
+    return {str(key): value for key, value in given.items()} if isinstance(given, dict) else {}
+
+
+def load_cli_settings(home: Path | None, overrides: Mapping[str, str | None] | None = None) -> Settings:
+    """The settings for this command: config.toml < environment < options before the command < `overrides`
+    (dotted names: `{"store.url": "sqlite"}`)."""
+    from heedful.config import load_settings
 
     where = check_home(home)
     with user_errors():
+        return load_settings(where, {**cli_overrides(), **(overrides or {})})
+
+
+@contextmanager
+def opened(home: Path | None, overrides: Mapping[str, str | None] | None = None) -> Iterator[Any]:
+    """The home opened with this command's settings (see `load_cli_settings`)."""
+    from heedful.api import Heedful
+
+    settings = load_cli_settings(home, overrides)
+    with user_errors():
         try:
-            hf = Heedful.open(where, **overrides)
+            hf = Heedful.from_settings(settings)
             try:
                 yield hf
             finally:
                 hf.close()
         except Exception as exc:
-            message = damaged_database(exc, where)
+            message = damaged_database(exc, settings.db_path)
             if message is None:
                 raise
             fail(message)

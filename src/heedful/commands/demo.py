@@ -23,7 +23,8 @@ def demo(
 
     with tempfile.TemporaryDirectory(prefix="heedful-demo-") as scratch:
         where = home or Path(scratch) / "home"
-        with opened(where) as hf:
+        # The demo's own SQLite file even when a PostgreSQL database is configured: it writes a demo user.
+        with opened(where, {"store.url": "sqlite", "store.path": "heedful.db"}) as hf:
             report = run_demo(hf, Path(scratch) / "work")
     console = Console()
 

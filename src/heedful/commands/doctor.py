@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from rich.console import Console
 from rich.markup import escape
 
-from heedful.commands.common import HomeOption, JsonOption, check_home, damaged_database, emit, user_errors
+from heedful.commands.common import HomeOption, JsonOption, damaged_database, emit, load_cli_settings
 from heedful.errors import HeedfulError, StoreError
 
 
@@ -102,27 +102,27 @@ def doctor(
     """Show the configuration and test the store, the embedder and the model connection."""
     from heedful import __version__
     from heedful.api import Heedful
-    from heedful.config import load_settings
     from heedful.embed import load_embedder
     from heedful.llm.factory import load_model
     from heedful.llm.protocol import ChatMessage
 
-    where = check_home(home)
-    with user_errors():
-        settings = load_settings(where)
+    settings = load_cli_settings(home)
     # Each part is tested on its own, so that a damaged database does not hide a working model.
     opened: list[Any] = []
 
     def store_check() -> str:
         try:
-            hf = Heedful.open(where)
+            hf = Heedful.from_settings(settings)
         except Exception as exc:
-            message = damaged_database(exc, where)
+            message = damaged_database(exc, settings.db_path)
             if message is None:
                 raise
             raise StoreError(message) from exc
         opened.append(hf)
-        return f"{settings.db_path} (schema {hf.store.db.schema_version})"
+        from heedful.store.sqlite import SQLiteStore
+
+        schema = hf.store.db.schema_version if isinstance(hf.store, SQLiteStore) else None
+        return settings.database + (f" (schema {schema})" if schema is not None else "")
 
     def embedder_check() -> str:
         embedder = opened[0].embedder if opened else load_embedder(settings.embedder.name, settings.embedder.batch_size)
@@ -147,6 +147,7 @@ def doctor(
             "version": __version__,
             "home": str(settings.home),
             "config_file": str(settings.home / "config.toml"),
+            "database": settings.database,
             "embedder": settings.embedder.name,
             "model": settings.model.name,
             "model_base_url": settings.model.base_url,

@@ -365,9 +365,12 @@ def purge_secrets(
 ) -> None:
     """Mask secrets stored before redaction covered them, in every user's rows (the one sanctioned
     rewrite of append-only rows; it is recorded, without the secrets, and the file is compacted)."""
+    from heedful.store.sqlite import SQLiteStore
     from heedful.store.sqlite.purge import purge_secrets as purge
 
     with opened(home) as hf, user_errors():
+        if not isinstance(hf.store, SQLiteStore):
+            fail(f"purge-secrets rewrites a SQLite file; {hf.settings.database} is not one")
         report = purge(hf.store.db, dry_run=dry_run).to_json()
 
         def render(d: dict[str, Any]) -> None:

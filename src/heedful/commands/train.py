@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from heedful.commands.common import emit, fail
+from heedful.commands.common import emit, fail, load_cli_settings
 
 if TYPE_CHECKING:
     from heedful.bench.admission_corpus import CorpusRow
@@ -57,7 +57,6 @@ def admission(
     """Train admission and scope on every source (or `--sources`) and write the weights."""
     from heedful.bench import generalization
     from heedful.bench.admission_corpus import all_rows
-    from heedful.config import load_settings
     from heedful.embed import load_embedder
     from heedful.rules import admission_model as am
     from heedful.rules import admission_train as at
@@ -75,7 +74,7 @@ def admission(
         # The real negatives are read from the shared data at run time; without them the threshold is
         # fitted on written negatives only and persists far more of real traffic.
         typer.echo(f"warning: no {', '.join(absent)} messages found (pass --data): training without them", err=True)
-    settings = load_settings()
+    settings = load_cli_settings(None)
     embedder = load_embedder(settings.embedder.name, settings.embedder.batch_size)
     if solver not in (None, "ridge", "stages", "adam"):
         fail(f"unknown solver {solver!r} (ridge, stages or adam)")

@@ -1,9 +1,9 @@
 """The hook process: where the home is, who the user is, the database, the background worker, the log.
 
-Everything here stays off the heavy imports (no pydantic settings, no numpy store): a hook starts
-a fresh interpreter for every event. The settings read are the same as `heedful.config`:
-`HEEDFUL_HOME` (default ~/.heedful), then `config.toml` (`[user] default`, `[store]
-busy_timeout_ms`), then `HEEDFUL_USER`.
+A hook starts a fresh interpreter for every event, so everything here stays off the heavy imports
+(numpy, the memory store): the settings come from `heedful.config.load_settings`, the same loader
+every other entry point uses (standard library only), and the store from `heedful.store.open`,
+whose SQLite backend builds only the enforcement tables the hook reads.
 
 The enforcer only reads while it decides; `commit` stores its writes once the answer is out,
 waiting at most `WRITE_BUSY_MS` for the write lock and spooling them otherwise.
@@ -15,40 +15,27 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
+from heedful.config import Settings, default_home, load_settings
 from heedful.enforce.engine import Enforcer, env_project_dir
 from heedful.enforce.spool import WRITE_BUSY_MS, Spool
+
+if TYPE_CHECKING:
+    from heedful.store.protocols import Store
 
 HOOK_BUSY_TIMEOUT_MS = 2000
 WORKER_IDLE_SECONDS = 60
 
 
 def home() -> Path:
-    env = os.environ.get("HEEDFUL_HOME")
-    return Path(env).expanduser() if env else Path.home() / ".heedful"
+    return default_home()
 
 
-def _config(root: Path) -> dict[str, Any]:
-    path = root / "config.toml"
-    if not path.exists():
-        return {}
-    import tomllib
-
-    with open(path, "rb") as handle:
-        return tomllib.load(handle)
-
-
-def user_and_timeout(root: Path) -> tuple[str, int]:
-    config = _config(root)
-    user_section_value = config.get("user")
-    user_section: dict[str, Any] = user_section_value if isinstance(user_section_value, dict) else {}
-    store_section_value = config.get("store")
-    store_section: dict[str, Any] = store_section_value if isinstance(store_section_value, dict) else {}
-    user = os.environ.get("HEEDFUL_USER") or str(user_section.get("default") or "me")
-    busy = store_section.get("busy_timeout_ms")
-    timeout = min(int(busy), HOOK_BUSY_TIMEOUT_MS) if isinstance(busy, int) and busy > 0 else HOOK_BUSY_TIMEOUT_MS
-    return user.strip() or "me", timeout
+def hook_busy_ms(settings: Settings) -> int:
+    """How long a hook waits for SQLite's lock: the configured wait, but never more than HOOK_BUSY_TIMEOUT_MS."""
+    busy = settings.store.busy_timeout_ms
+    return min(busy, HOOK_BUSY_TIMEOUT_MS) if busy > 0 else HOOK_BUSY_TIMEOUT_MS
 
 
 def log_error(context: str, exc: BaseException | None = None) -> None:
@@ -72,11 +59,13 @@ def log_error(context: str, exc: BaseException | None = None) -> None:
 class HookRuntime:
     """Opens the store lazily, so that events that need nothing never touch the database."""
 
-    def __init__(self, platform: str) -> None:
+    def __init__(self, platform: str, settings: Settings | None = None) -> None:
         self.platform = platform
-        self.home = home()
-        self.user, self.busy_ms = user_and_timeout(self.home)
-        self._db: Any = None
+        self.settings = settings if settings is not None else load_settings()
+        self.home = self.settings.home
+        self.user = self.settings.user.default.strip() or "me"
+        self.busy_ms = hook_busy_ms(self.settings)
+        self._store: Store | None = None
         self._enforcer: Enforcer | None = None
         self.spool = Spool(self.home)
 
@@ -84,13 +73,14 @@ class HookRuntime:
     def enforcer(self) -> Enforcer:
         if self._enforcer is None:
             from heedful.rules.checks import evaluate
-            from heedful.store.sqlite.db import Database
-            from heedful.store.sqlite.enforce import SQLiteEnforceRepo
+            from heedful.store.open import open_store
 
-            self._db = Database(self.home / "heedful.db", self.busy_ms)
-            repo = SQLiteEnforceRepo(self._db)
+            # PostgreSQL reads never wait for locks: only the writes after the answer do, and briefly.
+            pg = self.settings.store.is_postgres
+            wait = min(WRITE_BUSY_MS, self.busy_ms) if pg else self.busy_ms
+            self._store = open_store(self.settings, busy_timeout_ms=wait, pool_size=1)
             self._enforcer = Enforcer(
-                repo,
+                self._store.enforce,
                 self.user,
                 evaluate,
                 self.platform,
@@ -114,13 +104,20 @@ class HookRuntime:
             return
         writes = self._enforcer.take_writes()
         try:
-            self._db.conn.execute(f"PRAGMA busy_timeout = {min(WRITE_BUSY_MS, self.busy_ms)}")
+            self._wait_less_for_writes()
             report = self.spool.flush(self._enforcer.repo, writes)
         except Exception as exc:
             log_error(f"{self.platform}: {len(writes)} write(s) could be neither stored nor spooled", exc)
             return
         for reason in report.rejected:
             log_error(f"{self.platform}: parked a spooled batch the database rejects ({reason})")
+
+    def _wait_less_for_writes(self) -> None:
+        """On SQLite, wait at most WRITE_BUSY_MS for the write lock (the answer is out; spooling is cheaper)."""
+        from heedful.store.sqlite import SQLiteStore
+
+        if isinstance(self._store, SQLiteStore):
+            self._store.db.conn.execute(f"PRAGMA busy_timeout = {min(WRITE_BUSY_MS, self.busy_ms)}")
 
     def start_worker(self) -> None:
         """Start a detached `heedful worker --idle-exit N` unless one is running or it is turned off.
@@ -163,5 +160,5 @@ class HookRuntime:
         pid_file.write_text(str(process.pid))
 
     def close(self) -> None:
-        if self._db is not None:
-            self._db.close()
+        if self._store is not None:
+            self._store.close()

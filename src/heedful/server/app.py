@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from heedful import __version__
+from heedful.config import Settings
 from heedful.errors import InputError, NotFoundError, StoreError
 from heedful.server.docs import install_docs
 from heedful.server.ratelimit import RateLimiter
@@ -75,12 +76,18 @@ def _install_error_handlers(app: FastAPI) -> None:
         return _error(503, str(exc))
 
 
-def create_app(home: Path | str | None = None, rate: float = DEFAULT_RATE, burst: int = DEFAULT_BURST) -> FastAPI:
-    """The app for the heedful home `home` (default `$HEEDFUL_HOME`); opens it now so errors show at start."""
+def create_app(
+    home: Path | str | None = None,
+    rate: float = DEFAULT_RATE,
+    burst: int = DEFAULT_BURST,
+    settings: Settings | None = None,
+) -> FastAPI:
+    """The app for `settings` or else the heedful home `home` (default `$HEEDFUL_HOME`); opens it now so
+    errors show at start."""
     from heedful.api import Heedful
     from heedful.server import api_memory, api_rules, ui
 
-    hf = Heedful.open(home)
+    hf = Heedful.from_settings(settings) if settings is not None else Heedful.open(home)
     state = ServerState(hf=hf, limiter=RateLimiter(rate, burst), secret=load_or_create_secret(hf.settings.home))
 
     @asynccontextmanager

@@ -110,7 +110,7 @@ def run(model: str = "offline", embedder: str = "hashing", limit: int | None = N
     with tempfile.TemporaryDirectory(prefix="heedful-bench-import-") as scratch:
         project = Path(scratch) / "project"
         project.mkdir()
-        with Heedful.open(Path(scratch) / "home", embedder=embedder, model=model) as hf:
+        with Heedful.open(Path(scratch) / "home", embedder=embedder, model=model, store_url="sqlite") as hf:
             for batch, (labels, folder) in enumerate(BATCHES):
                 if not (CORPUS / labels).exists():
                     continue

@@ -98,7 +98,7 @@ class Replayer:
         """Approve what the user was asked to confirm (retracting a checked rule waits for it)."""
         from heedful.api import Heedful
 
-        with Heedful.open(self.home, embedder=self.embedder) as hf:
+        with Heedful.open(self.home, embedder=self.embedder, store_url="sqlite") as hf:
             held = [p for p in hf.rules.pending("bench") if p.source == "user"]
             for proposal in held:
                 hf.rules.approve("bench", proposal.rule_id)
@@ -207,7 +207,7 @@ class Replayer:
 
         prompts = {_words(step["prompt"]): step["tag"] for step in items if step.get("tag")}
         found: dict[str, list[dict[str, Any]]] = {tag: [] for tag in prompts.values()}
-        with Heedful.open(self.home, embedder=self.embedder) as hf:
+        with Heedful.open(self.home, embedder=self.embedder, store_url="sqlite") as hf:
             for rule in hf.rules.list("bench", include_all=True):
                 tag = prompts.get(_words(hf.rules.show("bench", rule["id"]).get("source_text") or ""))
                 if tag is not None:

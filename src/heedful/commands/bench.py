@@ -26,6 +26,7 @@ BENCHMARKS = {
     "replay": "replay",
     "hooks": "hooks",
     "scale": "scale",
+    "scale-postgres": "scale_postgres",
     "import": "import_bench",
     "startup": "startup",
     "serve": "serve",

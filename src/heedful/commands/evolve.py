@@ -9,13 +9,12 @@ heedful evolve adopt VERSION
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from heedful.commands.common import HomeOption, JsonOption, check_home, emit, fail, user_errors
+from heedful.commands.common import HomeOption, JsonOption, check_home, emit, fail, load_cli_settings, user_errors
 
 
 def _locomo() -> tuple[Path, str]:
@@ -116,7 +115,7 @@ def evolve(
             proposer=proposer_command(proposer),
             critic=critic_command(critic),
             rounds=rounds,
-            embedder=embedder or os.environ.get("HEEDFUL_EMBEDDER") or "minilm",
+            embedder=embedder or load_cli_settings(where).embedder.name,
             per_split=per_split,
             timeout=timeout,
             reader=reader,

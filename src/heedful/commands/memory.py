@@ -366,12 +366,19 @@ def purge_secrets(
     """Mask secrets stored before redaction covered them, in every user's rows (the one sanctioned
     rewrite of append-only rows; it is recorded, without the secrets, and the file is compacted)."""
     from heedful.store.sqlite import SQLiteStore
-    from heedful.store.sqlite.purge import purge_secrets as purge
 
     with opened(home) as hf, user_errors():
-        if not isinstance(hf.store, SQLiteStore):
-            fail(f"purge-secrets rewrites a SQLite file; {hf.settings.database} is not one")
-        report = purge(hf.store.db, dry_run=dry_run).to_json()
+        if isinstance(hf.store, SQLiteStore):
+            from heedful.store.sqlite.purge import purge_secrets as purge
+
+            report = purge(hf.store.db, dry_run=dry_run).to_json()
+        else:  # PostgreSQL: the same report; the guard triggers are off only inside its transaction
+            from heedful.store.postgres import PostgresStore
+            from heedful.store.postgres.purge import purge_secrets as purge_postgres
+
+            if not isinstance(hf.store, PostgresStore):
+                fail(f"purge-secrets does not know the store at {hf.settings.database}")
+            report = purge_postgres(hf.store.db, dry_run=dry_run).to_json()
 
         def render(d: dict[str, Any]) -> None:
             verb = "would rewrite" if d["dry_run"] else "rewrote"

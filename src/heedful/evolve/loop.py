@@ -83,7 +83,8 @@ def run(config: EvolveConfig, say: Callable[[str], None] = lambda _: None) -> li
     current = get_harness(default_version(config.home), config.home, hidden)  # a bad version file stops here
     records: list[log.CandidateRecord] = []
     with tempfile.TemporaryDirectory(prefix="heedful-evolve-") as scratch:
-        hf = Heedful.open(Path(scratch) / "memory", embedder=config.embedder)
+        # A scratch home of its own, in SQLite even when a shared database is configured.
+        hf = Heedful.open(Path(scratch) / "memory", embedder=config.embedder, store_url="sqlite")
         try:
             say(f"ingesting {sum(len(u) for u in parts.values())} users ({config.embedder})")
             ev.ingest(hf, [u for units in parts.values() for u in units])

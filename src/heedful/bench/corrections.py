@@ -171,7 +171,10 @@ def time_learning(embedder: str, repeats: int = 3) -> dict[str, Any]:
 
     rows = [r for r in load_split("tune") if r["decision"] == "persist"]
     samples: list[float] = []
-    with tempfile.TemporaryDirectory() as tmp, Heedful.open(Path(tmp) / "home", embedder=embedder, store_url="sqlite") as hf:
+    with (
+        tempfile.TemporaryDirectory() as tmp,
+        Heedful.open(Path(tmp) / "home", embedder=embedder, store_url="sqlite") as hf,
+    ):
         hf.embedder.embed(["warm up"])
         for repeat in range(repeats):
             for row in rows:

@@ -33,11 +33,12 @@ from heedful.memory.recall.budget import (
     estimate_tokens,
     pack,
 )
+from heedful.memory.recall.config import DEFAULT, RecallConfig, recall_config
 from heedful.memory.recall.fusion import BOOST_ONLY_ROUTES, CONTENT_ROUTES, RRF_K, Fused, fuse
 from heedful.memory.recall.query import QueryAnalysis, analyze, words
 from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
+from heedful.memory.recall.sessions import SessionStage, session_ranking
 from heedful.memory.recall.supersession import (
-    RESTATED_COSINE,
     admissible_states,
     asks_about_the_past,
     current_first,
@@ -65,17 +66,9 @@ ROUTES: dict[str, RouteFn] = {
     "place": place.run,
     "recency": recency.run,
 }
-# Tuned on LoCoMo conversations 0-4 (see the README, Benchmarks): keyword search over raw turns is the
-# strongest single route there, dense search adds what the words miss; a named time is a strong
-# hint when the question gives one; entities and recency only nudge.
-DEFAULT_WEIGHTS: dict[str, float] = {
-    "vector": 0.4,
-    "keyword": 1.0,
-    "entity": 0.15,
-    "time": 1.0,
-    "place": 0.3,
-    "recency": 0.05,
-}
+# The weights of the default configuration (config.py holds them, with the other named ones).
+DEFAULT_WEIGHTS: Mapping[str, float] = DEFAULT.weights
+SECOND_STAGE_CONTENT = CONTENT_ROUTES | {"session"}
 TIED_ROUTES = frozenset({"entity", "time", "place"})
 # Routes that wait on the embedder or on SQLite run in the pool (under the timeout); the others are
 # array lookups in the user's index, cheaper than handing them to a thread, and run in the caller.
@@ -100,20 +93,30 @@ class Recaller:
         store: SQLiteStore,
         embedder_provider: Callable[[], Embedder],
         *,
+        config: RecallConfig | str = DEFAULT,
         route_timeout: float = DEFAULT_ROUTE_TIMEOUT,
         weights: Mapping[str, float] | None = None,
         max_workers: int | None = None,
-        restated_cosine: float | None = RESTATED_COSINE,
+        restated_cosine: float | None = None,
     ) -> None:
+        """`config` names a registered configuration (or is one); `weights` and `restated_cosine`, when
+        given, make a variant of it named after its base (`default+custom`)."""
+        chosen = recall_config(config) if isinstance(config, str) else config
+        if weights or restated_cosine is not None:
+            changes = {} if restated_cosine is None else {"restated_cosine": restated_cosine}
+            chosen = chosen.derive(f"{chosen.name}+custom", weights=weights, **changes)
+        self.config = chosen
         self.store = store
-        self.restated_cosine = restated_cosine
         self._embedder_provider = embedder_provider
         self.route_timeout = route_timeout
-        self.weights = {**DEFAULT_WEIGHTS, **(weights or {})}
         # One worker per core: routes are short, and more threads than cores only make them wait
         # on each other (the embedder's own threads included). A slow route still blocks one worker.
         workers = max_workers or max(2, min(len(ROUTES), os.cpu_count() or 2))
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="recall")
+
+    @property
+    def weights(self) -> Mapping[str, float]:
+        return self.config.weights
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -148,8 +151,10 @@ class Recaller:
         budget = budget_tokens if budget_tokens is not None else DEFAULT_BUDGET_TOKENS * widen
         depth = max(MIN_DEPTH, 3 * max_items)
 
-        rankings, route_ms, timed_out, failed = self._run_routes(
-            user_id, analysis, depth, self.route_timeout if route_timeout is None else route_timeout, index
+        config = self.config  # one configuration for the whole call, even if another is set meanwhile
+        timeout = self.route_timeout if route_timeout is None else route_timeout
+        rankings, route_ms, timed_out, failed, notes = self._run_routes(
+            user_id, analysis, depth, timeout, index, config.weights
         )
         # Only content routes admit items (anchors admit only when no content route found any), so
         # only their items need a state; the anchor routes' other items could never come back.
@@ -164,16 +169,22 @@ class Recaller:
             route: [(item_id, score) for item_id, score in ranking if item_id in states]
             for route, ranking in rankings.items()
         }
-        fused, records = self._honour_tombstones(
-            user_id, fuse(filtered, self.weights, k=RRF_K, tied=TIED_ROUTES), states, include_forgotten, max_items
-        )
+        first = fuse(filtered, config.weights, k=RRF_K, tied=TIED_ROUTES)
+        if config.session_stage is not None and config.weight("session") > 0 and first:
+            started = time.perf_counter()
+            second = self._session_route(index, first, notes.get("query_vector"), config.session_stage)
+            states.update(admissible_states(index, [i for i, _ in second], moment_us, include_forgotten))
+            filtered["session"] = [(item_id, score) for item_id, score in second if item_id in states]
+            first = fuse(filtered, config.weights, k=RRF_K, tied=TIED_ROUTES, content_routes=SECOND_STAGE_CONTENT)
+            route_ms["session"] = round((time.perf_counter() - started) * 1000, 3)
+        fused, records = self._honour_tombstones(user_id, first, states, include_forgotten, max_items)
         if (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(
             words(query)
         ):  # a question about the present: what holds now comes first
             fused = current_first(fused, states, index, moment_us, include_forgotten)[:max_items]
             missing = [entry.id for entry in fused if entry.id not in records]
             records.update(self.store.memory.get_facts(user_id, missing) if missing else {})
-            fused = newer_first(fused, records, index, self.restated_cosine)
+            fused = newer_first(fused, records, index, config.restated_cosine)
             if asks_about_now(words(query)):
                 fused = self._newest_on_subject(fused, index, analysis)
         items = self._items(fused, records, states)
@@ -189,16 +200,23 @@ class Recaller:
             timed_out=timed_out,
             failed=failed,
             analysis=analysis.to_json(),
+            config=config.name,
         )
 
     # -- steps ---------------------------------------------------------------------------------
     def _run_routes(
-        self, user_id: str, analysis: QueryAnalysis, depth: int, timeout: float, index: UserRecallIndex
-    ) -> tuple[dict[str, Ranking], dict[str, float], list[str], list[str]]:
+        self,
+        user_id: str,
+        analysis: QueryAnalysis,
+        depth: int,
+        timeout: float,
+        index: UserRecallIndex,
+        weights: Mapping[str, float],
+    ) -> tuple[dict[str, Ranking], dict[str, float], list[str], list[str], dict[str, object]]:
         active = [
             name
             for name in ROUTES
-            if self.weights.get(name, 0.0) > 0
+            if weights.get(name, 0.0) > 0
             and not (name == "time" and analysis.window is None)
             and not (name == "place" and not analysis.places)
             and not (name == "entity" and not analysis.entities)
@@ -242,7 +260,18 @@ class Recaller:
         route_ms = {name: timings[name] for name in active if name in timings and name not in timed_out}
         for name in timed_out:
             route_ms[name] = round(timeout * 1000, 3)
-        return rankings, route_ms, timed_out, failed
+        return rankings, route_ms, timed_out, failed, ctx.notes
+
+    def _session_route(self, index: UserRecallIndex, first: list[Fused], query: object, stage: SessionStage) -> Ranking:
+        head = [entry for entry in first[: stage.voters] if entry.id in index.position]
+        ranked = session_ranking(
+            index,
+            [index.position[entry.id] for entry in head],
+            [entry.score for entry in head],
+            query if isinstance(query, np.ndarray) else None,
+            stage,
+        )
+        return [(index.ids[here], score) for here, score in ranked]
 
     def _newest_on_subject(self, fused: list[Fused], index: UserRecallIndex, analysis: QueryAnalysis) -> list[Fused]:
         where = np.array([index.position.get(entry.id, -1) for entry in fused], dtype=np.int64)

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 # The recall routes a version may weigh (memory/recall/engine.py DEFAULT_WEIGHTS), listed here so
 # that reading a parameter file does not import the recall engine.
-ROUTES = ("vector", "keyword", "entity", "time", "place", "recency", "session")
+ROUTES = ("vector", "keyword", "entity", "time", "place", "recency")
 # The named recall configurations (memory/recall/config.py CONFIGS), for the same reason.
 RECALL_CONFIGS = ("default", "single-stage", "restatements")
 

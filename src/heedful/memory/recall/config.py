@@ -19,7 +19,7 @@ from types import MappingProxyType
 from heedful.errors import InputError
 from heedful.memory.recall.sessions import SessionStage
 
-ROUTE_NAMES = ("vector", "keyword", "entity", "time", "place", "recency", "session")
+ROUTE_NAMES = ("vector", "keyword", "entity", "time", "place", "recency")
 
 # Tuned on LoCoMo conversations 0-4 (see the README, Benchmarks): keyword search over raw turns is the
 # strongest single route there, dense search adds what the words miss; a named time is a strong
@@ -32,7 +32,6 @@ _DEFAULT_WEIGHTS = {
     "time": 1.0,
     "place": 0.3,
     "recency": 0.05,
-    "session": 0.5,
 }
 
 
@@ -79,7 +78,7 @@ CONFIGS: Mapping[str, RecallConfig] = MappingProxyType(
         for config in (
             DEFAULT,
             # The first stage alone (the routes fused, no session stage): what recall was before it.
-            DEFAULT.derive("single-stage", weights={"session": 0.0}, session_stage=None),
+            DEFAULT.derive("single-stage", session_stage=None),
             # Restatements found by vector likeness too: more knowledge updates ranked newer-first, at
             # a cost on LoCoMo and BEAM @10 (see supersession.py).
             DEFAULT.derive("restatements", restated_cosine=0.6),

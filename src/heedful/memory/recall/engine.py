@@ -34,10 +34,10 @@ from heedful.memory.recall.budget import (
     pack,
 )
 from heedful.memory.recall.config import DEFAULT, RecallConfig, recall_config
-from heedful.memory.recall.fusion import BOOST_ONLY_ROUTES, CONTENT_ROUTES, RRF_K, Fused, fuse
+from heedful.memory.recall.fusion import BOOST_ONLY_ROUTES, CONTENT_ROUTES, RRF_K, Fused, RouteRank, fuse
 from heedful.memory.recall.query import QueryAnalysis, analyze, words
 from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
-from heedful.memory.recall.sessions import SessionStage, session_ranking
+from heedful.memory.recall.sessions import SessionStage, session_rescored
 from heedful.memory.recall.supersession import (
     admissible_states,
     asks_about_the_past,
@@ -68,7 +68,6 @@ ROUTES: dict[str, RouteFn] = {
 }
 # The weights of the default configuration (config.py holds them, with the other named ones).
 DEFAULT_WEIGHTS: Mapping[str, float] = DEFAULT.weights
-SECOND_STAGE_CONTENT = CONTENT_ROUTES | {"session"}
 TIED_ROUTES = frozenset({"entity", "time", "place"})
 # Routes that wait on the embedder or on SQLite run in the pool (under the timeout); the others are
 # array lookups in the user's index, cheaper than handing them to a thread, and run in the caller.
@@ -153,7 +152,7 @@ class Recaller:
 
         config = self.config  # one configuration for the whole call, even if another is set meanwhile
         timeout = self.route_timeout if route_timeout is None else route_timeout
-        rankings, route_ms, timed_out, failed, notes = self._run_routes(
+        rankings, route_ms, timed_out, failed = self._run_routes(
             user_id, analysis, depth, timeout, index, config.weights
         )
         # Only content routes admit items (anchors admit only when no content route found any), so
@@ -170,22 +169,21 @@ class Recaller:
             for route, ranking in rankings.items()
         }
         first = fuse(filtered, config.weights, k=RRF_K, tied=TIED_ROUTES)
-        if config.session_stage is not None and config.weight("session") > 0 and first:
-            started = time.perf_counter()
-            second = self._session_route(index, first, notes.get("query_vector"), config.session_stage)
-            states.update(admissible_states(index, [i for i, _ in second], moment_us, include_forgotten))
-            filtered["session"] = [(item_id, score) for item_id, score in second if item_id in states]
-            first = fuse(filtered, config.weights, k=RRF_K, tied=TIED_ROUTES, content_routes=SECOND_STAGE_CONTENT)
+        present = (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(words(query))
+        asks_now = present and asks_about_now(words(query))
+        started = time.perf_counter()
+        if config.session_stage is not None and first:
+            neighbours = config.session_stage.present_neighbours or not asks_now
+            first = self._rescore(index, first, config.session_stage, states, moment_us, include_forgotten, neighbours)
+        if config.session_stage is not None:
             route_ms["session"] = round((time.perf_counter() - started) * 1000, 3)
         fused, records = self._honour_tombstones(user_id, first, states, include_forgotten, max_items)
-        if (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(
-            words(query)
-        ):  # a question about the present: what holds now comes first
+        if present:  # a question about the present: what holds now comes first
             fused = current_first(fused, states, index, moment_us, include_forgotten)[:max_items]
             missing = [entry.id for entry in fused if entry.id not in records]
             records.update(self.store.memory.get_facts(user_id, missing) if missing else {})
             fused = newer_first(fused, records, index, config.restated_cosine)
-            if asks_about_now(words(query)):
+            if asks_now:
                 fused = self._newest_on_subject(fused, index, analysis)
         items = self._items(fused, records, states)
         packed, used = pack(items, lambda item: item.tokens, budget, max_items)
@@ -212,7 +210,7 @@ class Recaller:
         timeout: float,
         index: UserRecallIndex,
         weights: Mapping[str, float],
-    ) -> tuple[dict[str, Ranking], dict[str, float], list[str], list[str], dict[str, object]]:
+    ) -> tuple[dict[str, Ranking], dict[str, float], list[str], list[str]]:
         active = [
             name
             for name in ROUTES
@@ -260,18 +258,43 @@ class Recaller:
         route_ms = {name: timings[name] for name in active if name in timings and name not in timed_out}
         for name in timed_out:
             route_ms[name] = round(timeout * 1000, 3)
-        return rankings, route_ms, timed_out, failed, ctx.notes
+        return rankings, route_ms, timed_out, failed
 
-    def _session_route(self, index: UserRecallIndex, first: list[Fused], query: object, stage: SessionStage) -> Ranking:
-        head = [entry for entry in first[: stage.voters] if entry.id in index.position]
-        ranked = session_ranking(
-            index,
-            [index.position[entry.id] for entry in head],
-            [entry.score for entry in head],
-            query if isinstance(query, np.ndarray) else None,
-            stage,
+    def _rescore(
+        self,
+        index: UserRecallIndex,
+        first: list[Fused],
+        stage: SessionStage,
+        states: dict[str, State],
+        moment_us: int | None,
+        include_forgotten: bool,
+        neighbours: bool,
+    ) -> list[Fused]:
+        known = [entry for entry in first if entry.id in index.position]
+        rescored = session_rescored(
+            index, [index.position[e.id] for e in known], [e.score for e in known], stage, RRF_K, neighbours
         )
-        return [(index.ids[here], score) for here, score in ranked]
+        by_id = {entry.id: entry for entry in first}
+        new_ids = [index.ids[here] for here in rescored if index.ids[here] not in by_id]
+        states.update(admissible_states(index, new_ids, moment_us, include_forgotten))
+        out = [entry for entry in first if entry.id not in index.position]
+        raised: dict[str, float] = {}
+        for here, score in rescored.items():
+            item_id = index.ids[here]
+            entry = by_id.get(item_id)
+            if entry is None:
+                if item_id not in states:
+                    continue
+                entry = Fused(item_id, 0.0)
+            raised[item_id] = score - entry.score
+            entry.score = score
+            out.append(entry)
+        out.sort(key=lambda entry: (-entry.score, entry.id))
+        # What the stage added shows in explain as one more part of the score, so the parts still add up.
+        for rank, entry in enumerate(out, start=1):
+            if raised.get(entry.id, 0.0) > 0:
+                entry.routes["session"] = RouteRank(float(rank), raised[entry.id], raised[entry.id])
+        return out
 
     def _newest_on_subject(self, fused: list[Fused], index: UserRecallIndex, analysis: QueryAnalysis) -> list[Fused]:
         where = np.array([index.position.get(entry.id, -1) for entry in fused], dtype=np.int64)

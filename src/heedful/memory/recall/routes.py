@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from heedful.memory.recall.query import QueryAnalysis
@@ -25,8 +25,6 @@ class RouteContext:
     embedder: Embedder | None
     # The user's rows in memory, read once per recall: routes rank positions in it.
     index: UserRecallIndex
-    # What a route computed that a later stage reuses (the vector route's query embedding).
-    notes: dict[str, object] = field(default_factory=dict)
 
     def ranking(self, scored: list[tuple[int, float]]) -> Ranking:
         """Positions turned into item ids."""

@@ -13,5 +13,4 @@ def run(ctx: RouteContext) -> Ranking:
     if ctx.embedder is None or not ctx.analysis.text.strip():
         return []
     query = ctx.embedder.embed([ctx.analysis.text])[0]
-    ctx.notes["query_vector"] = query
     return ctx.ranking(ctx.search.vector_positions(ctx.index, query, ctx.depth))

@@ -152,7 +152,6 @@ class UserRecallIndex:
         self._projected: _Grow | None = None
         self._coarse_lock = threading.Lock()
         self._recent: np.ndarray | None = None
-        self._by_session: tuple[int, dict[str | None, np.ndarray], dict[str | None, np.ndarray]] | None = None
 
     # -- columns -------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -247,36 +246,6 @@ class UserRecallIndex:
         if self._recent is None or len(self._recent) != len(self):
             self._recent = np.lexsort((-self.rowids, -self.valid_from.astype(np.float64)))
         return self._recent
-
-    def session_members(self) -> dict[str | None, np.ndarray]:
-        """Each session's positions in order (rows without a session left out)."""
-        return self._sessions()[1]
-
-    def session_centroids(self) -> dict[str | None, np.ndarray]:
-        """Each session's mean turn vector, of unit length (sessions without vectors left out)."""
-        return self._sessions()[2]
-
-    def _sessions(self) -> tuple[int, dict[str | None, np.ndarray], dict[str | None, np.ndarray]]:
-        # Rows are only appended (a rewrite builds a new index), so the row count says when to redo it.
-        held = self._by_session
-        if held is not None and held[0] == len(self):
-            return held
-        grouped: dict[str | None, list[int]] = {}
-        for here, session in enumerate(self.sessions):
-            if session is not None:
-                grouped.setdefault(session, []).append(here)
-        members = {session: np.asarray(found, dtype=np.int64) for session, found in grouped.items()}
-        centroids: dict[str | None, np.ndarray] = {}
-        matrix, present = self.matrix, self.has_vector
-        if matrix.shape[1]:
-            for session, found in members.items():
-                rows = found[present[found]]
-                if len(rows):
-                    centre = matrix[rows].mean(axis=0)
-                    centroids[session] = centre / (float(np.linalg.norm(centre)) or 1.0)
-        held = (len(self), members, centroids)
-        self._by_session = held
-        return held
 
     # -- keyword postings ------------------------------------------------------------------------
     def postings(self, conn: sqlite3.Connection, terms: Iterable[str]) -> dict[str, Postings]:

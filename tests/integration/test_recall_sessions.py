@@ -109,3 +109,11 @@ def test_named_configurations_are_fixed_and_reported(hf: Heedful) -> None:
     custom = Recaller(hf.store, lambda: hf.embedder, weights={"keyword": 1.5})
     assert custom.config.name == "default+custom" and custom.weights["keyword"] == 1.5
     custom.close()
+
+
+def test_the_harness_lists_the_same_configurations_and_routes() -> None:
+    from heedful.harness.params import RECALL_CONFIGS, ROUTES
+    from heedful.memory.recall.config import ROUTE_NAMES
+
+    assert set(RECALL_CONFIGS) == set(CONFIGS)
+    assert set(ROUTES) == set(ROUTE_NAMES) == set(DEFAULT.weights)

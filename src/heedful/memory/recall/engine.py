@@ -9,7 +9,9 @@ route runs under a timeout in a thread pool; a route that times out (or fails) i
 the others still answer. Items are filtered before fusion: with `as_of`, only rows valid by then,
 in their state then (validity and expiry both read at that time); never forgotten ones (expired,
 or matching an active request to forget) unless `include_forgotten`; superseded items come back
-marked `superseded`.
+marked `superseded`. The fused list then goes through the session stage (sessions.py: a session
+prior and the neighbouring turns), shown in explain as a `session` part of each score. Every
+weight and stage setting comes from a named configuration (config.py), reported by explain.
 """
 
 from __future__ import annotations

@@ -69,7 +69,7 @@ ROUTES: dict[str, RouteFn] = {
     "recency": recency.run,
 }
 # The weights of the default configuration (config.py holds them, with the other named ones).
-DEFAULT_WEIGHTS: Mapping[str, float] = DEFAULT.weights
+DEFAULT_WEIGHTS: dict[str, float] = dict(DEFAULT.weights)  # a copy: changing it changes no configuration
 TIED_ROUTES = frozenset({"entity", "time", "place"})
 # Routes that wait on the embedder or on SQLite run in the pool (under the timeout); the others are
 # array lookups in the user's index, cheaper than handing them to a thread, and run in the caller.

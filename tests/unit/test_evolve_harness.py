@@ -98,3 +98,17 @@ def test_a_version_with_layout_code_builds_through_its_sandbox(hf: Heedful, tmp_
     finally:
         plain.close()
         coded.close()
+
+
+def test_a_version_names_its_recall_configuration(hf: Heedful) -> None:
+    hf.memory.add("me", "I work as a nurse at the clinic.", extract=False)
+    with pytest.raises(ValueError, match="unknown recall configuration"):
+        HarnessParams(recall_config="telepathy")
+    single = ParamHarness("v9", HarnessParams(recall_config="single-stage"))
+    try:
+        assert single.recaller(hf).config.name == "single-stage"
+        assert single.recall(hf, "me", "where do I work?", None, None).config == "single-stage"
+        assert hf.memory.recaller.config.name == "default"  # the home's recaller is untouched
+    finally:
+        single.close()
+    assert ParamHarness("v1").recaller(hf) is hf.memory.recaller

@@ -93,6 +93,7 @@ def run(
     embedder: str = "minilm",
     home: Path | str | None = None,
     show_progress: bool = True,
+    config: str = "default",
 ) -> dict[str, Any]:
     from heedful.api import Heedful
     from heedful.memory.write import MAX_MESSAGE_CHARS, NewMessage
@@ -108,6 +109,9 @@ def run(
     with tempfile.TemporaryDirectory(prefix="heedful-beam-") as tmp:
         hf = Heedful.open(home or tmp, embedder=embedder)
         hf.embedder.embed(["warm up"])
+        from heedful.memory.recall.engine import Recaller
+
+        recaller = Recaller(hf.store, lambda: hf.embedder, config=config)
         with progress(show_progress) as bar:
             task = bar.add_task("conversations", total=len(dirs))
             for directory in dirs:
@@ -138,7 +142,7 @@ def run(
                             skipped += 1
                             continue
                         started = time.perf_counter()
-                        result = hf.memory.recall(user, str(item["question"]), limit=50, budget_tokens=10**9)
+                        result = recaller.recall(user, str(item["question"]), limit=50, budget_tokens=10**9)
                         latencies.append((time.perf_counter() - started) * 1000)
                         ranked = dedupe(
                             chat_id_of[m] for it in result.items for m in it.source_message_ids if m in chat_id_of
@@ -153,6 +157,8 @@ def run(
                                 updates_above += _ranks_above(ranked, updated, old)
                 bar.advance(task)
         embedder_name = hf.embedder.name
+        recaller_config = recaller.config.name
+        recaller.close()
         hf.close()
 
     groups = ["overall", *sorted(g for g in scores.groups if g != "overall")]
@@ -160,6 +166,7 @@ def run(
         "benchmark": "beam-100k",
         "data": str(root),
         "embedder": embedder_name,
+        "recall_config": recaller_config,
         "conversations": len(dirs),
         "questions_scored": len(latencies),
         "questions_without_sources": skipped,
@@ -186,7 +193,10 @@ def _ranks_above(ranked: list[str], updated: list[str], old: list[str]) -> int:
 
 
 def print_report(report: dict[str, Any]) -> None:
-    print_table(f"BEAM-100K recall@k ({report['questions_scored']} questions)", report["recall"])
+    print_table(
+        f"BEAM-100K recall@k ({report['questions_scored']} questions, recall configuration {report['recall_config']})",
+        report["recall"],
+    )
     print_table("published", report["published"])
     update = report["knowledge_update_newer_first"]
     typer.echo(
@@ -202,9 +212,17 @@ def cli(
         int | None, typer.Option("--limit-conversations", min=1, help="only the first N conversations")
     ] = None,
     embedder: Annotated[str, typer.Option("--embedder", help="minilm (default) or hashing")] = "minilm",
+    config: Annotated[
+        str, typer.Option("--config", help="named recall configuration: default, single-stage, restatements")
+    ] = "default",
 ) -> None:
     """Recall benchmark on BEAM-100K: message-level recall@k on the probing questions' sources."""
-    report = run(data, limit_conversations=limit_conversations, embedder=embedder, show_progress=not json_output)
+    from heedful.memory.recall.config import recall_config
+
+    recall_config(config)  # an unknown name fails here, before any data is read
+    report = run(
+        data, limit_conversations=limit_conversations, embedder=embedder, show_progress=not json_output, config=config
+    )
     if json_output:
         typer.echo(json.dumps(report, indent=2))
     else:

@@ -97,6 +97,7 @@ def run(
     home: Path | str | None = None,
     show_progress: bool = True,
     weights: dict[str, float] | None = None,
+    config: str = "default",
 ) -> dict[str, Any]:
     from heedful.api import Heedful
     from heedful.memory.write import NewMessage
@@ -114,8 +115,9 @@ def run(
 
     with tempfile.TemporaryDirectory(prefix="heedful-locomo-") as tmp:
         hf = Heedful.open(home or tmp, embedder=embedder)
-        if weights:
-            hf.memory.recaller.weights.update(weights)
+        from heedful.memory.recall.engine import Recaller
+
+        recaller = Recaller(hf.store, lambda: hf.embedder, config=config, weights=weights)
         hf.embedder.embed(["warm up"])  # load the model before anything is timed
         questions_total = sum(len(c["qa"]) for c in conversations)
         with progress(show_progress) as bar:
@@ -151,7 +153,7 @@ def run(
 
                 for qa in sample["qa"]:
                     started_at = time.perf_counter()
-                    result = hf.memory.recall(user, str(qa["question"]), limit=max(KS), budget_tokens=10**9)
+                    result = recaller.recall(user, str(qa["question"]), limit=max(KS), budget_tokens=10**9)
                     latencies.append((time.perf_counter() - started_at) * 1000)
                     timed_out += bool(result.timed_out)
                     for name, ms in result.route_ms.items():
@@ -169,6 +171,8 @@ def run(
                     sessions_any.add(groups, {k: any_at_k(ranked_sessions, evidence_sessions, k) for k in KS})
                     bar.advance(recall_task)
         embedder_name = hf.embedder.name
+        recaller_config = recaller.config.name
+        recaller.close()
         hf.close()
 
     order = ["overall", *CATEGORIES.values(), "tuning (conv 0-4)", "held-out (conv 5-9)"]
@@ -178,6 +182,7 @@ def run(
         "benchmark": "locomo",
         "data": str(data_path),
         "embedder": embedder_name,
+        "recall_config": recaller_config,
         "conversations": len(conversations),
         "questions": len(latencies),
         "turns": turns_total,
@@ -217,7 +222,8 @@ def _embedding_texts(messages: list[Any]) -> list[str]:
 
 
 def print_report(report: dict[str, Any]) -> None:
-    print_table(f"LoCoMo recall@k ({report['questions']} questions, {report['embedder']})", report["recall"])
+    title = f"LoCoMo recall@k ({report['questions']} questions, {report['embedder']}, {report['recall_config']})"
+    print_table(title, report["recall"])
     if report.get("recall_audited"):
         print_table("with the audit's corrected evidence", report["recall_audited"])
     print_table("session any@k", report["session_any"])
@@ -236,9 +242,17 @@ def cli(
         int | None, typer.Option("--limit-conversations", min=1, help="only the first N conversations")
     ] = None,
     embedder: Annotated[str, typer.Option("--embedder", help="minilm (default) or hashing")] = "minilm",
+    config: Annotated[
+        str, typer.Option("--config", help="named recall configuration: default, single-stage, restatements")
+    ] = "default",
 ) -> None:
     """Recall benchmark on LoCoMo-10: turn-level evidence recall@k, throughput and latency."""
-    report = run(data, limit_conversations=limit_conversations, embedder=embedder, show_progress=not json_output)
+    from heedful.memory.recall.config import recall_config
+
+    recall_config(config)  # an unknown name fails here, before any data is read
+    report = run(
+        data, limit_conversations=limit_conversations, embedder=embedder, show_progress=not json_output, config=config
+    )
     if json_output:
         typer.echo(json.dumps(report, indent=2))
     else:

@@ -82,15 +82,17 @@ class ParamHarness:
         self._recallers: list[tuple[Heedful, Recaller]] = []
 
     def recaller(self, hf: Heedful) -> Recaller:
-        """The home's recaller, or one with this version's route weights (made once per home)."""
-        if not self.params.recall_weights:
+        """The home's recaller, or one with this version's recall configuration (made once per home)."""
+        if not self.params.recall_weights and self.params.recall_config == hf.memory.recaller.config.name:
             return hf.memory.recaller
         for home, recaller in self._recallers:
             if home is hf:
                 return recaller
         from heedful.memory.recall.engine import Recaller
 
-        recaller = Recaller(hf.store, lambda: hf.embedder, weights=self.params.recall_weights)
+        recaller = Recaller(
+            hf.store, lambda: hf.embedder, config=self.params.recall_config, weights=self.params.recall_weights
+        )
         self._recallers.append((hf, recaller))
         return recaller
 

@@ -12,6 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 # The recall routes a version may weigh (memory/recall/engine.py DEFAULT_WEIGHTS), listed here so
 # that reading a parameter file does not import the recall engine.
 ROUTES = ("vector", "keyword", "entity", "time", "place", "recency")
+# The named recall configurations (memory/recall/config.py CONFIGS), for the same reason.
+RECALL_CONFIGS = ("default", "single-stage", "restatements")
 
 
 class HarnessParams(BaseModel):
@@ -19,6 +21,9 @@ class HarnessParams(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    recall_config: str = Field(
+        default="default", description="The named recall configuration the weights below are laid over."
+    )
     recall_weights: dict[str, float] = Field(
         default_factory=dict, description="Overrides of the recall routes' fusion weights."
     )
@@ -34,6 +39,13 @@ class HarnessParams(BaseModel):
         default_factory=dict,
         description="A word of the question -> words added to the recall query (to bridge vocabulary).",
     )
+
+    @field_validator("recall_config")
+    @classmethod
+    def _known_config(cls, name: str) -> str:
+        if name not in RECALL_CONFIGS:
+            raise ValueError(f"unknown recall configuration {name!r}; known: {', '.join(RECALL_CONFIGS)}")
+        return name
 
     @field_validator("recall_weights")
     @classmethod

@@ -9,7 +9,9 @@ route runs under a timeout in a thread pool; a route that times out (or fails) i
 the others still answer. Items are filtered before fusion: with `as_of`, only rows valid by then,
 in their state then (validity and expiry both read at that time); never forgotten ones (expired,
 or matching an active request to forget) unless `include_forgotten`; superseded items come back
-marked `superseded`.
+marked `superseded`. The fused list then goes through the session stage (sessions.py: a session
+prior and the neighbouring turns), shown in explain as a `session` part of each score. Every
+weight and stage setting comes from a named configuration (config.py), reported by explain.
 """
 
 from __future__ import annotations
@@ -33,11 +35,12 @@ from heedful.memory.recall.budget import (
     estimate_tokens,
     pack,
 )
-from heedful.memory.recall.fusion import BOOST_ONLY_ROUTES, CONTENT_ROUTES, RRF_K, Fused, fuse
+from heedful.memory.recall.config import DEFAULT, RecallConfig, recall_config
+from heedful.memory.recall.fusion import BOOST_ONLY_ROUTES, CONTENT_ROUTES, RRF_K, Fused, RouteRank, fuse
 from heedful.memory.recall.query import QueryAnalysis, analyze, words
 from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
+from heedful.memory.recall.sessions import SessionStage, session_rescored
 from heedful.memory.recall.supersession import (
-    RESTATED_COSINE,
     admissible_states,
     asks_about_the_past,
     current_first,
@@ -65,17 +68,8 @@ ROUTES: dict[str, RouteFn] = {
     "place": place.run,
     "recency": recency.run,
 }
-# Tuned on LoCoMo conversations 0-4 (see the README, Benchmarks): keyword search over raw turns is the
-# strongest single route there, dense search adds what the words miss; a named time is a strong
-# hint when the question gives one; entities and recency only nudge.
-DEFAULT_WEIGHTS: dict[str, float] = {
-    "vector": 0.4,
-    "keyword": 1.0,
-    "entity": 0.15,
-    "time": 1.0,
-    "place": 0.3,
-    "recency": 0.05,
-}
+# The weights of the default configuration (config.py holds them, with the other named ones).
+DEFAULT_WEIGHTS: dict[str, float] = dict(DEFAULT.weights)  # a copy: changing it changes no configuration
 TIED_ROUTES = frozenset({"entity", "time", "place"})
 # Routes that wait on the embedder or on SQLite run in the pool (under the timeout); the others are
 # array lookups in the user's index, cheaper than handing them to a thread, and run in the caller.
@@ -100,20 +94,30 @@ class Recaller:
         store: SQLiteStore,
         embedder_provider: Callable[[], Embedder],
         *,
+        config: RecallConfig | str = DEFAULT,
         route_timeout: float = DEFAULT_ROUTE_TIMEOUT,
         weights: Mapping[str, float] | None = None,
         max_workers: int | None = None,
-        restated_cosine: float | None = RESTATED_COSINE,
+        restated_cosine: float | None = None,
     ) -> None:
+        """`config` names a registered configuration (or is one); `weights` and `restated_cosine`, when
+        given, make a variant of it named after its base (`default+custom`)."""
+        chosen = recall_config(config) if isinstance(config, str) else config
+        if weights or restated_cosine is not None:
+            changes = {} if restated_cosine is None else {"restated_cosine": restated_cosine}
+            chosen = chosen.derive(f"{chosen.name}+custom", weights=weights, **changes)
+        self.config = chosen
         self.store = store
-        self.restated_cosine = restated_cosine
         self._embedder_provider = embedder_provider
         self.route_timeout = route_timeout
-        self.weights = {**DEFAULT_WEIGHTS, **(weights or {})}
         # One worker per core: routes are short, and more threads than cores only make them wait
         # on each other (the embedder's own threads included). A slow route still blocks one worker.
         workers = max_workers or max(2, min(len(ROUTES), os.cpu_count() or 2))
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="recall")
+
+    @property
+    def weights(self) -> Mapping[str, float]:
+        return self.config.weights
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -148,8 +152,10 @@ class Recaller:
         budget = budget_tokens if budget_tokens is not None else DEFAULT_BUDGET_TOKENS * widen
         depth = max(MIN_DEPTH, 3 * max_items)
 
+        config = self.config  # one configuration for the whole call, even if another is set meanwhile
+        timeout = self.route_timeout if route_timeout is None else route_timeout
         rankings, route_ms, timed_out, failed = self._run_routes(
-            user_id, analysis, depth, self.route_timeout if route_timeout is None else route_timeout, index
+            user_id, analysis, depth, timeout, index, config.weights
         )
         # Only content routes admit items (anchors admit only when no content route found any), so
         # only their items need a state; the anchor routes' other items could never come back.
@@ -164,17 +170,22 @@ class Recaller:
             route: [(item_id, score) for item_id, score in ranking if item_id in states]
             for route, ranking in rankings.items()
         }
-        fused, records = self._honour_tombstones(
-            user_id, fuse(filtered, self.weights, k=RRF_K, tied=TIED_ROUTES), states, include_forgotten, max_items
-        )
-        if (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(
-            words(query)
-        ):  # a question about the present: what holds now comes first
+        first = fuse(filtered, config.weights, k=RRF_K, tied=TIED_ROUTES)
+        present = (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(words(query))
+        asks_now = present and asks_about_now(words(query))
+        started = time.perf_counter()
+        if config.session_stage is not None and first:
+            neighbours = config.session_stage.present_neighbours or not asks_now
+            first = self._rescore(index, first, config.session_stage, states, moment_us, include_forgotten, neighbours)
+        if config.session_stage is not None:
+            route_ms["session"] = round((time.perf_counter() - started) * 1000, 3)
+        fused, records = self._honour_tombstones(user_id, first, states, include_forgotten, max_items)
+        if present:  # a question about the present: what holds now comes first
             fused = current_first(fused, states, index, moment_us, include_forgotten)[:max_items]
             missing = [entry.id for entry in fused if entry.id not in records]
             records.update(self.store.memory.get_facts(user_id, missing) if missing else {})
-            fused = newer_first(fused, records, index, self.restated_cosine)
-            if asks_about_now(words(query)):
+            fused = newer_first(fused, records, index, config.restated_cosine)
+            if asks_now:
                 fused = self._newest_on_subject(fused, index, analysis)
         items = self._items(fused, records, states)
         packed, used = pack(items, lambda item: item.tokens, budget, max_items)
@@ -189,16 +200,23 @@ class Recaller:
             timed_out=timed_out,
             failed=failed,
             analysis=analysis.to_json(),
+            config=config.name,
         )
 
     # -- steps ---------------------------------------------------------------------------------
     def _run_routes(
-        self, user_id: str, analysis: QueryAnalysis, depth: int, timeout: float, index: UserRecallIndex
+        self,
+        user_id: str,
+        analysis: QueryAnalysis,
+        depth: int,
+        timeout: float,
+        index: UserRecallIndex,
+        weights: Mapping[str, float],
     ) -> tuple[dict[str, Ranking], dict[str, float], list[str], list[str]]:
         active = [
             name
             for name in ROUTES
-            if self.weights.get(name, 0.0) > 0
+            if weights.get(name, 0.0) > 0
             and not (name == "time" and analysis.window is None)
             and not (name == "place" and not analysis.places)
             and not (name == "entity" and not analysis.entities)
@@ -243,6 +261,42 @@ class Recaller:
         for name in timed_out:
             route_ms[name] = round(timeout * 1000, 3)
         return rankings, route_ms, timed_out, failed
+
+    def _rescore(
+        self,
+        index: UserRecallIndex,
+        first: list[Fused],
+        stage: SessionStage,
+        states: dict[str, State],
+        moment_us: int | None,
+        include_forgotten: bool,
+        neighbours: bool,
+    ) -> list[Fused]:
+        known = [entry for entry in first if entry.id in index.position]
+        rescored = session_rescored(
+            index, [index.position[e.id] for e in known], [e.score for e in known], stage, RRF_K, neighbours
+        )
+        by_id = {entry.id: entry for entry in first}
+        new_ids = [index.ids[here] for here in rescored if index.ids[here] not in by_id]
+        states.update(admissible_states(index, new_ids, moment_us, include_forgotten))
+        out = [entry for entry in first if entry.id not in index.position]
+        raised: dict[str, float] = {}
+        for here, score in rescored.items():
+            item_id = index.ids[here]
+            entry = by_id.get(item_id)
+            if entry is None:
+                if item_id not in states:
+                    continue
+                entry = Fused(item_id, 0.0)
+            raised[item_id] = score - entry.score
+            entry.score = score
+            out.append(entry)
+        out.sort(key=lambda entry: (-entry.score, entry.id))
+        # What the stage added shows in explain as one more part of the score, so the parts still add up.
+        for rank, entry in enumerate(out, start=1):
+            if raised.get(entry.id, 0.0) > 0:
+                entry.routes["session"] = RouteRank(float(rank), raised[entry.id], raised[entry.id])
+        return out
 
     def _newest_on_subject(self, fused: list[Fused], index: UserRecallIndex, analysis: QueryAnalysis) -> list[Fused]:
         where = np.array([index.position.get(entry.id, -1) for entry in fused], dtype=np.int64)

@@ -57,6 +57,8 @@ class RecallResult:
     failed: list[str] = field(default_factory=list)
     # How the query was read: terms, entities, places, enumeration and the time window it names.
     analysis: dict[str, object] = field(default_factory=dict)
+    # The name of the recall configuration that produced this result (memory/recall/config.py).
+    config: str = "default"
 
     def to_json(self, explain: bool = False) -> dict[str, object]:
         data: dict[str, object] = {
@@ -72,4 +74,5 @@ class RecallResult:
         }
         if explain:
             data["analysis"] = self.analysis
+            data["config"] = self.config
         return data

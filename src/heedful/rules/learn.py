@@ -195,18 +195,7 @@ def learn(
     actions: list[Action] = []
     embedder = parts.embedder
     by_id = {row.id: row for row in rows_now}
-    vectors = None
-    if live:
-        vectors = np.stack(
-            [
-                by_id[r.id].embedding
-                if by_id.get(r.id) is not None
-                and by_id[r.id].embedding is not None
-                and len(by_id[r.id].embedding) == embedder.dim
-                else np.zeros(embedder.dim, dtype=np.float32)
-                for r in live
-            ]
-        )
+    vectors = np.stack([_stored_vector(by_id.get(r.id), embedder.dim) for r in live]) if live else None
     new_vectors = embedder.embed([" ".join([c.text, c.condition or ""]) for c in grounded])
     turn = _Turn(parts, user, text, scope, project, live, vectors, pending, proposed_by)
     for candidate, vector in zip(grounded, new_vectors, strict=True):
@@ -226,6 +215,13 @@ def learn(
         reasons=admission.reasons,  # type: ignore[arg-type]
         library_version=version,
     )
+
+
+def _stored_vector(row: RuleRow | None, dim: int) -> np.ndarray:
+    """A rule's stored embedding, or zeros when it has none of this dimension (an embedder changed since)."""
+    if row is None or row.embedding is None or len(row.embedding) != dim:
+        return np.zeros(dim, dtype=np.float32)
+    return row.embedding
 
 
 def _admit(model: Model, text: str, embedder: Embedder | None = None) -> Admission:

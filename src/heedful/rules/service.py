@@ -318,6 +318,8 @@ class RuleService:
                 )
             proposal = waiting[0]
             row = self._repo.rule_at(user, proposal.rule_id, latest)
+            if row is None:
+                raise NotFoundError(f"no rule {proposal.rule_id!r} for user {user!r}")
         if proposal is None:  # a rule held because it would weaken a safeguard
             return self._revise(rule_from_row(row), {}, approve=True)
         rows = approval_rows(self._repo, self.parts.model, user, proposal, row)

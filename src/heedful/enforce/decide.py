@@ -12,18 +12,22 @@ a forbidden action is denied whether or not any budget is left.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from heedful.enforce import bounds, judge, messages
 from heedful.enforce.judge import Evaluate
 from heedful.enforce.ledger import SessionView
 from heedful.enforce.override import override
-from heedful.enforce.results import ActiveRule, Judgment, LogAction, LogEntry, Outcome, TurnState
+from heedful.enforce.results import Outcome
+
+if TYPE_CHECKING:
+    from heedful.enforce.results import Judgment
+    from heedful.store.enforce_records import ActiveRule, LogAction, LogEntry, TurnState
 
 __all__ = ["ACTIONS", "AppealReviewer", "Decider", "Outcome"]
 
 # (the fresh judgment, the evidence, the agent's appeal) -> (overturn, reason)
-AppealReviewer = Callable[[Judgment, dict[str, Any], str], tuple[bool, str]]
+AppealReviewer = Callable[["Judgment", dict[str, Any], str], tuple[bool, str]]
 Intervention = Literal["deny", "feedback", "revise"]
 ACTIONS: dict[str, Intervention] = {"pre_action": "deny", "artifact": "feedback", "delivery": "revise"}
 RENDER: dict[Intervention, Callable[[list[Judgment], int, int], str]] = {

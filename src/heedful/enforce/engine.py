@@ -29,19 +29,11 @@ from heedful.enforce.decide import AppealReviewer, Decider
 from heedful.enforce.judge import Evaluate
 from heedful.enforce.ledger import SessionView, Write, WriteOp
 from heedful.enforce.project import lineage, project_root
-from heedful.enforce.results import (
-    ActiveRule,
-    AppealOutcome,
-    AppealResult,
-    Outcome,
-    PromptResult,
-    SessionState,
-    ToolEvent,
-    TurnState,
-)
+from heedful.enforce.results import AppealOutcome, AppealResult, Outcome, PromptResult
 
 if TYPE_CHECKING:
     from heedful.api import Heedful
+    from heedful.store.enforce_records import ActiveRule, SessionState, ToolEvent, TurnState
     from heedful.store.protocols import EnforceStore
 
 __all__ = ["REPAIR_BUDGET", "AppealResult", "Enforcer", "Outcome", "PromptResult", "env_project_dir", "for_heedful"]

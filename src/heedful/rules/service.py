@@ -214,10 +214,11 @@ class RuleService:
         session: str | None = None,
         turn: str | None = None,
     ) -> dict[str, Any]:
-        """The applicable active rules for a task, and every checked rule in scope."""
+        """The applicable active rules for a task, and every checked rule in scope (the `--json` shape of
+        `RuleSelection`, which `heedful.rules.service_checks.select_rules` returns)."""
         from heedful.rules.service_checks import select_rules
 
-        return select_rules(self.parts, user_id, task, message, project, session, turn)
+        return select_rules(self.parts, user_id, task, message, project, session, turn).model_dump()
 
     def check(
         self,
@@ -229,10 +230,11 @@ class RuleService:
         turn: str | None = None,
         rule_ids: builtins.list[str] | None = None,
     ) -> dict[str, Any]:
-        """Every checked rule of the stage judged on the evidence."""
+        """Every checked rule of the stage judged on the evidence (the `--json` shape of `CheckReport`, which
+        `heedful.rules.service_checks.check_evidence` returns)."""
         from heedful.rules.service_checks import check_evidence
 
-        return check_evidence(self.parts, user_id, stage, evidence, project, session, turn, rule_ids)
+        return check_evidence(self.parts, user_id, stage, evidence, project, session, turn, rule_ids).model_dump()
 
     # -- people editing rules ------------------------------------------------------------------
     def edit(

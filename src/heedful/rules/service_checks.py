@@ -12,9 +12,19 @@ from heedful.enforce.tools import evidence_action
 from heedful.errors import InputError
 from heedful.ids import validate_user_id
 from heedful.rules.checks import evaluate
+from heedful.rules.checks.verdict import Result
 from heedful.rules.facets import detect_languages
 from heedful.rules.library import normalise_project, rows_in_scope, rule_from_row, version_for
-from heedful.rules.models import ACTIVE_STATUSES, STAGES, Judgment, Rule
+from heedful.rules.models import (
+    ACTIVE_STATUSES,
+    STAGES,
+    ArmedCheck,
+    CheckReport,
+    Judgment,
+    Rule,
+    RuleSelection,
+    SelectedRule,
+)
 
 if TYPE_CHECKING:
     import numpy as np
@@ -33,7 +43,7 @@ def select_rules(
     project: str | Path | None = None,
     session: str | None = None,
     turn: str | None = None,
-) -> dict[str, Any]:
+) -> RuleSelection:
     user = validate_user_id(user_id)
     if not isinstance(task, str) or not task.strip():
         raise InputError("the task description is empty")
@@ -48,39 +58,38 @@ def select_rules(
     chosen = score_rules(
         rules, vectors, query, query_vector, project_languages=detect_languages(project_path), model=parts.model
     )
-    return {
-        "library_version": version,
-        "project": project_path,
-        "rules": [
-            {
-                "id": s.rule.id,
-                "text": s.rule.text,
-                "scope": s.rule.scope,
-                "condition": s.rule.condition,
-                "exceptions": s.rule.exceptions,
-                "status": s.rule.status,
-                "score": round(s.score, 3),
-                "why": s.why,
-                "reach": s.kind,
-            }
+    return RuleSelection(
+        library_version=version,
+        project=project_path,
+        rules=[
+            SelectedRule(
+                id=s.rule.id,
+                text=s.rule.text,
+                scope=s.rule.scope,
+                condition=s.rule.condition,
+                exceptions=s.rule.exceptions,
+                status=s.rule.status,
+                score=round(s.score, 3),
+                why=s.why,
+                reach=s.kind,
+            )
             for s in chosen.rules
         ],
-        "checks": [
-            {
-                "rule_id": r.id,
-                "text": r.text,
-                "kind": r.check.kind,
-                "stage": r.check.stage,
-                "params": r.check.params,
-                "evidence": r.check.evidence,
-            }
+        checks=[
+            ArmedCheck(
+                rule_id=r.id,
+                text=r.text,
+                kind=r.check.kind,
+                stage=r.check.stage,
+                params=r.check.params,
+                evidence=r.check.evidence,
+            )
             for r in rules
             if r.status == "checked" and r.check is not None
         ],
-        "batches": chosen.batches,
-        "examined": len(rules),
-        "note": "Current user instructions and required output formats take precedence over learned rules.",
-    }
+        batches=chosen.batches,
+        examined=len(rules),
+    )
 
 
 def _vectors(embedder: Embedder, rows: list[RuleRow], query: str) -> tuple[np.ndarray, np.ndarray]:
@@ -107,7 +116,7 @@ def check_evidence(
     session: str | None = None,
     turn: str | None = None,
     rule_ids: list[str] | None = None,
-) -> dict[str, Any]:
+) -> CheckReport:
     user = validate_user_id(user_id)
     if stage not in STAGES:
         raise InputError(f"unknown stage {stage!r}; one of: {', '.join(STAGES)}")
@@ -145,15 +154,16 @@ def check_evidence(
                 quotes=verdict.quotes,
             )
         )
-    counts = {r: sum(j.result == r for j in judgments) for r in ("pass", "violated", "not_applicable", "unknown")}
-    return {
-        "library_version": version,
-        "stage": stage,
-        "project": project_path,
-        "blocked": counts["violated"] > 0,
-        "counts": counts,
-        "judgments": [j.model_dump() for j in judgments],
-    }
+    results: tuple[Result, ...] = ("pass", "violated", "not_applicable", "unknown")
+    counts = {r: sum(j.result == r for j in judgments) for r in results}
+    return CheckReport(
+        library_version=version,
+        stage=stage,
+        project=project_path,
+        blocked=counts["violated"] > 0,
+        counts=counts,
+        judgments=judgments,
+    )
 
 
 def _semantic_verdicts(

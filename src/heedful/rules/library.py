@@ -1,4 +1,5 @@
-"""Library helpers: stored rows to rules and back, compiling a candidate, Markdown export.
+"""Library helpers: the rules in scope at a library version, stored rows to rules and back, compiling a candidate,
+Markdown export.
 
 Pure apart from the model step runner passed in.
 """

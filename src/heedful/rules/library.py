@@ -1,7 +1,7 @@
 """Library helpers: the rules in scope at a library version, stored rows to rules and back, compiling a candidate,
 Markdown export.
 
-Pure apart from the model step runner passed in.
+Pure apart from the rule store and the model passed in.
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@ from heedful.llm.prompts import appeal_review
 from heedful.llm.prompts.appeal_review import AppealDecision, AppealInput
 
 if TYPE_CHECKING:
+    from heedful.enforce.decide import AppealReviewer
+    from heedful.enforce.results import Judgment
     from heedful.llm import Model
 
 
@@ -32,14 +34,14 @@ class AppealStep:
         return AppealDecision(overturn=passed, reason="re-check passed" if passed else "re-check did not pass")
 
 
-def model_reviewer(model: Model) -> Any:
+def model_reviewer(model: Model) -> AppealReviewer:
     """An appeal reviewer for `Enforcer`: (judgment, evidence, appeal) -> (overturn, reason)."""
 
-    def review(judgment: dict[str, Any], evidence: dict[str, Any], appeal: str) -> tuple[bool, str]:
+    def review(judgment: Judgment, evidence: dict[str, Any], appeal: str) -> tuple[bool, str]:
         if review_offline(judgment):
             return True, f"re-check passed: {judgment.get('reason', '')}"
         context = AppealInput(
-            rule=str(judgment.get("rule_text", "")), judgment=judgment, evidence=evidence, appeal=appeal
+            rule=str(judgment.get("rule_text", "")), judgment=dict(judgment), evidence=evidence, appeal=appeal
         )
         try:
             decision = run_step(model, AppealStep(), context)

@@ -16,7 +16,7 @@ is judged unknown there rather than passed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
 HEAD_CHARS = 32_768  # parsed in full
@@ -84,7 +84,7 @@ class CommandViews(NamedTuple):
     length: int = 0
 
 
-def command_keywords(rules: Iterable[dict[str, Any]]) -> set[str]:
+def command_keywords(rules: Iterable[Mapping[str, Any]]) -> set[str]:
     """Words without which no armed command rule can match: its program, else its subcommand, args or flags.
 
     The shell reader normalises programs (`pip3`, `/usr/bin/pip`, `python -m pip` are `pip`), and

@@ -12,32 +12,29 @@ a forbidden action is denied whether or not any budget is left.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from heedful.enforce import bounds, judge, messages
 from heedful.enforce.judge import Evaluate
 from heedful.enforce.ledger import SessionView
 from heedful.enforce.override import override
+from heedful.enforce.results import Outcome
+
+if TYPE_CHECKING:
+    from heedful.enforce.results import Judgment
+    from heedful.store.enforce_records import ActiveRule, LogAction, LogEntry, TurnState
+
+__all__ = ["ACTIONS", "AppealReviewer", "Decider", "Outcome"]
 
 # (the fresh judgment, the evidence, the agent's appeal) -> (overturn, reason)
-AppealReviewer = Callable[[dict[str, Any], dict[str, Any], str], tuple[bool, str]]
-ACTIONS = {"pre_action": "deny", "artifact": "feedback", "delivery": "revise"}
-
-
-class Outcome:
-    """What to answer: allow (optionally with a note for the agent), deny, feedback or revise."""
-
-    __slots__ = ("decision", "message", "violations")
-
-    def __init__(
-        self, decision: str = "allow", message: str | None = None, violations: list[dict[str, Any]] | None = None
-    ) -> None:
-        self.decision = decision
-        self.message = message
-        self.violations = violations or []
-
-    def __repr__(self) -> str:
-        return f"Outcome({self.decision!r}, {self.message!r})"
+AppealReviewer = Callable[["Judgment", dict[str, Any], str], tuple[bool, str]]
+Intervention = Literal["deny", "feedback", "revise"]
+ACTIONS: dict[str, Intervention] = {"pre_action": "deny", "artifact": "feedback", "delivery": "revise"}
+RENDER: dict[Intervention, Callable[[list[Judgment], int, int], str]] = {
+    "deny": messages.deny,
+    "feedback": messages.feedback,
+    "revise": messages.revise,
+}
 
 
 class Decider:
@@ -49,7 +46,7 @@ class Decider:
         self.appeal_reviewer = appeal_reviewer
         self.write = write  # (op, session id, **data): a write to store after the answer
 
-    def _review_appeal(self, fresh: dict[str, Any], evidence: dict[str, Any], appeal: str) -> tuple[bool, str]:
+    def _review_appeal(self, fresh: Judgment, evidence: dict[str, Any], appeal: str) -> tuple[bool, str]:
         if self.appeal_reviewer is not None:
             return self.appeal_reviewer(fresh, evidence, appeal)
         if judge.review_offline(fresh):
@@ -59,10 +56,10 @@ class Decider:
     def decide(
         self,
         view: SessionView,
-        turn: dict[str, Any],
+        turn: TurnState,
         stage: str,
         candidate: str,
-        rules: list[dict[str, Any]],
+        rules: list[ActiveRule],
         evidences: list[dict[str, Any]],
         appeals: list[tuple[str, str]] | None = None,
         note_active: bool = False,
@@ -75,15 +72,15 @@ class Decider:
         if unread is not None and unread.unread:
             judgments = _unread(judgments, rules, unread)
         standing = view.standing(turn_id, stage, candidate)
-        base = {"stage": stage, "candidate": candidate}
-        entries: list[dict[str, Any]] = []
+        entries: list[LogEntry] = []
         by_rule = {j["rule_id"]: j for j in judgments}
         for rule_id, appeal_text in appeals or []:
             fresh = by_rule.get(rule_id)
             if fresh is None:
                 entries.append(
                     {
-                        **base,
+                        "stage": stage,
+                        "candidate": candidate,
                         "rule_id": rule_id,
                         "action": "appeal_refused",
                         "detail": appeal_text,
@@ -93,7 +90,8 @@ class Decider:
             elif view.appeals(turn_id, rule_id) >= 1:
                 entries.append(
                     {
-                        **base,
+                        "stage": stage,
+                        "candidate": candidate,
                         "rule_id": rule_id,
                         "rule_text": fresh["rule_text"],
                         "action": "appeal_refused",
@@ -107,7 +105,8 @@ class Decider:
                     standing[rule_id] = "overturned"
                 entries.append(
                     {
-                        **base,
+                        "stage": stage,
+                        "candidate": candidate,
                         "rule_id": rule_id,
                         "rule_text": fresh["rule_text"],
                         "action": "appeal_overturned" if overturn else "appeal_upheld",
@@ -120,7 +119,8 @@ class Decider:
         for rule_id in cleared:
             entries.append(
                 {
-                    **base,
+                    "stage": stage,
+                    "candidate": candidate,
                     "rule_id": rule_id,
                     "rule_text": by_rule[rule_id]["rule_text"],
                     "action": "cleared",
@@ -132,25 +132,25 @@ class Decider:
         if unknown:
             noted = view.noted_unknown(turn_id)
             unknown = [j for j in unknown if j["rule_id"] not in noted]
-        entries += [{**base, **_entry(j), "action": "unknown"} for j in unknown]
-        violations = []
+        entries += [_entry(j, stage, candidate, "unknown") for j in unknown]
+        violations: list[Judgment] = []
         for j in effective:
             if j["result"] != "violated":
                 continue
             # The user's current request overrides the rule for this turn: it yields, no repair is used.
-            said = override({"kind": j["kind"], "params": j["params"]}, turn.get("prompt"))
+            said = override({"kind": j["kind"], "params": j["params"]}, turn["prompt"])
             if said:
-                entries.append({**base, **_entry(j), "action": "yielded", "detail": f"the user asked: {said}"})
+                entries.append(_entry(j, stage, candidate, "yielded", f"the user asked: {said}"))
                 continue
             violations.append({**j, "hint": messages.hint(j["kind"], j["params"], j["quotes"])})
         if not violations and not entries:
             return Outcome()
-        return self._intervene(view, turn_id, stage, base, entries, violations, unknown, note_active, before_write)
+        return self._intervene(view, turn_id, stage, candidate, entries, violations, unknown, note_active, before_write)
 
     def _claim(self, view: SessionView, turn_id: str) -> int | None:
         """Use one repair of the turn's budget (read now, stored later): the new count, or None when spent."""
         turn = view.turn(turn_id)
-        used = int((turn or {}).get("revisions") or 0)
+        used = int(turn["revisions"] or 0) if turn is not None else 0
         if used >= self.budget:
             return None
         self.write("claim", view.session_id, turn=turn_id, budget=self.budget)
@@ -161,10 +161,10 @@ class Decider:
         view: SessionView,
         turn_id: str,
         stage: str,
-        base: dict[str, Any],
-        entries: list[dict[str, Any]],
-        violations: list[dict[str, Any]],
-        unknown: list[dict[str, Any]],
+        candidate: str,
+        entries: list[LogEntry],
+        violations: list[Judgment],
+        unknown: list[Judgment],
         note_active: bool,
         before_write: bool = False,
     ) -> Outcome:
@@ -175,33 +175,18 @@ class Decider:
             if used is None and stage == "pre_action":
                 # The budget bounds revision loops; it never lets a forbidden action run. A deny costs
                 # the user nothing, while a `git push --force` let through may cost a lot.
-                entries += [
-                    {
-                        **base,
-                        **_entry(v),
-                        "action": "deny",
-                        "detail": "repair budget spent; a forbidden action is still denied",
-                    }
-                    for v in violations
-                ]
-                outcome = Outcome("deny", messages.deny(violations, self.budget, self.budget), violations)
+                spent = "repair budget spent; a forbidden action is still denied"
+                entries += [_entry(v, stage, candidate, "deny", spent) for v in violations]
+                outcome = Outcome("deny", messages.deny(violations, self.budget, self.budget), tuple(violations))
             elif used is None:
-                entries += [
-                    {
-                        **base,
-                        **_entry(v),
-                        "action": "unresolved",
-                        "detail": "repair budget spent: recorded and let through",
-                    }
-                    for v in violations
-                ]
-                outcome = Outcome("allow", None, violations)
+                spent = "repair budget spent: recorded and let through"
+                entries += [_entry(v, stage, candidate, "unresolved", spent) for v in violations]
+                outcome = Outcome("allow", None, tuple(violations))
             else:
-                action = "deny" if before_write else ACTIONS[stage]
-                render = {"deny": messages.deny, "feedback": messages.feedback, "revise": messages.revise}[action]
+                action: Intervention = "deny" if before_write else ACTIONS[stage]
                 detail = "continuation after a revision request" if note_active else ""
-                entries += [{**base, **_entry(v), "action": action, "detail": detail} for v in violations]
-                outcome = Outcome(action, render(violations, used, self.budget), violations)
+                entries += [_entry(v, stage, candidate, action, detail) for v in violations]
+                outcome = Outcome(action, RENDER[action](violations, used, self.budget), tuple(violations))
         elif unknown and stage != "delivery":
             outcome = Outcome("allow", messages.reminder(unknown))
         if entries:
@@ -209,14 +194,13 @@ class Decider:
         return outcome
 
 
-def _unread(
-    judgments: list[dict[str, Any]], rules: list[dict[str, Any]], views: bounds.CommandViews
-) -> list[dict[str, Any]]:
+def _unread(judgments: list[Judgment], rules: list[ActiveRule], views: bounds.CommandViews) -> list[Judgment]:
     """A rule whose keyword occurs past the part read is unknown there, not passed (unless already violated)."""
     by_id = {rule["id"]: rule for rule in rules}
-    out = []
+    out: list[Judgment] = []
     for judgment in judgments:
-        missed = bounds.command_keywords([by_id.get(judgment["rule_id"], {})]) & views.unread
+        rule = by_id.get(judgment["rule_id"])
+        missed = (bounds.command_keywords([rule]) if rule is not None else set()) & views.unread
         if missed and judgment["result"] != "violated":
             judgment = {
                 **judgment,
@@ -230,5 +214,17 @@ def _unread(
     return out
 
 
-def _entry(judgment: dict[str, Any]) -> dict[str, Any]:
-    return {key: judgment.get(key) for key in ("rule_id", "rule_text", "kind", "result", "reason", "quotes")}
+def _entry(judgment: Judgment, stage: str, candidate: str, action: LogAction, detail: str = "") -> LogEntry:
+    """The log row of a judgment: the rule, what was found, and what was done about it."""
+    return {
+        "stage": stage,
+        "candidate": candidate,
+        "rule_id": judgment["rule_id"],
+        "rule_text": judgment["rule_text"],
+        "kind": judgment["kind"],
+        "result": judgment["result"],
+        "reason": judgment["reason"],
+        "quotes": judgment["quotes"],
+        "action": action,
+        "detail": detail,
+    }

@@ -22,15 +22,22 @@ from __future__ import annotations
 import functools
 import os
 from collections.abc import Callable, Sequence
-from typing import Any, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 from heedful.enforce import bounds, judge, messages, tools
-from heedful.enforce.decide import AppealReviewer, Decider, Outcome
+from heedful.enforce.decide import AppealReviewer, Decider
 from heedful.enforce.judge import Evaluate
-from heedful.enforce.ledger import SessionView, Write
+from heedful.enforce.ledger import SessionView, Write, WriteOp
 from heedful.enforce.project import lineage, project_root
+from heedful.enforce.results import AppealOutcome, AppealResult, Outcome, PromptResult
 
-__all__ = ["REPAIR_BUDGET", "Enforcer", "Outcome", "env_project_dir", "for_heedful"]
+if TYPE_CHECKING:
+    from heedful.api import Heedful
+    from heedful.store.enforce_records import ActiveRule, SessionState, ToolEvent, TurnState
+    from heedful.store.protocols import EnforceStore
+
+__all__ = ["REPAIR_BUDGET", "AppealResult", "Enforcer", "Outcome", "PromptResult", "env_project_dir", "for_heedful"]
+APPEAL_OUTCOMES: frozenset[str] = frozenset({"appeal_refused", "appeal_upheld", "appeal_overturned"})
 
 REPAIR_BUDGET = 3
 MAX_LEARN_TEXT = 20_000
@@ -63,7 +70,7 @@ def _stores_writes(method: Callable[P, R]) -> Callable[P, R]:
 class Enforcer:
     def __init__(
         self,
-        repo: Any,
+        repo: EnforceStore,
         user_id: str,
         evaluate: Evaluate,
         platform: str = "claude-code",
@@ -83,7 +90,7 @@ class Enforcer:
         self.platform = platform
         self.budget = budget
         self.project_dir = project_dir
-        self._rules: dict[tuple[int, str | None], list[dict[str, Any]]] = {}
+        self._rules: dict[tuple[int, str | None], list[ActiveRule]] = {}
 
     # -- writes, sessions, turns, rules -----------------------------------------------------------
     def take_writes(self) -> list[Write]:
@@ -91,7 +98,7 @@ class Enforcer:
         taken, self.writes = self.writes, []
         return taken
 
-    def _write(self, op: str, session_id: str, **data: Any) -> None:
+    def _write(self, op: WriteOp, session_id: str, **data: Any) -> None:
         from heedful.timeutil import now_text
 
         self.writes.append(Write(op=op, user=self.user, session=session_id, at=now_text(), data=data))
@@ -100,24 +107,23 @@ class Enforcer:
         spooled = self.waiting(self.user, session_id) if self.waiting is not None else ()
         return SessionView(self.repo, self.user, session_id, spooled, self.writes)
 
-    def _session(self, view: SessionView, session_id: str, cwd: str) -> dict[str, Any]:
+    def _session(self, view: SessionView, session_id: str, cwd: str) -> SessionState:
         found = view.session()
-        if found is not None and found.get("project"):
+        if found is not None and found["project"]:
             return found
         project = project_root(cwd, self.project_dir)
         self._write("session", session_id, platform=self.platform, project=project)
-        state = (
-            dict(found)
-            if found is not None
-            else {
+        if found is None:
+            return {
                 "session_id": session_id,
+                "platform": self.platform,
+                "project": project,
                 "current_turn": None,
                 "turn_count": 0,
                 "last_prompt": None,
                 "last_reply": None,
             }
-        )
-        return {**state, "platform": state.get("platform") or self.platform, "project": project}
+        return {**found, "platform": found["platform"] or self.platform, "project": project}
 
     def _adopt(self, view: SessionView, session_id: str, turn_id: str) -> int:
         """The turn's library version: the pinned one, else the latest (pinned once the answer is out)."""
@@ -128,10 +134,10 @@ class Enforcer:
         self._write("pin", session_id, turn=turn_id, version=version)
         return version
 
-    def _turn(self, view: SessionView, session: dict[str, Any], turn_hint: str | None) -> dict[str, Any]:
+    def _turn(self, view: SessionView, session: SessionState, turn_hint: str | None) -> TurnState:
         """The turn an event belongs to; a turn opened without a prompt when none is known."""
         session_id = session["session_id"]
-        turn_id = turn_hint or session.get("current_turn")
+        turn_id = turn_hint or session["current_turn"]
         if turn_id:
             found = view.turn(turn_id)
             if found is not None:
@@ -141,7 +147,7 @@ class Enforcer:
         self._write("turn", session_id, turn=turn_id, version=version, prompt=None, selected=[])
         return {"turn_id": turn_id, "library_version": version, "prompt": None, "selected": [], "revisions": 0}
 
-    def rules(self, library_version: int, project: str | None) -> list[dict[str, Any]]:
+    def rules(self, library_version: int, project: str | None) -> list[ActiveRule]:
         """The global rules and those stored for `project` or a directory above it."""
         key = (library_version, project)
         if key not in self._rules:
@@ -155,11 +161,11 @@ class Enforcer:
             self._rules[key] = found
         return self._rules[key]
 
-    def _checked(self, turn: dict[str, Any], project: str | None, stage: str) -> list[dict[str, Any]]:
+    def _checked(self, turn: TurnState, project: str | None, stage: str) -> list[ActiveRule]:
         return [
             r
             for r in self.rules(int(turn["library_version"]), project)
-            if r.get("status") == "checked" and (r.get("check") or {}).get("stage") == stage
+            if r["status"] == "checked" and (r["check"] or {}).get("stage") == stage
         ]
 
     # -- events --------------------------------------------------------------------------------
@@ -169,8 +175,8 @@ class Enforcer:
 
         session = self._session(self._view(session_id), session_id, cwd)
         version = self.repo.latest_library_version(self.user)
-        index = select.session_index(self.rules(version, session.get("project")), session.get("project"))
-        notice = self._changed_imports(session.get("project"))
+        index = select.session_index(_plain(self.rules(version, session["project"])), session["project"])
+        notice = self._changed_imports(session["project"])
         return "\n\n".join(part for part in (index, notice) if part) or None
 
     def _changed_imports(self, project: str | None) -> str | None:
@@ -181,10 +187,8 @@ class Enforcer:
         try:
             from heedful.rules.import_origin import changed_files, read_stamps, stamps_key
 
-            get_meta = getattr(getattr(self.repo, "db", None), "get_meta", None)
-            if get_meta is None:
-                return None
-            changes = changed_files(read_stamps(get_meta(stamps_key(self.user))).values(), lineage(project))
+            stamps = read_stamps(self.repo.get_meta(stamps_key(self.user)))
+            changes = changed_files(stamps.values(), lineage(project))
         except Exception:
             return None
         if not changes:
@@ -192,25 +196,25 @@ class Enforcer:
         return "\n".join(f"heedful: {change.notice()}." for change in changes)
 
     @_stores_writes
-    def user_prompt(self, session_id: str, prompt: str, cwd: str, turn_hint: str | None = None) -> dict[str, Any]:
+    def user_prompt(self, session_id: str, prompt: str, cwd: str, turn_hint: str | None = None) -> PromptResult:
         """Adopt the library for a new turn, select its rules, queue the prompt for learning."""
         view = self._view(session_id)
         session = self._session(view, session_id, cwd)
-        project = session.get("project")
+        project = session["project"]
         prompt = bounds.clean_text(prompt)
         if _is_own_text(prompt):
             turn = self._turn(view, session, turn_hint)
-            return {"turn": turn["turn_id"], "context": None, "job": None, "library_version": turn["library_version"]}
+            return PromptResult(turn["turn_id"], turn["library_version"])
         turn_id = turn_hint or _new_turn_id()
         version = self._adopt(view, session_id, turn_id)
         rules = self.rules(version, project)
         from heedful.enforce import select
         from heedful.rules.facets import detect_languages
 
-        chosen = select.select(rules, prompt[: bounds.HEAD_CHARS], detect_languages(project))
+        chosen = select.select(_plain(rules), prompt[: bounds.HEAD_CHARS], detect_languages(project))
         context = [
             {"role": role, "text": text[-MAX_CONTEXT_TEXT:]}
-            for role, text in (("user", session.get("last_prompt")), ("assistant", session.get("last_reply")))
+            for role, text in (("user", session["last_prompt"]), ("assistant", session["last_reply"]))
             if isinstance(text, str) and text.strip()
         ]
         self._write(
@@ -233,14 +237,9 @@ class Enforcer:
                 kind="rules.learn",
                 payload={"text": prompt, "project": project, "context": context, "source": "user"},
             )
-        armed = sum(1 for r in rules if r.get("status") == "checked")
-        return {
-            "turn": turn_id,
-            "library_version": version,
-            "job": job,
-            "selected": [r["id"] for r in chosen],
-            "context": select.turn_context(chosen, version, armed),
-        }
+        armed = sum(1 for r in rules if r["status"] == "checked")
+        context_text = select.turn_context(chosen, version, armed)
+        return PromptResult(turn_id, version, job, tuple(r["id"] for r in chosen), context_text)
 
     @_stores_writes
     def pre_tool(
@@ -254,7 +253,7 @@ class Enforcer:
     ) -> Outcome:
         view = self._view(session_id)
         session = self._session(view, session_id, cwd)
-        project = session.get("project")
+        project = session["project"]
         turn = self._turn(view, session, turn_hint)
         filed = _appeal_command(tool_name, tool_input)
         if filed is not None:
@@ -275,7 +274,7 @@ class Enforcer:
         return outcome
 
     def _before_patch(
-        self, view: SessionView, turn: dict[str, Any], project: str | None, patch: str, cwd: str
+        self, view: SessionView, turn: TurnState, project: str | None, patch: str, cwd: str
     ) -> Outcome | None:
         """Artifact checks on what a shell-wrapped patch would write: Codex applies it with no PostToolUse."""
         rules = self._checked(turn, project, "artifact")
@@ -290,7 +289,7 @@ class Enforcer:
     def _pre_action(
         self,
         view: SessionView,
-        turn: dict[str, Any],
+        turn: TurnState,
         project: str | None,
         tool_name: str,
         tool_input: dict[str, Any],
@@ -308,7 +307,7 @@ class Enforcer:
             branch = tools.git_branch(project)
             if branch:
                 evidence["branch"] = branch
-        if turn.get("prompt"):
+        if turn["prompt"]:
             evidence["task"] = turn["prompt"]
         candidate = judge.candidate_id("pre_action", action)
         if not isinstance(command, str) or len(command) <= bounds.HEAD_CHARS:
@@ -334,7 +333,7 @@ class Enforcer:
     ) -> Outcome:
         view = self._view(session_id)
         session = self._session(view, session_id, cwd)
-        project = session.get("project")
+        project = session["project"]
         turn = self._turn(view, session, turn_hint)
         existed = view.pending(tool_use_id) if tool_use_id else None
         if existed is not None:
@@ -343,8 +342,8 @@ class Enforcer:
         for event in found:
             if tool_use_id:
                 event["tool_use_id"] = tool_use_id
-            if isinstance(event.get("command"), str):
-                event["command"] = bounds.stored(event["command"])
+            if "command" in event:
+                event["command"] = bounds.stored(event["command"]) or ""
         self._write("events", session_id, turn=turn["turn_id"], events=found)
         rules = self._checked(turn, project, "artifact")
         if not rules or not ok:
@@ -374,7 +373,7 @@ class Enforcer:
         """
         view = self._view(session_id)
         session = self._session(view, session_id, cwd)
-        project = session.get("project")
+        project = session["project"]
         turn = self._turn(view, session, turn_hint)
         text = bounds.clean_text(message) if isinstance(message, str) else ""
         if text:
@@ -385,10 +384,11 @@ class Enforcer:
         clean, appeals = messages.appeals_in(text)
         named = {rule_id for rule_id, _ in appeals}
         appeals += [(rule_id, why) for rule_id, why in view.filed_appeals(turn["turn_id"]) if rule_id not in named]
-        events = [
-            {**e, "command": bounds.stored(e["command"])} if isinstance(e.get("command"), str) else e
-            for e in view.events(turn["turn_id"])
-        ]
+        events: list[ToolEvent] = []
+        for event in view.events(turn["turn_id"]):
+            if isinstance(event.get("command"), str):
+                event = {**event, "command": bounds.stored(event["command"]) or ""}
+            events.append(event)
         created = [e["path"] for e in events if e.get("created") and isinstance(e.get("path"), str)]
         evidence: dict[str, Any] = {
             "project": project,
@@ -396,40 +396,40 @@ class Enforcer:
             "events": events,
             "workspace": tools.present(created, project, cwd),
         }
-        if turn.get("prompt"):
+        if turn["prompt"]:
             evidence["task"] = turn["prompt"]
         candidate = judge.candidate_id("delivery", clean)
         return self._decide(
             view, turn, "delivery", candidate, rules, [evidence], appeals=appeals, note_active=stop_hook_active
         )
 
-    def appeal(self, session_id: str, rule_id: str, evidence_text: str, message: str, cwd: str) -> dict[str, Any]:
+    def appeal(self, session_id: str, rule_id: str, evidence_text: str, message: str, cwd: str) -> AppealResult:
         """Appeal a delivery judgment from code rather than in the reply; same rules as an in-reply appeal."""
         outcome = self.stop(session_id, f"{message}\nheedful-appeal {rule_id}: {evidence_text}", cwd)
-        entries = [
-            e
+        decided: list[AppealOutcome] = [
+            e["action"]
             for e in self.repo.entries(self.user, session_id, limit=20)
-            if e.get("rule_id") == rule_id and str(e.get("action", "")).startswith("appeal_")
+            if e.get("rule_id") == rule_id and e.get("action") in APPEAL_OUTCOMES
         ]
-        return {
-            "rule_id": rule_id,
-            "outcome": entries[-1]["action"] if entries else "no_judgment",
-            "decision": outcome.decision,
-            "message": outcome.message,
-        }
+        return AppealResult(rule_id, decided[-1] if decided else "no_judgment", outcome.decision, outcome.message)
 
     def _decide(
         self,
         view: SessionView,
-        turn: dict[str, Any],
+        turn: TurnState,
         stage: str,
         candidate: str,
-        rules: list[dict[str, Any]],
+        rules: list[ActiveRule],
         evidences: list[dict[str, Any]],
         **options: Any,
     ) -> Outcome:
         decider = Decider(self.evaluate, self.budget, self.appeal_reviewer, self._write)
         return decider.decide(view, turn, stage, candidate, rules, evidences, **options)
+
+
+def _plain(rules: list[ActiveRule]) -> list[dict[str, Any]]:
+    """The rules as the hook-side selector (`heedful.enforce.select`) types them: plain dicts, which they are."""
+    return cast("list[dict[str, Any]]", rules)
 
 
 def _new_turn_id() -> str:
@@ -459,7 +459,7 @@ def env_project_dir(platform: str) -> str | None:
     return os.environ.get("CLAUDE_PROJECT_DIR") if platform == "claude-code" else None
 
 
-def for_heedful(hf: Any, user_id: str | None = None, platform: str = "api") -> Enforcer:
+def for_heedful(hf: Heedful, user_id: str | None = None, platform: str = "api") -> Enforcer:
     """An `Enforcer` on an open `Heedful` (the full store; use the hook runtime for fast start-up).
 
     With a model configured, appeals are reviewed by it; offline, only a pass on re-check overturns.

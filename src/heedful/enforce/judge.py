@@ -10,10 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-Evaluate = Callable[[str, dict[str, Any], str, Any], Any]
+if TYPE_CHECKING:
+    from heedful.enforce.results import Judgment
+    from heedful.rules.checks.verdict import Result, Verdict
+    from heedful.store.enforce_records import ActiveRule, Standing
+
+# (kind, params, stage, evidence) -> Verdict: `heedful.rules.checks.evaluate`
+Evaluate = Callable[[str, dict[str, Any], str, Any], "Verdict"]
 
 
 def candidate_id(stage: str, subject: Any) -> str:
@@ -22,17 +28,16 @@ def candidate_id(stage: str, subject: Any) -> str:
     return stage[0] + "-" + hashlib.sha1(body.encode("ascii")).hexdigest()[:16]
 
 
-def run_checks(
-    rules: list[dict[str, Any]], stage: str, evidence: dict[str, Any], evaluate: Evaluate
-) -> list[dict[str, Any]]:
+def run_checks(rules: Sequence[ActiveRule], stage: str, evidence: dict[str, Any], evaluate: Evaluate) -> list[Judgment]:
     """One judgment per checked rule whose check runs at `stage`."""
-    out = []
+    out: list[Judgment] = []
     for rule in rules:
         check = rule.get("check")
         if rule.get("status") != "checked" or not isinstance(check, dict) or check.get("stage") != stage:
             continue
         params_value = check.get("params")
         params: dict[str, Any] = params_value if isinstance(params_value, dict) else {}
+        result: Result
         try:
             verdict = evaluate(str(check.get("kind")), params, stage, evidence)
             result, reason, quotes = verdict.result, verdict.reason, list(verdict.quotes)
@@ -41,7 +46,7 @@ def run_checks(
         out.append(
             {
                 "rule_id": rule["id"],
-                "rule_text": rule.get("text", ""),
+                "rule_text": rule.get("text") or "",
                 "kind": check.get("kind"),
                 "params": params,
                 "stage": stage,
@@ -57,13 +62,13 @@ _RANK = {"violated": 3, "unknown": 2, "pass": 1, "not_applicable": 0}
 
 
 def run_checks_on_parts(
-    rules: list[dict[str, Any]], stage: str, evidences: list[dict[str, Any]], evaluate: Evaluate
-) -> list[dict[str, Any]]:
+    rules: Sequence[ActiveRule], stage: str, evidences: list[dict[str, Any]], evaluate: Evaluate
+) -> list[Judgment]:
     """One judgment per rule over several readings of one candidate (a long command read in parts).
 
     The strongest result wins: a violation in any part, else unknown, else pass, else not_applicable.
     """
-    merged: list[dict[str, Any]] = []
+    merged: list[Judgment] = []
     for evidence in evidences:
         found = run_checks(rules, stage, evidence, evaluate)
         if not merged:
@@ -76,14 +81,14 @@ def run_checks_on_parts(
     return merged
 
 
-def settle(judgments: list[dict[str, Any]], standing: dict[str, str]) -> tuple[list[dict[str, Any]], list[str]]:
+def settle(judgments: list[Judgment], standing: dict[str, Standing]) -> tuple[list[Judgment], list[str]]:
     """(effective judgments, rule ids whose earlier violation a pass / not_applicable now clears).
 
     `standing` maps rule id -> violated | cleared | overturned: the latest standing outcome of that
     rule on this same candidate.
     """
-    effective = []
-    cleared = []
+    effective: list[Judgment] = []
+    cleared: list[str] = []
     for judgment in judgments:
         prior = standing.get(judgment["rule_id"])
         result = judgment["result"]
@@ -102,6 +107,6 @@ def settle(judgments: list[dict[str, Any]], standing: dict[str, str]) -> tuple[l
     return effective, cleared
 
 
-def review_offline(recheck: dict[str, Any]) -> bool:
+def review_offline(recheck: Judgment | dict[str, Any]) -> bool:
     """The offline appeal review: only a pass on re-check overturns a judgment."""
     return recheck.get("result") == "pass"

@@ -13,9 +13,14 @@ next event of the session sees its own turn, its events and its spent budget bef
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, get_args
 
-OPS = frozenset({"session", "pin", "turn", "claim", "reply", "events", "pending", "unpend", "log", "job"})
+if TYPE_CHECKING:
+    from heedful.store.enforce_records import LogEntry, SessionState, Standing, ToolEvent, TurnState
+    from heedful.store.protocols import EnforceStore
+
+WriteOp = Literal["session", "pin", "turn", "claim", "reply", "events", "pending", "unpend", "log", "job"]
+OPS: frozenset[str] = frozenset(get_args(WriteOp))
 
 
 class Write(NamedTuple):
@@ -24,7 +29,7 @@ class Write(NamedTuple):
     A NamedTuple rather than a dataclass: the hook's start-up path stays off `dataclasses`/`inspect`.
     """
 
-    op: str
+    op: WriteOp
     user: str
     session: str
     at: str
@@ -53,7 +58,7 @@ class SessionView:
     """
 
     def __init__(
-        self, repo: Any, user: str, session_id: str, spooled: Sequence[Write], fresh: Sequence[Write] = ()
+        self, repo: EnforceStore, user: str, session_id: str, spooled: Sequence[Write], fresh: Sequence[Write] = ()
     ) -> None:
         self.repo = repo
         self.user = user
@@ -68,9 +73,9 @@ class SessionView:
     def _mine(self, op: str) -> list[Write]:
         return [w for w in self.waiting if w.op == op and w.user == self.user and w.session == self.session_id]
 
-    def session(self) -> dict[str, Any] | None:
+    def session(self) -> SessionState | None:
         found = self.repo.session(self.user, self.session_id)
-        state = dict(found) if found is not None else None
+        state = found.copy() if found is not None else None
         for write in self.waiting:
             if write.user != self.user or write.session != self.session_id:
                 continue
@@ -85,11 +90,11 @@ class SessionView:
                         "last_prompt": None,
                         "last_reply": None,
                     }
-                elif write.data.get("project") and not state.get("project"):
+                elif write.data.get("project") and not state["project"]:
                     state["project"] = write.data["project"]
             elif write.op == "turn" and state is not None and self._is_new_turn(write):
                 state["current_turn"] = write.data["turn"]
-                state["turn_count"] = int(state.get("turn_count") or 0) + 1
+                state["turn_count"] = int(state["turn_count"] or 0) + 1
                 if write.data.get("prompt") is not None:
                     state["last_prompt"] = write.data["prompt"]
             elif write.op == "reply" and state is not None:
@@ -100,9 +105,9 @@ class SessionView:
         """Whether this `turn` write opens its turn (start_turn is idempotent: only the first one counts)."""
         turn_id = write.data.get("turn")
         first = next(w for w in self._mine("turn") if w.data.get("turn") == turn_id)
-        return first is write and self.repo.turn(self.user, self.session_id, turn_id) is None
+        return first is write and self.repo.turn(self.user, self.session_id, str(turn_id)) is None
 
-    def turn(self, turn_id: str) -> dict[str, Any] | None:
+    def turn(self, turn_id: str) -> TurnState | None:
         found = self.repo.turn(self.user, self.session_id, turn_id)
         if found is None:
             opened = next((w for w in self._mine("turn") if w.data.get("turn") == turn_id), None)
@@ -118,7 +123,7 @@ class SessionView:
         claims = [w for w in self._mine("claim") if w.data.get("turn") == turn_id]
         if claims:  # the stored UPDATE stops at the budget; so does the view
             budget = max(int(claim.data.get("budget", 0)) for claim in claims)
-            stored = int(found.get("revisions") or 0)
+            stored = int(found["revisions"] or 0)
             found["revisions"] = max(stored, min(stored + len(claims), budget))
         return found
 
@@ -129,7 +134,7 @@ class SessionView:
         pin = next((w for w in self._mine("pin") if w.data.get("turn") == turn_id), None)
         return None if pin is None else int(pin.data["version"])
 
-    def events(self, turn_id: str) -> list[dict[str, Any]]:
+    def events(self, turn_id: str) -> list[ToolEvent]:
         found = list(self.repo.events(self.user, self.session_id, turn_id))
         for write in self._mine("events"):
             if write.data.get("turn") == turn_id:
@@ -149,16 +154,16 @@ class SessionView:
                 state = None
         return state
 
-    def _log(self, turn_id: str) -> list[dict[str, Any]]:
+    def _log(self, turn_id: str) -> list[LogEntry]:
         rows = list(self.repo.turn_log(self.user, self.session_id, turn_id))
         for write in self._mine("log"):
             if write.data.get("turn") == turn_id:
                 rows += list(write.data.get("entries") or [])
         return rows
 
-    def standing(self, turn_id: str, stage: str, candidate: str) -> dict[str, str]:
+    def standing(self, turn_id: str, stage: str, candidate: str) -> dict[str, Standing]:
         """rule id -> the latest standing outcome on this candidate: violated, cleared or overturned."""
-        out: dict[str, str] = {}
+        out: dict[str, Standing] = {}
         for row in self._log(turn_id):
             rule_id = row.get("rule_id")
             if not rule_id or row.get("stage") != stage or row.get("candidate", "") != candidate:
@@ -200,12 +205,13 @@ class SessionView:
         )
 
 
-def _stored_event(event: dict[str, Any]) -> dict[str, Any]:
+def _stored_event(event: dict[str, Any]) -> ToolEvent:
     """An event as `events()` returns it once stored (no tool_use_id; flags only when set)."""
-    out: dict[str, Any] = {"kind": str(event.get("kind", "tool")), "tool": str(event.get("tool", ""))}
-    for key in ("command", "path"):
-        if event.get(key) is not None:
-            out[key] = event[key]
+    out: ToolEvent = {"kind": str(event.get("kind", "tool")), "tool": str(event.get("tool", ""))}
+    if event.get("command") is not None:
+        out["command"] = event["command"]
+    if event.get("path") is not None:
+        out["path"] = event["path"]
     if event.get("created"):
         out["created"] = True
     if event.get("ok", True) is False:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from heedful.enforce.results import Judgment
 
 APPEAL_LINE = re.compile(
     r"^[ \t>*-]*heedful-appeal[ \t]+([A-Za-z0-9_-]+)[ \t]*:[ \t]*(.*)$", re.IGNORECASE | re.MULTILINE
@@ -127,7 +130,7 @@ def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def _reason(violation: dict[str, Any]) -> str:
+def _reason(violation: Judgment) -> str:
     """The check's reason; a field's value is restated in JSON spelling (the check's own uses Python's)."""
     params = violation.get("params") or {}
     if violation.get("kind") != "field_value" or not isinstance(params, dict):
@@ -141,16 +144,16 @@ def _reason(violation: dict[str, Any]) -> str:
     return f"`{dotted}` is `{value}`, which the rule forbids"
 
 
-def _item(number: int, violation: dict[str, Any]) -> str:
+def _item(number: int, violation: Judgment) -> str:
     quotes = violation.get("quotes") or []
     quote = f" Matched: `{quotes[0]}`." if quotes else ""
     return (
         f"{number}. “{violation['rule_text']}” [{violation['rule_id']}]: {_reason(violation)}.{quote} "
-        f"Instead: {violation['hint']}."
+        f"Instead: {violation.get('hint')}."
     )
 
 
-def deny(violations: list[dict[str, Any]], used: int, budget: int) -> str:
+def deny(violations: list[Judgment], used: int, budget: int) -> str:
     head = (
         "This tool call was not run: it breaks a rule the user taught"
         if len(violations) == 1
@@ -163,7 +166,7 @@ def deny(violations: list[dict[str, Any]], used: int, budget: int) -> str:
     )
 
 
-def feedback(violations: list[dict[str, Any]], used: int, budget: int) -> str:
+def feedback(violations: list[Judgment], used: int, budget: int) -> str:
     body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
     return (
         f"The change just made breaks a rule the user taught (heedful). The tool has "
@@ -179,7 +182,7 @@ APPEAL_HOW = (
 )
 
 
-def revise(violations: list[dict[str, Any]], used: int, budget: int) -> str:
+def revise(violations: list[Judgment], used: int, budget: int) -> str:
     """The revision request; how to appeal is said with the turn's first request only."""
     count = "a rule" if len(violations) == 1 else f"{len(violations)} rules"
     body = "\n".join(_item(i + 1, v) for i, v in enumerate(violations))
@@ -197,7 +200,7 @@ def appeal_filed(rule_id: str) -> str:
     )
 
 
-def reminder(unknown: list[dict[str, Any]]) -> str:
+def reminder(unknown: list[Judgment]) -> str:
     lines = [f"- “{u['rule_text']}” [{u['rule_id']}]: {u['reason']}" for u in unknown]
     return "heedful could not check these rules on this step (not enough evidence); they still apply:\n" + "\n".join(
         lines

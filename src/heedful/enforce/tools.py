@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from heedful.store.enforce_records import ToolEvent
 
 SHELL_TOOLS = frozenset(
     {"bash", "powershell", "shell", "exec_command", "local_shell", "run_terminal_cmd", "run_shell_command"}
@@ -168,29 +171,28 @@ def events(
     cwd: str,
     existed: dict[str, bool] | None = None,
     ok: bool = True,
-) -> list[dict[str, Any]]:
+) -> list[ToolEvent]:
     """The events a completed tool call adds to the session log."""
     kind = tool_class(tool_name)
-    base: dict[str, Any] = {"tool": tool_name, "ok": ok}
-    found: list[dict[str, Any]] = []
+    found: list[ToolEvent] = []
     if kind == "shell":
-        found.append({**base, "kind": "command", "command": command_of(tool_input) or ""})
+        found.append({"tool": tool_name, "ok": ok, "kind": "command", "command": command_of(tool_input) or ""})
     for op, path in written_paths(tool_name, tool_input):
         rel = relative(path, project, cwd)
         if kind == "shell" and os.path.isdir(absolute(path, cwd)):
             continue  # `mkdir`, or a directory a command wrote into: not a file
         if op == "delete" or (kind == "shell" and not os.path.exists(absolute(path, cwd))):
-            found.append({**base, "kind": "delete", "path": rel})
+            found.append({"tool": tool_name, "ok": ok, "kind": "delete", "path": rel})
         elif op == "add" or (op == "write" and _created(tool_response, existed, path)):
-            found.append({**base, "kind": "create", "path": rel, "created": True})
+            found.append({"tool": tool_name, "ok": ok, "kind": "create", "path": rel, "created": True})
         elif op == "write":
-            found.append({**base, "kind": "write", "path": rel})
+            found.append({"tool": tool_name, "ok": ok, "kind": "write", "path": rel})
         else:
-            found.append({**base, "kind": "edit", "path": rel})
+            found.append({"tool": tool_name, "ok": ok, "kind": "edit", "path": rel})
     if found:
         return found
     named = _text(tool_input.get("file_path")) or _text(tool_input.get("path"))
-    event: dict[str, Any] = {**base, "kind": "tool"}
+    event: ToolEvent = {"tool": tool_name, "ok": ok, "kind": "tool"}
     if named:
         event["path"] = relative(named, project, cwd)
     return [event]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from heedful.enforce.engine import Outcome
+from heedful.enforce.results import Outcome
 
 PLATFORM = "claude-code"
 EVENTS = ("SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop")

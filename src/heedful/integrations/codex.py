@@ -8,7 +8,7 @@ Artifact feedback goes through `additionalContext`, which keeps the tool's own o
 
 from __future__ import annotations
 
-from heedful.enforce.engine import Outcome
+from heedful.enforce.results import Outcome
 from heedful.integrations.claude_code import ClaudeCodeRenderer
 
 PLATFORM = "codex"

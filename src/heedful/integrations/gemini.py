@@ -26,7 +26,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from heedful.enforce.engine import Outcome
+from heedful.enforce.results import Outcome
 from heedful.integrations import replies
 
 PLATFORM = "gemini"

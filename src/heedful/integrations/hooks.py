@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from heedful.enforce.bounds import clean
-from heedful.enforce.engine import Outcome
+from heedful.enforce.results import Outcome
+
+if TYPE_CHECKING:
+    from heedful.enforce.engine import Enforcer
 
 
 class Renderer(Protocol):
@@ -26,6 +29,14 @@ class Renderer(Protocol):
     def pre_tool(self, outcome: Outcome) -> str: ...
     def post_tool(self, outcome: Outcome) -> str: ...
     def stop(self, outcome: Outcome) -> str: ...
+
+
+class Runtime(Protocol):
+    """What an event needs of the hook process (`heedful.enforce.runtime.HookRuntime`)."""
+
+    @property
+    def enforcer(self) -> Enforcer: ...
+    def start_worker(self) -> None: ...
 
 
 def parse(raw: bytes | str) -> dict[str, Any] | None:
@@ -44,7 +55,7 @@ def _text(value: Any) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def dispatch(runtime: Any, payload: dict[str, Any], render: Renderer) -> str:
+def dispatch(runtime: Runtime, payload: dict[str, Any], render: Renderer) -> str:
     """Handle one event; raises on internal errors (the caller fails open)."""
     event = _text(payload.get("hook_event_name"))
     session_id = _text(payload.get("session_id"))
@@ -59,9 +70,9 @@ def dispatch(runtime: Any, payload: dict[str, Any], render: Renderer) -> str:
         if prompt is None:
             return render.fail_open(event)
         result = runtime.enforcer.user_prompt(session_id, prompt, cwd, turn)
-        if result.get("job"):
+        if result.job:
             runtime.start_worker()
-        return render.context(event, result.get("context"))
+        return render.context(event, result.context)
     tool_name = _text(payload.get("tool_name"))
     tool_input = payload.get("tool_input")
     tool_use_id = _text(payload.get("tool_use_id"))

@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from heedful.ids import new_id
 from heedful.llm import run_step
 from heedful.rules.import_detect import detect
 from heedful.rules.import_files import Target, targets
@@ -43,9 +42,9 @@ from heedful.rules.import_origin import (
 from heedful.rules.import_parse import Unit, parse
 from heedful.rules.import_report import FileReport, ImportOp, ImportReport, LineReport, RuleOutcome
 from heedful.rules.interpret import verify_evidence
-from heedful.rules.library import compile_candidate, restate, row_for, rule_from_row
+from heedful.rules.library import compile_candidate, normalise_project, restate, row_for, rule_from_row
 from heedful.rules.models import LIVE_STATUSES, Candidate, RuleStatus
-from heedful.rules.service import normalise_project
+from heedful.rules.parts import RuleParts
 from heedful.rules.steps import InterpretInput, InterpretStep, ResolveInput, ResolveStep
 
 if TYPE_CHECKING:
@@ -58,7 +57,7 @@ def import_rules(
 ) -> ImportReport:
     """Import instruction files for `user`; with `dry_run` report what would happen and change nothing."""
     files = targets(list(paths), normalise_project(project))
-    run = _Import(hf, user)
+    run = _Import(RuleParts.of(hf), user)
     reports = [run.file(target) for target in files]
     version = None
     if run.rows and not dry_run:
@@ -93,10 +92,10 @@ def _outcome(op: ImportOp, row: RuleRow, reason: str) -> RuleOutcome:
 class _Import:
     """One import run: the library as it stands, and the revisions this run will commit."""
 
-    def __init__(self, hf: Heedful, user: str) -> None:
-        self.hf = hf
+    def __init__(self, parts: RuleParts, user: str) -> None:
+        self.parts = parts
         self.user = user
-        self.repo = hf.store.rules
+        self.repo = parts.repo
         self.live: list[RuleRow] = self.repo.rules_at(
             user, self.repo.latest_version(user), statuses=LIVE_STATUSES, any_project=True, with_embeddings=True
         )
@@ -212,7 +211,7 @@ class _Import:
         exported = exported_rule(unit)
         if exported is not None:
             return [exported]
-        candidates = run_step(self.hf.model, InterpretStep(), InterpretInput(text=unit.text)).candidates
+        candidates = run_step(self.parts.model, InterpretStep(), InterpretInput(text=unit.text)).candidates
         return [c for c in candidates if not c.vague and verify_evidence(c, [unit.text])]
 
     def _read(
@@ -224,7 +223,7 @@ class _Import:
             return [RuleOutcome(op="skipped", reason="no rule could be read from the line in its own words")]
         origin = self._origin(target, unit)
         location = origin.location(target.project)
-        vectors = self.hf.embedder.embed([" ".join([c.text, c.condition or ""]) for c in candidates])
+        vectors = self.parts.embedder.embed([" ".join([c.text, c.condition or ""]) for c in candidates])
         out = []
         for candidate, vector in zip(candidates, vectors, strict=True):
             candidate = candidate.model_copy(update={"evidence": [f"{location}: {q}" for q in candidate.evidence]})
@@ -270,7 +269,7 @@ class _Import:
         if not near:
             return "new", None
         decision = run_step(
-            self.hf.model,
+            self.parts.model,
             ResolveStep(),
             ResolveInput(candidate=candidate, related=[card(r) for r in near], similarities=similarities),
         )
@@ -297,7 +296,7 @@ class _Import:
                 "the line changed, this rule did not",
             )
         else:
-            outcome = compile_candidate(self.hf.model, candidate)
+            outcome = compile_candidate(self.parts.model, candidate)
             status, check, reason = outcome.status, outcome.check, f"the line changed; {outcome.reason}"
         row = row_for(
             previous.id,
@@ -326,13 +325,13 @@ class _Import:
         supersedes: RuleRow | None = None,
         conflict: RuleRow | None = None,
     ) -> RuleOutcome:
-        rule_id = new_id("r")
+        rule_id = self.parts.new_id()
         status: RuleStatus
         if conflict is not None:  # never change a rule from elsewhere: keep this one, switched off
             status, check = "inactive", None
             reason = f"contradicts rule {conflict.id} ({conflict.text!r}), which stays; edit one of them to decide"
         else:
-            outcome = compile_candidate(self.hf.model, candidate)
+            outcome = compile_candidate(self.parts.model, candidate)
             status, check, reason = outcome.status, outcome.check, outcome.reason
         op: ImportOp = "new"
         if supersedes is not None:

@@ -41,7 +41,7 @@ from heedful.rules.steps import (
 
 if TYPE_CHECKING:
     from heedful.embed import Embedder
-    from heedful.rules.service import RuleService
+    from heedful.rules.parts import RuleParts
     from heedful.rules.validate import Outcome
     from heedful.store.records import RuleRow
 
@@ -53,7 +53,7 @@ _REQUEST = re.compile(r"^\s*(?:please\s+)?(?:can|could|would|will) you\b", re.IG
 class _Turn:
     """One message's learning: who, what was said, and the library its candidates are resolved against."""
 
-    service: RuleService
+    parts: RuleParts
     user: str
     text: str
     scope: str
@@ -107,7 +107,7 @@ def _related(
 
 
 def learn(
-    service: RuleService,
+    parts: RuleParts,
     user: str,
     text: str,
     project: str | None,
@@ -115,7 +115,7 @@ def learn(
     proposed_by: str | None = None,
 ) -> LearnResult:
     """One message in, at most one library version out. `proposed_by` (e.g. "mcp"): every change is a proposal."""
-    model = service.hf.model
+    model = parts.model
     own = own_words(text)
     kinds = ", ".join(sorted({r.kind for r in own.removed}))
     left_out = (
@@ -129,7 +129,7 @@ def learn(
     sources = [words]
     candidates: list[Candidate] = []
     if is_referent_only(words):
-        embedder = service.hf.embedder
+        embedder = parts.embedder
         resolved, source_text = resolve_referent(context, lambda earlier: _states_a_rule(model, earlier, embedder))
         if not resolved or source_text is None:
             return LearnResult(
@@ -152,7 +152,7 @@ def learn(
             reasons=["the reference resolves to the previous user message"],
         )
     else:
-        admission = _admit(model, words, service.hf.embedder)
+        admission = _admit(model, words, parts.embedder)
     if admission.decision == "persist" and admission.retraction and is_question(words) and not _REQUEST.match(words):
         admission = Admission(decision="none", reasons=["a question about a retraction, not a retraction"])
     if admission.decision != "persist":
@@ -167,13 +167,13 @@ def learn(
         return LearnResult(
             decision="underspecified", scope="project", reasons=["the rule is for a project, but no project was given"]
         )
-    repo = service._repo
+    repo = parts.repo
     library = repo.latest_version(user)
     rows_now = repo.rules_at(user, library, project=project, statuses=LIVE_STATUSES, with_embeddings=True)
     pending = [p for p in (proposal_of(row) for row in rows_now) if p is not None]
     visible = [rule_from_row(row) for row in rows_now if proposal_of(row) is None]
     if admission.retraction:
-        return retract(service, user, text, own.text, visible, pending, admission, proposed_by)
+        return retract(repo, parts.new_id, user, text, own.text, visible, pending, admission, proposed_by)
     live = [r for r in visible if r.scope == scope]
     if not candidates:
         candidates = run_step(model, InterpretStep(), InterpretInput(text=words)).candidates
@@ -193,22 +193,11 @@ def learn(
         )
     rows: list[RuleRow] = []
     actions: list[Action] = []
-    embedder = service.hf.embedder
+    embedder = parts.embedder
     by_id = {row.id: row for row in rows_now}
-    vectors = None
-    if live:
-        vectors = np.stack(
-            [
-                by_id[r.id].embedding
-                if by_id.get(r.id) is not None
-                and by_id[r.id].embedding is not None
-                and len(by_id[r.id].embedding) == embedder.dim
-                else np.zeros(embedder.dim, dtype=np.float32)
-                for r in live
-            ]
-        )
+    vectors = np.stack([_stored_vector(by_id.get(r.id), embedder.dim) for r in live]) if live else None
     new_vectors = embedder.embed([" ".join([c.text, c.condition or ""]) for c in grounded])
-    turn = _Turn(service, user, text, scope, project, live, vectors, pending, proposed_by)
+    turn = _Turn(parts, user, text, scope, project, live, vectors, pending, proposed_by)
     for candidate, vector in zip(grounded, new_vectors, strict=True):
         action, made = _resolve_one(turn, candidate, vector)
         actions.append(action)
@@ -226,6 +215,13 @@ def learn(
         reasons=admission.reasons,  # type: ignore[arg-type]
         library_version=version,
     )
+
+
+def _stored_vector(row: RuleRow | None, dim: int) -> np.ndarray:
+    """A rule's stored embedding, or zeros when it has none of this dimension (an embedder changed since)."""
+    if row is None or row.embedding is None or len(row.embedding) != dim:
+        return np.zeros(dim, dtype=np.float32)
+    return row.embedding
 
 
 def _admit(model: Model, text: str, embedder: Embedder | None = None) -> Admission:
@@ -252,7 +248,7 @@ def _decide(
 ) -> tuple[ResolveResponse, Rule | None]:
     """The resolver's decision for a candidate, and the related rule it names (if any)."""
     decision = run_step(
-        turn.service.hf.model,
+        turn.parts.model,
         ResolveStep(),
         ResolveInput(candidate=candidate, related=[card(r) for r in related], similarities=similarities),
     )
@@ -260,8 +256,8 @@ def _decide(
 
 
 def _resolve_one(turn: _Turn, candidate: Candidate, vector: np.ndarray) -> tuple[Action, list[RuleRow]]:
-    repo = turn.service._repo
-    model = turn.service.hf.model
+    repo = turn.parts.repo
+    model = turn.parts.model
     user, text = turn.user, turn.text
     if candidate.dangerous or turn.proposed_by is not None:
         related, similarities = _unchanged_related(turn, candidate, vector)
@@ -305,7 +301,7 @@ def _resolve_one(turn: _Turn, candidate: Candidate, vector: np.ndarray) -> tuple
     if decision.op == "supersede" and target is not None and _weakens(target, outcome):
         why = f"{decision.reason}; the replacement has no check ({outcome.reason})"
         return _propose(turn, candidate, "supersede", target, "user", why, vector)
-    rule_id = turn.service._new_id()
+    rule_id = turn.parts.new_id()
     rows = []
     op: Op = "new"
     supersedes = None
@@ -360,7 +356,7 @@ def _propose(
     )
     if waiting is not None:
         return Action(op="noop", rule_id=waiting.rule_id, reason="the same change is already waiting for approval"), []
-    rule_id = turn.service._new_id()
+    rule_id = turn.parts.new_id()
     row = change_row(
         rule_id,
         turn.user,

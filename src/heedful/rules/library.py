@@ -1,18 +1,56 @@
-"""Library helpers: stored rows to rules and back, compiling a candidate, Markdown export.
+"""Library helpers: the rules in scope at a library version, stored rows to rules and back, compiling a candidate,
+Markdown export.
 
-Pure apart from the model step runner passed in.
+Pure apart from the rule store and the model passed in.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
+from heedful.enforce.project import lineage, normalise
+from heedful.errors import InputError
 from heedful.llm import Model, run_step
 from heedful.rules.models import Candidate, CheckSpec, Rule, RuleStatus
 from heedful.rules.steps import CompileInput, CompileStep
 from heedful.rules.validate import Outcome, validate
+from heedful.store.protocols import RuleStore
 from heedful.store.records import RuleRow
+
+
+def normalise_project(project: str | Path | None) -> str | None:
+    """A project path as rules store it: absolute, then widened to its repository root (as the hooks do)."""
+    if project is None:
+        return None
+    text = str(project).strip()
+    if not text:
+        raise InputError("the project path is empty")
+    return normalise(text)
+
+
+def rows_in_scope(repo: RuleStore, user: str, version: int, project: str | None, **options: Any) -> list[RuleRow]:
+    """Rows of the global rules and of `project`, and of project rules stored for a directory above it."""
+    rows = list(repo.rules_at(user, version, project=project, **options))
+    if options.get("any_project"):
+        return rows
+    seen = {row.id for row in rows}
+    for ancestor in lineage(project)[1:]:
+        for row in repo.rules_at(user, version, project=ancestor, **options):
+            if row.scope == "project" and row.id not in seen:
+                seen.add(row.id)
+                rows.append(row)
+    return rows
+
+
+def version_for(repo: RuleStore, user: str, session: str | None = None, turn: str | None = None) -> int:
+    """The library version a turn pinned, else the latest."""
+    if session is not None and turn is not None:
+        pinned = repo.pinned(user, session, turn)
+        if pinned is not None:
+            return int(pinned)
+    return int(repo.latest_version(user))
 
 
 def rule_from_row(row: RuleRow) -> Rule:

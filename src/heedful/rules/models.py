@@ -132,3 +132,51 @@ class Judgment(BaseModel):
     result: Result
     reason: str
     quotes: list[str] = Field(default_factory=list)
+
+
+class SelectedRule(BaseModel):
+    """A rule that applies to the task, with why the selector chose it."""
+
+    id: str
+    text: str
+    scope: Scope
+    condition: str | None
+    exceptions: list[str]
+    status: RuleStatus
+    score: float
+    why: str
+    reach: str
+
+
+class ArmedCheck(BaseModel):
+    """A checked rule in scope: its check stays armed at every stage whatever the selection."""
+
+    rule_id: str
+    text: str
+    kind: str
+    stage: Stage
+    params: dict[str, Any]
+    evidence: list[str]
+
+
+class RuleSelection(BaseModel):
+    """`rules select --json`: the applicable rules and every armed check of one library version."""
+
+    library_version: int
+    project: str | None
+    rules: list[SelectedRule]
+    checks: list[ArmedCheck]
+    batches: int
+    examined: int
+    note: str = "Current user instructions and required output formats take precedence over learned rules."
+
+
+class CheckReport(BaseModel):
+    """`rules check --json`: every checked rule of one stage judged on one observation."""
+
+    library_version: int
+    stage: Stage
+    project: str | None
+    blocked: bool
+    counts: dict[Result, int]
+    judgments: list[Judgment]

@@ -7,6 +7,7 @@ a proposal for the user's approval (`proposals`), and the rule stays as it is me
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from heedful.rules.models import Action, Admission, LearnResult, Rule, Scope
@@ -15,7 +16,7 @@ from heedful.rules.resolve import retraction_target
 from heedful.rules.revisions import card, public_row, retired_row
 
 if TYPE_CHECKING:
-    from heedful.rules.service import RuleService
+    from heedful.store.protocols import RuleStore
 
 
 def _evidence(own_text: str) -> list[str]:
@@ -30,7 +31,8 @@ def _result(scope: Scope | None, admission: Admission, action: Action, version: 
 
 
 def retract(
-    service: RuleService,
+    repo: RuleStore,
+    new_id: Callable[[], str],
     user: str,
     text: str,
     own_text: str,
@@ -52,13 +54,13 @@ def retract(
             why = "this retraction is already waiting for approval"
             return _result(rule.scope, admission, Action(op="noop", rule_id=waiting.rule_id, reason=why))
         why = "retracting a checked rule removes a safeguard" if rule.status == "checked" else "an agent's request"
-        row = retraction_row(service._new_id(), user, rule, _evidence(own_text), proposed_by or "user", why, text)
-        version = service._repo.commit(user, "learn", text[:120], [row])
+        row = retraction_row(new_id(), user, rule, _evidence(own_text), proposed_by or "user", why, text)
+        version = repo.commit(user, "learn", text[:120], [row])
         held = Action(
             op="needs_user", rule_id=row.id, rule=public_row(row.id, row), reason=f"held for the user: {row.reason}"
         )
         return _result(rule.scope, admission, held, version)
-    row = retired_row(rule, user, service._repo.next_rule_version(user, rule.id), "retracted by the user", text)
-    version = service._repo.commit(user, "retract", text[:120], [row])
+    row = retired_row(rule, user, repo.next_rule_version(user, rule.id), "retracted by the user", text)
+    version = repo.commit(user, "retract", text[:120], [row])
     done = Action(op="retract", rule_id=rule.id, rule=public_row(rule.id, row), reason="explicit retraction")
     return _result(rule.scope, admission, done, version)

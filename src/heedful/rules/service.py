@@ -14,18 +14,19 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from heedful.enforce.project import lineage, normalise
 from heedful.errors import InputError, NotFoundError
-from heedful.ids import new_id
 from heedful.memory.redact import redact
 from heedful.rules.library import (
     agents_section,
     compile_candidate,
     markdown,
     markdown_name,
+    normalise_project,
     restate,
     row_for,
+    rows_in_scope,
     rule_from_row,
+    version_for,
 )
 from heedful.rules.models import (
     ACTIVE_STATUSES,
@@ -36,39 +37,17 @@ from heedful.rules.models import (
     RuleStatus,
     Source,
 )
+from heedful.rules.parts import RuleParts
 from heedful.rules.proposals import Proposal, approval_rows, proposal_of, retraction_row
 
 if TYPE_CHECKING:
     import numpy as np
 
     from heedful.api import Heedful
+    from heedful.store.protocols import RuleStore
 
 MAX_TEXT = 20_000
 SOURCES: tuple[Source, ...] = ("user", "assistant", "tool", "file", "system")
-
-
-def normalise_project(project: str | Path | None) -> str | None:
-    """A project path as rules store it: absolute, then widened to its repository root (as the hooks do)."""
-    if project is None:
-        return None
-    text = str(project).strip()
-    if not text:
-        raise InputError("the project path is empty")
-    return normalise(text)
-
-
-def _rows_for(repo: Any, user: str, version: int, project: str | None, **options: Any) -> list[Any]:
-    """Rows of the global rules and of `project`, and of project rules stored for a directory above it."""
-    rows = list(repo.rules_at(user, version, project=project, **options))
-    if options.get("any_project"):
-        return rows
-    seen = {row.id for row in rows}
-    for ancestor in lineage(project)[1:]:
-        for row in repo.rules_at(user, version, project=ancestor, **options):
-            if row.scope == "project" and row.id not in seen:
-                seen.add(row.id)
-                rows.append(row)
-    return rows
 
 
 def _user(user_id: str) -> str:
@@ -78,12 +57,13 @@ def _user(user_id: str) -> str:
 
 
 class RuleService:
-    def __init__(self, hf: Heedful) -> None:
-        self.hf = hf
+    def __init__(self, parts: RuleParts | Heedful) -> None:
+        # `Heedful.rules` still hands over the facade: it is taken apart here, once
+        self.parts = parts if isinstance(parts, RuleParts) else RuleParts.of(parts)
 
     @property
-    def _repo(self) -> Any:
-        return self.hf.store.rules
+    def _repo(self) -> RuleStore:
+        return self.parts.repo
 
     # -- learning ------------------------------------------------------------------------------
     def learn(
@@ -125,17 +105,13 @@ class RuleService:
         # Secrets are masked before the learner (and the embedder or a model) reads the message.
         text = redact(text).text
         messages = [m.model_copy(update={"text": redact(m.text).text}) for m in messages]
-        result = learning.learn(self, user, text, project_path, messages, proposed_by=proposed_by)
+        result = learning.learn(self.parts, user, text, project_path, messages, proposed_by=proposed_by)
         result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
         return result
 
     # -- reading -------------------------------------------------------------------------------
     def version_for(self, user_id: str, session: str | None = None, turn: str | None = None) -> int:
-        if session is not None and turn is not None:
-            pinned = self._repo.pinned(user_id, session, turn)
-            if pinned is not None:
-                return int(pinned)
-        return int(self._repo.latest_version(user_id))
+        return version_for(self._repo, user_id, session, turn)
 
     def adopt(self, user_id: str, session: str, turn: str) -> int:
         """Pin the latest library version for this user turn (idempotent within the turn)."""
@@ -156,7 +132,7 @@ class RuleService:
         user = _user(user_id)
         version = self._repo.latest_version(user) if library_version is None else library_version
         wanted = statuses if statuses is not None else (None if include_all else LIVE_STATUSES)
-        rows = _rows_for(
+        rows = rows_in_scope(
             self._repo,
             user,
             version,
@@ -238,10 +214,11 @@ class RuleService:
         session: str | None = None,
         turn: str | None = None,
     ) -> dict[str, Any]:
-        """The applicable active rules for a task, and every checked rule in scope."""
+        """The applicable active rules for a task, and every checked rule in scope (the `--json` shape of
+        `RuleSelection`, which `heedful.rules.service_checks.select_rules` returns)."""
         from heedful.rules.service_checks import select_rules
 
-        return select_rules(self, user_id, task, message, project, session, turn)
+        return select_rules(self.parts, user_id, task, message, project, session, turn).model_dump()
 
     def check(
         self,
@@ -253,10 +230,11 @@ class RuleService:
         turn: str | None = None,
         rule_ids: builtins.list[str] | None = None,
     ) -> dict[str, Any]:
-        """Every checked rule of the stage judged on the evidence."""
+        """Every checked rule of the stage judged on the evidence (the `--json` shape of `CheckReport`, which
+        `heedful.rules.service_checks.check_evidence` returns)."""
         from heedful.rules.service_checks import check_evidence
 
-        return check_evidence(self, user_id, stage, evidence, project, session, turn, rule_ids)
+        return check_evidence(self.parts, user_id, stage, evidence, project, session, turn, rule_ids).model_dump()
 
     # -- people editing rules ------------------------------------------------------------------
     def edit(
@@ -301,7 +279,7 @@ class RuleService:
         if rule.status == "needs_user" and not approve:
             outcome_status, check, reason = "needs_user", None, rule.reason
         else:
-            outcome = compile_candidate(self.hf.model, candidate)
+            outcome = compile_candidate(self.parts.model, candidate)
             outcome_status, check, reason = outcome.status, outcome.check, outcome.reason
         row = row_for(
             rule.id,
@@ -342,9 +320,11 @@ class RuleService:
                 )
             proposal = waiting[0]
             row = self._repo.rule_at(user, proposal.rule_id, latest)
+            if row is None:
+                raise NotFoundError(f"no rule {proposal.rule_id!r} for user {user!r}")
         if proposal is None:  # a rule held because it would weaken a safeguard
             return self._revise(rule_from_row(row), {}, approve=True)
-        rows = approval_rows(self._repo, self.hf.model, user, proposal, row)
+        rows = approval_rows(self._repo, self.parts.model, user, proposal, row)
         for new in rows:
             if new.status in ACTIVE_STATUSES:
                 new.embedding = self._embed_one(new.text, new.condition)
@@ -366,7 +346,7 @@ class RuleService:
         waiting = next((p for p in self.pending(rule.user_id) if p.change == "retract" and p.target == rule.id), None)
         if waiting is None:
             row = retraction_row(
-                self._new_id(), rule.user_id, rule, [], source, reason.strip() or "no reason given", reason
+                self.parts.new_id(), rule.user_id, rule, [], source, reason.strip() or "no reason given", reason
             )
             version = self._repo.commit(rule.user_id, "learn", f"propose retract {rule.id}", [row])
             waiting = proposal_of(row)
@@ -441,12 +421,8 @@ class RuleService:
             out["agents_file"] = str(agents_file)
         return out
 
-    # -- used by the learner -------------------------------------------------------------------
     def _embed_one(self, text: str, condition: str | None) -> np.ndarray:
-        return self.hf.embedder.embed([" ".join([text, condition or ""])])[0]
-
-    def _new_id(self) -> str:
-        return new_id("r")
+        return self.parts.embedder.embed([" ".join([text, condition or ""])])[0]
 
 
 __all__ = ["RuleService", "normalise_project"]

@@ -4,87 +4,97 @@ checked rules say about a piece of evidence. `RuleService.select` and `RuleServi
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from heedful.enforce.tools import evidence_action
 from heedful.errors import InputError
+from heedful.ids import validate_user_id
 from heedful.rules.checks import evaluate
+from heedful.rules.checks.verdict import Result
 from heedful.rules.facets import detect_languages
-from heedful.rules.library import rule_from_row
-from heedful.rules.models import ACTIVE_STATUSES, STAGES, Judgment, Rule
-from heedful.rules.service import _rows_for, _user, normalise_project
+from heedful.rules.library import normalise_project, rows_in_scope, rule_from_row, version_for
+from heedful.rules.models import (
+    ACTIVE_STATUSES,
+    STAGES,
+    ArmedCheck,
+    CheckReport,
+    Judgment,
+    Rule,
+    RuleSelection,
+    SelectedRule,
+)
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from heedful.rules.service import RuleService
+    from heedful.embed import Embedder
+    from heedful.llm import Model
+    from heedful.rules.parts import RuleParts
+    from heedful.store.records import RuleRow
 
 
 def select_rules(
-    service: RuleService,
+    parts: RuleParts,
     user_id: str,
     task: str,
     message: str | None = None,
     project: str | Path | None = None,
     session: str | None = None,
     turn: str | None = None,
-) -> dict[str, Any]:
-    user = _user(user_id)
+) -> RuleSelection:
+    user = validate_user_id(user_id)
     if not isinstance(task, str) or not task.strip():
         raise InputError("the task description is empty")
-    version = service.version_for(user, session, turn)
+    version = version_for(parts.repo, user, session, turn)
     project_path = normalise_project(project)
-    rows = _rows_for(service._repo, user, version, project_path, statuses=ACTIVE_STATUSES, with_embeddings=True)
+    rows = rows_in_scope(parts.repo, user, version, project_path, statuses=ACTIVE_STATUSES, with_embeddings=True)
     rules = [rule_from_row(row) for row in rows]
     query = " ".join(part for part in (task, message or "") if part)
-    vectors, query_vector = _vectors(service, rows, query)
+    vectors, query_vector = _vectors(parts.embedder, rows, query) if rows else (None, None)
     from heedful.rules.select import select as score_rules
 
     chosen = score_rules(
-        rules, vectors, query, query_vector, project_languages=detect_languages(project_path), model=service.hf.model
+        rules, vectors, query, query_vector, project_languages=detect_languages(project_path), model=parts.model
     )
-    return {
-        "library_version": version,
-        "project": project_path,
-        "rules": [
-            {
-                "id": s.rule.id,
-                "text": s.rule.text,
-                "scope": s.rule.scope,
-                "condition": s.rule.condition,
-                "exceptions": s.rule.exceptions,
-                "status": s.rule.status,
-                "score": round(s.score, 3),
-                "why": s.why,
-                "reach": s.kind,
-            }
+    return RuleSelection(
+        library_version=version,
+        project=project_path,
+        rules=[
+            SelectedRule(
+                id=s.rule.id,
+                text=s.rule.text,
+                scope=s.rule.scope,
+                condition=s.rule.condition,
+                exceptions=s.rule.exceptions,
+                status=s.rule.status,
+                score=round(s.score, 3),
+                why=s.why,
+                reach=s.kind,
+            )
             for s in chosen.rules
         ],
-        "checks": [
-            {
-                "rule_id": r.id,
-                "text": r.text,
-                "kind": r.check.kind,
-                "stage": r.check.stage,
-                "params": r.check.params,
-                "evidence": r.check.evidence,
-            }
+        checks=[
+            ArmedCheck(
+                rule_id=r.id,
+                text=r.text,
+                kind=r.check.kind,
+                stage=r.check.stage,
+                params=r.check.params,
+                evidence=r.check.evidence,
+            )
             for r in rules
             if r.status == "checked" and r.check is not None
         ],
-        "batches": chosen.batches,
-        "examined": len(rules),
-        "note": "Current user instructions and required output formats take precedence over learned rules.",
-    }
+        batches=chosen.batches,
+        examined=len(rules),
+    )
 
 
-def _vectors(service: RuleService, rows: list[Any], query: str) -> tuple[np.ndarray | None, np.ndarray | None]:
-    if not rows:
-        return None, None
+def _vectors(embedder: Embedder, rows: list[RuleRow], query: str) -> tuple[np.ndarray, np.ndarray]:
     import numpy as np
 
-    embedder = service.hf.embedder
     missing = [i for i, row in enumerate(rows) if row.embedding is None or len(row.embedding) != embedder.dim]
     vectors = np.zeros((len(rows), embedder.dim), dtype=np.float32)
     for i, row in enumerate(rows):
@@ -98,7 +108,7 @@ def _vectors(service: RuleService, rows: list[Any], query: str) -> tuple[np.ndar
 
 
 def check_evidence(
-    service: RuleService,
+    parts: RuleParts,
     user_id: str,
     stage: str,
     evidence: dict[str, Any],
@@ -106,8 +116,8 @@ def check_evidence(
     session: str | None = None,
     turn: str | None = None,
     rule_ids: list[str] | None = None,
-) -> dict[str, Any]:
-    user = _user(user_id)
+) -> CheckReport:
+    user = validate_user_id(user_id)
     if stage not in STAGES:
         raise InputError(f"unknown stage {stage!r}; one of: {', '.join(STAGES)}")
     if not isinstance(evidence, dict):
@@ -117,8 +127,8 @@ def check_evidence(
     project_path = normalise_project(project or evidence.get("project"))
     if project_path and not evidence.get("project"):
         evidence = {**evidence, "project": project_path}
-    version = service.version_for(user, session, turn)
-    rows = _rows_for(service._repo, user, version, project_path, statuses=("checked",))
+    version = version_for(parts.repo, user, session, turn)
+    rows = rows_in_scope(parts.repo, user, version, project_path, statuses=("checked",))
     judgments: list[Judgment] = []
     due = [
         rule
@@ -126,7 +136,9 @@ def check_evidence(
         if rule.check is not None and rule.check.stage == stage and (not rule_ids or rule.id in rule_ids)
     ]
     semantic = [rule for rule in due if rule.check is not None and rule.check.kind == "semantic"]
-    verdicts = _semantic_verdicts(service, semantic, stage, evidence, [r.text for r in due if r not in semantic])
+    verdicts = _semantic_verdicts(
+        parts.load_model, semantic, stage, evidence, [r.text for r in due if r not in semantic]
+    )
     for rule in due:
         assert rule.check is not None
         verdict = verdicts.get(rule.id) or evaluate(rule.check.kind, rule.check.params, stage, evidence)
@@ -142,19 +154,20 @@ def check_evidence(
                 quotes=verdict.quotes,
             )
         )
-    counts = {r: sum(j.result == r for j in judgments) for r in ("pass", "violated", "not_applicable", "unknown")}
-    return {
-        "library_version": version,
-        "stage": stage,
-        "project": project_path,
-        "blocked": counts["violated"] > 0,
-        "counts": counts,
-        "judgments": [j.model_dump() for j in judgments],
-    }
+    results: tuple[Result, ...] = ("pass", "violated", "not_applicable", "unknown")
+    counts = {r: sum(j.result == r for j in judgments) for r in results}
+    return CheckReport(
+        library_version=version,
+        stage=stage,
+        project=project_path,
+        blocked=counts["violated"] > 0,
+        counts=counts,
+        judgments=judgments,
+    )
 
 
 def _semantic_verdicts(
-    service: RuleService, rules: list[Rule], stage: str, evidence: dict[str, Any], others: list[str]
+    load_model: Callable[[], Model], rules: list[Rule], stage: str, evidence: dict[str, Any], others: list[str]
 ) -> dict[str, Any]:
     """Semantic checks are judged by the configured model (unknown offline: they never block)."""
     if not rules:
@@ -162,4 +175,4 @@ def _semantic_verdicts(
     from heedful.rules.semantic import RuleCard, judge
 
     cards = [RuleCard(id=r.id, text=r.text, condition=r.condition, exceptions=r.exceptions) for r in rules]
-    return judge(service.hf.model, stage, evidence, cards, others)
+    return judge(load_model(), stage, evidence, cards, others)

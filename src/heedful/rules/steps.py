@@ -91,7 +91,7 @@ class CompileStep:
     def messages(self, context: CompileInput) -> list[ChatMessage]:
         from heedful.rules.checks import KINDS
 
-        kinds = {name: (module.__doc__ or "").strip() for name, module in KINDS.items()}
+        kinds = {name: kind.summary for name, kind in KINDS.items()}
         return compile_check.messages(context, kinds)
 
     def offline(self, context: CompileInput) -> CompileResponse:

@@ -1,12 +1,35 @@
-"""Plain rows passed between the store and the layers above it."""
+"""Plain rows passed between the store and the layers above it.
+
+The enforcement records (sessions, turns, active rules, events, log rows) are defined apart, in
+`heedful.store.enforce_records`, without `dataclasses`, because a hook process reads them.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
+from heedful.store.enforce_records import ActiveRule, CheckDict, LogEntry, SessionState, ToolEvent, TurnState
+
 if TYPE_CHECKING:
     import numpy as np
+
+__all__ = [
+    "ActiveRule",
+    "ApiKeyRecord",
+    "CandidateRow",
+    "CheckDict",
+    "FactRecord",
+    "JobRecord",
+    "LibraryVersionRow",
+    "LogEntry",
+    "MessageRecord",
+    "OpRecord",
+    "RuleRow",
+    "SessionState",
+    "ToolEvent",
+    "TurnState",
+]
 
 
 FactKind = Literal["fact", "commitment", "tombstone", "summary", "profile", "excerpt"]

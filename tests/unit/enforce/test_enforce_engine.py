@@ -15,10 +15,10 @@ def test_a_turn_keeps_its_library_version_and_selection(hf: Heedful, tmp_path: P
     hf.rules.learn("me", "use uv, not pip, in this repo", project=tmp_path)
     assert enforcer.pre_tool("s1", "Bash", {"command": "pip install requests"}, cwd).decision == "allow"
     second = enforcer.user_prompt("s1", "install httpx", cwd)
-    assert second["library_version"] == first["library_version"] + 1 and second["selected"]
+    assert second.library_version == first.library_version + 1 and second.selected
     outcome = enforcer.pre_tool("s1", "Bash", {"command": "pip install httpx"}, cwd)
     assert outcome.decision == "deny" and "uv pip install httpx" in (outcome.message or "")
-    assert hf.store.rules.pinned("me", "s1", second["turn"]) == second["library_version"]
+    assert hf.store.rules.pinned("me", "s1", second.turn) == second.library_version
 
 
 def test_the_learning_job_pairs_the_prompt_with_the_previous_reply(hf: Heedful, tmp_path: Path) -> None:
@@ -26,7 +26,8 @@ def test_the_learning_job_pairs_the_prompt_with_the_previous_reply(hf: Heedful, 
     enforcer.user_prompt("s1", "add a cache", str(tmp_path))
     enforcer.stop("s1", "Added an LRU cache.", str(tmp_path))
     result = enforcer.user_prompt("s1", "don't add caches without asking", str(tmp_path))
-    job = hf.store.jobs.get(result["job"])
+    assert result.job is not None
+    job = hf.store.jobs.get(result.job)
     assert job is not None and job.kind == "rules.learn" and job.payload["source"] == "user"
     assert job.payload["context"] == [
         {"role": "user", "text": "add a cache"},
@@ -38,7 +39,7 @@ def test_heedfuls_own_revision_text_is_never_learned(hf: Heedful, tmp_path: Path
     enforcer = for_heedful(hf, "me")
     enforcer.user_prompt("s1", "fix it", str(tmp_path))
     echoed = "Before this reply is final: it breaks a rule the user taught (heedful)."
-    assert enforcer.user_prompt("s1", echoed, str(tmp_path))["job"] is None
+    assert enforcer.user_prompt("s1", echoed, str(tmp_path)).job is None
 
 
 def test_budget_counts_every_intervention_of_the_turn(hf: Heedful, tmp_path: Path) -> None:
@@ -74,6 +75,6 @@ def test_appeal_through_the_api_is_reviewed_by_recheck(hf: Heedful, tmp_path: Pa
     revise = enforcer.stop("s1", "Fixed.", cwd)
     rule_id = revise.violations[0]["rule_id"]
     upheld = enforcer.appeal("s1", rule_id, "tests ran elsewhere", "Fixed.", cwd)
-    assert upheld["outcome"] == "appeal_upheld" and upheld["decision"] == "revise"
+    assert upheld.outcome == "appeal_upheld" and upheld.decision == "revise"
     refused = enforcer.appeal("s1", rule_id, "really", "Fixed.", cwd)
-    assert refused["outcome"] == "appeal_refused"
+    assert refused.outcome == "appeal_refused"

@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import clip, shell_action
+from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 
 if TYPE_CHECKING:
@@ -245,3 +246,21 @@ def _naive_flag(tokens: list[str], alias: str) -> bool:
     if alias.startswith("--"):
         return any(t.split("=", 1)[0] == alias for t in tokens)
     return any(t == alias or (len(alias) == 2 and re.fullmatch(r"-[a-z]+", t) and alias[1] in t) for t in tokens)
+
+
+class ForbiddenCommand(CheckKind):
+    name = KIND
+    stage = STAGE
+    evidence = tuple(EVIDENCE)
+
+    def describe(self, params: dict[str, Any]) -> str:
+        return describe(params)
+
+    def evaluate(self, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+        return evaluate(params, stage, evidence)
+
+    def make_cases(self, params: dict[str, Any]) -> list[Case]:
+        return cases(params)
+
+    def review(self, params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+        return review(params, stage, evidence)

@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import clip, shell_action
+from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.text_match import find, naive_find
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 from heedful.rules.shell import simple_commands
@@ -189,3 +190,21 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     if limit is not None and len(message.split("\n", 1)[0]) > limit:
         return "violated"
     return "pass"
+
+
+class CommitMessage(CheckKind):
+    name = KIND
+    stage = STAGE
+    evidence = tuple(EVIDENCE)
+
+    def describe(self, params: dict[str, Any]) -> str:
+        return describe(params)
+
+    def evaluate(self, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+        return evaluate(params, stage, evidence)
+
+    def make_cases(self, params: dict[str, Any]) -> list[Case]:
+        return cases(params)
+
+    def review(self, params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+        return review(params, stage, evidence)

@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import clip, reply_at_delivery
+from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 
 if TYPE_CHECKING:
@@ -122,3 +123,21 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     else:
         count = len([s for s in reply.replace("!", ".").replace("?", ".").split(".") if s.strip()])
     return "violated" if count > limit else "pass"
+
+
+class ReplyCountLimit(CheckKind):
+    name = KIND
+    stage = STAGE
+    evidence = tuple(EVIDENCE)
+
+    def describe(self, params: dict[str, Any]) -> str:
+        return describe(params)
+
+    def evaluate(self, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+        return evaluate(params, stage, evidence)
+
+    def make_cases(self, params: dict[str, Any]) -> list[Case]:
+        return cases(params)
+
+    def review(self, params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+        return review(params, stage, evidence)

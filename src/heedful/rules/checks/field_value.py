@@ -10,6 +10,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import action_of, artifact_of, as_dict, delivery_of, parse_json_reply
+from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 
 if TYPE_CHECKING:
@@ -173,3 +174,27 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
         body = body.get(key) if isinstance(body, dict) else None
     equal = json.dumps(body) == json.dumps(params.get("value"))
     return "pass" if equal == (params.get("op") == "equals") else "violated"
+
+
+class FieldValue(CheckKind):
+    name = KIND
+    stage = "delivery"  # the target decides: see stage_for
+    evidence = tuple(EVIDENCE)
+
+    def stage_for(self, params: dict[str, Any]) -> Stage:
+        return stage_for(params)
+
+    def evidence_for(self, params: dict[str, Any]) -> list[str]:
+        return evidence_for(params)
+
+    def describe(self, params: dict[str, Any]) -> str:
+        return describe(params)
+
+    def evaluate(self, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+        return evaluate(params, stage, evidence)
+
+    def make_cases(self, params: dict[str, Any]) -> list[Case]:
+        return cases(params)
+
+    def review(self, params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+        return review(params, stage, evidence)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import clip, parse_json_reply, reply_at_delivery
+from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 
 if TYPE_CHECKING:
@@ -71,3 +72,21 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     except ValueError:
         return "violated"
     return "pass" if isinstance(value, dict) and set(_fields(params)) <= set(value) else "violated"
+
+
+class ReplyJsonFields(CheckKind):
+    name = KIND
+    stage = STAGE
+    evidence = tuple(EVIDENCE)
+
+    def describe(self, params: dict[str, Any]) -> str:
+        return describe(params)
+
+    def evaluate(self, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+        return evaluate(params, stage, evidence)
+
+    def make_cases(self, params: dict[str, Any]) -> list[Case]:
+        return cases(params)
+
+    def review(self, params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+        return review(params, stage, evidence)

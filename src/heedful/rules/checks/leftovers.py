@@ -11,6 +11,7 @@ import posixpath
 from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import events_of, workspace_of
+from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.path import glob_regex
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 
@@ -120,3 +121,21 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     gone = {e.get("path") for e in events if e.get("kind") == "delete"}
     gone |= {w for e in events if e.get("kind") == "command" for w in str(e.get("command")).split()}
     return "pass" if all(m in gone for m in made) else "violated"
+
+
+class WorkspaceLeftovers(CheckKind):
+    name = KIND
+    stage = STAGE
+    evidence = tuple(EVIDENCE)
+
+    def describe(self, params: dict[str, Any]) -> str:
+        return describe(params)
+
+    def evaluate(self, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+        return evaluate(params, stage, evidence)
+
+    def make_cases(self, params: dict[str, Any]) -> list[Case]:
+        return cases(params)
+
+    def review(self, params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+        return review(params, stage, evidence)

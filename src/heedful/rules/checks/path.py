@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import action_of, artifact_of, clip, project_of
+from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 
 if TYPE_CHECKING:
@@ -212,3 +213,21 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
         if any(fnmatch.fnmatch(local, c) for c in candidates):
             return "violated"
     return "pass"
+
+
+class ForbiddenPath(CheckKind):
+    name = KIND
+    stage = STAGE
+    evidence = tuple(EVIDENCE)
+
+    def describe(self, params: dict[str, Any]) -> str:
+        return describe(params)
+
+    def evaluate(self, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+        return evaluate(params, stage, evidence)
+
+    def make_cases(self, params: dict[str, Any]) -> list[Case]:
+        return cases(params)
+
+    def review(self, params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+        return review(params, stage, evidence)

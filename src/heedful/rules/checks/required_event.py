@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import clip, events_of
+from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.path import glob_regex
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 
@@ -191,3 +192,21 @@ def _spelled(command: str, line: str) -> bool:
     """The reviewer's own reading: the command's words appear in the line (a path program by its name)."""
     tokens = [t.rsplit("/", 1)[-1] for t in line.split()]
     return all(w.rsplit("/", 1)[-1] in tokens for w in command.split())
+
+
+class RequiredEvent(CheckKind):
+    name = KIND
+    stage = STAGE
+    evidence = tuple(EVIDENCE)
+
+    def describe(self, params: dict[str, Any]) -> str:
+        return describe(params)
+
+    def evaluate(self, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+        return evaluate(params, stage, evidence)
+
+    def make_cases(self, params: dict[str, Any]) -> list[Case]:
+        return cases(params)
+
+    def review(self, params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+        return review(params, stage, evidence)

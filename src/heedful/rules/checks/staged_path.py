@@ -13,6 +13,7 @@ import posixpath
 from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import clip, events_of, shell_action
+from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.path import glob_regex
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 from heedful.rules.shell import simple_commands
@@ -175,3 +176,21 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
             if any(fnmatch.fnmatch(name, p) for p in (stem, f"*/{stem}", f"{stem}/*", f"*/{stem}/*")):
                 return "violated"
     return "pass"
+
+
+class StagedPath(CheckKind):
+    name = KIND
+    stage = STAGE
+    evidence = tuple(EVIDENCE)
+
+    def describe(self, params: dict[str, Any]) -> str:
+        return describe(params)
+
+    def evaluate(self, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+        return evaluate(params, stage, evidence)
+
+    def make_cases(self, params: dict[str, Any]) -> list[Case]:
+        return cases(params)
+
+    def review(self, params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+        return review(params, stage, evidence)

@@ -9,6 +9,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from heedful.rules.checks.evidence import clip, reply_at_delivery
+from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 
 if TYPE_CHECKING:
@@ -73,3 +74,21 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     if not isinstance(reply, str):
         return "unknown"
     return "violated" if len(reply.split()) > (_limit(params) or 0) else "pass"
+
+
+class ReplyWordLimit(CheckKind):
+    name = KIND
+    stage = STAGE
+    evidence = tuple(EVIDENCE)
+
+    def describe(self, params: dict[str, Any]) -> str:
+        return describe(params)
+
+    def evaluate(self, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
+        return evaluate(params, stage, evidence)
+
+    def make_cases(self, params: dict[str, Any]) -> list[Case]:
+        return cases(params)
+
+    def review(self, params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
+        return review(params, stage, evidence)

@@ -1,9 +1,9 @@
 """Enforcement state: sessions, turns, tool events, pending writes and the judgment log.
 
 Every query names a user. This module imports nothing heavy (no numpy, no pydantic): the hook
-processes load it on their start-up path. It also reads the rule library (read-only) and pins a
-turn's library version in `rule_turn_pins` with the same semantics as the rule repository, and
-queues `rules.learn` jobs in the shared job table.
+processes load it on their start-up path. It reads the rule library and pins a turn's library
+version through the rule repository's own queries, and queues `rules.learn` jobs in the shared
+job table.
 
 The hook decides from reads only and hands its writes over afterwards as one batch (`apply`), so
 that a writer holding the database lock can delay the record of a decision but never the decision.
@@ -16,10 +16,12 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from heedful.store.sqlite.rules import ACTIVE_COLUMNS, SQLiteRuleRepo, library_rows
 from heedful.timeutil import now_text
 
 if TYPE_CHECKING:
     from heedful.enforce.ledger import Write
+    from heedful.store.enforce_records import ActiveRule, LogEntry, SessionState, ToolEvent, TurnState
     from heedful.store.sqlite.db import Database
 
 ACTIVE = ("checked", "guidance")
@@ -32,6 +34,7 @@ def _dict(row: sqlite3.Row | None) -> dict[str, Any] | None:
 class SQLiteEnforceRepo:
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.rules = SQLiteRuleRepo(db)
 
     @property
     def conn(self) -> sqlite3.Connection:
@@ -41,65 +44,41 @@ class SQLiteEnforceRepo:
         """Group several writes into one transaction (the methods below join it)."""
         return self.db.transaction()
 
-    # -- rule library (read-only) and turn pins ------------------------------------------------
-    def latest_library_version(self, user_id: str) -> int:
-        row = self.conn.execute(
-            "SELECT MAX(version) FROM rule_library_versions WHERE user_id = ?", (user_id,)
-        ).fetchone()
-        return int(row[0] or 0)
+    def get_meta(self, key: str) -> str | None:
+        return self.db.get_meta(key)
 
-    def active_rules(self, user_id: str, library_version: int, project: str | None) -> list[dict[str, Any]]:
+    # -- rule library (read-only) and turn pins: the rule repository's queries -------------------
+    def latest_library_version(self, user_id: str) -> int:
+        return self.rules.latest_version(user_id)
+
+    def active_rules(self, user_id: str, library_version: int, project: str | None) -> list[ActiveRule]:
         """Checked and guidance rules of one library version: global ones and those of `project`."""
-        rows = self.conn.execute(
-            "SELECT r.id, r.scope, r.project, v.version, v.text, v.condition, v.exceptions, v.status, v.check_spec"
-            " FROM rule_library_entries e JOIN rules r ON r.id = e.rule_id AND r.user_id = e.user_id"
-            " JOIN rule_versions v ON v.rule_id = e.rule_id AND v.version = e.rule_version"
-            " WHERE e.user_id = ? AND e.library_version = ? AND v.user_id = ?"
-            " AND (r.scope = 'global' OR (r.scope = 'project' AND r.project = ?))"
-            f" AND v.status IN ({','.join('?' * len(ACTIVE))}) ORDER BY r.created_at, r.id",
-            (user_id, library_version, user_id, project, *ACTIVE),
-        ).fetchall()
-        out = []
-        for row in rows:
-            item = _dict(row) or {}
-            item["exceptions"] = json.loads(item["exceptions"] or "[]")
-            item["check"] = json.loads(item.pop("check_spec")) if row["check_spec"] else None
-            out.append(item)
-        return out
+        rows = library_rows(self.conn, user_id, library_version, project, ACTIVE, columns=ACTIVE_COLUMNS)
+        return [
+            {
+                "id": row["id"],
+                "scope": row["scope"],
+                "project": row["project"],
+                "version": int(row["version"]),
+                "text": row["text"],
+                "condition": row["condition"],
+                "exceptions": json.loads(row["exceptions"] or "[]"),
+                "status": row["status"],
+                "check": json.loads(row["check_spec"]) if row["check_spec"] else None,
+            }
+            for row in rows
+        ]
 
     def pin(self, user_id: str, session_id: str, turn_id: str) -> int:
         """The library version for this turn: adopted at the first call, kept for the turn."""
-        with self.db.transaction() as conn:
-            row = conn.execute(
-                "SELECT library_version FROM rule_turn_pins WHERE user_id = ? AND session_id = ? AND turn = ?",
-                (user_id, session_id, turn_id),
-            ).fetchone()
-            if row is not None:
-                return int(row[0])
-            version = self.latest_library_version(user_id)
-            conn.execute(
-                "INSERT INTO rule_turn_pins (user_id, session_id, turn, library_version, created_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (user_id, session_id, turn_id, version, now_text()),
-            )
-        return version
+        return self.rules.pin(user_id, session_id, turn_id)
 
     def pinned(self, user_id: str, session_id: str, turn_id: str) -> int | None:
         """The version a turn was pinned to, or None (a read: no lock)."""
-        row = self.conn.execute(
-            "SELECT library_version FROM rule_turn_pins WHERE user_id = ? AND session_id = ? AND turn = ?",
-            (user_id, session_id, turn_id),
-        ).fetchone()
-        return None if row is None else int(row[0])
+        return self.rules.pinned(user_id, session_id, turn_id)
 
     def pin_version(self, user_id: str, session_id: str, turn_id: str, version: int, at: str | None = None) -> None:
-        """Pin a turn to `version` unless it is pinned already (the first pin wins, as in `pin`)."""
-        with self.db.transaction() as conn:
-            conn.execute(
-                "INSERT INTO rule_turn_pins (user_id, session_id, turn, library_version, created_at)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT(user_id, session_id, turn) DO NOTHING",
-                (user_id, session_id, turn_id, version, at or now_text()),
-            )
+        self.rules.pin_version(user_id, session_id, turn_id, version, at)
 
     def enqueue_job(self, user_id: str, kind: str, payload: dict[str, Any], max_attempts: int = 3) -> str:
         from heedful.store.sqlite.jobs import SQLiteJobQueue
@@ -107,16 +86,27 @@ class SQLiteEnforceRepo:
         return SQLiteJobQueue(self.db).enqueue(user_id, kind, payload, max_attempts)
 
     # -- sessions and turns --------------------------------------------------------------------
-    def session(self, user_id: str, session_id: str) -> dict[str, Any] | None:
-        return _dict(
-            self.conn.execute(
-                "SELECT * FROM enforce_sessions WHERE user_id = ? AND session_id = ?", (user_id, session_id)
-            ).fetchone()
-        )
+    def session(self, user_id: str, session_id: str) -> SessionState | None:
+        row = self.conn.execute(
+            "SELECT session_id, platform, project, current_turn, turn_count, last_prompt, last_reply"
+            " FROM enforce_sessions WHERE user_id = ? AND session_id = ?",
+            (user_id, session_id),
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "session_id": row["session_id"],
+            "platform": row["platform"],
+            "project": row["project"],
+            "current_turn": row["current_turn"],
+            "turn_count": int(row["turn_count"] or 0),
+            "last_prompt": row["last_prompt"],
+            "last_reply": row["last_reply"],
+        }
 
     def ensure_session(
         self, user_id: str, session_id: str, platform: str, project: str | None, at: str | None = None
-    ) -> dict[str, Any]:
+    ) -> SessionState:
         stamp = at or now_text()
         with self.db.transaction() as conn:
             conn.execute(
@@ -138,7 +128,7 @@ class SQLiteEnforceRepo:
         prompt: str | None,
         selected: Sequence[str],
         at: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> TurnState:
         """Open a turn (idempotent for the same turn id) and make it the session's current turn."""
         stamp = at or now_text()
         with self.db.transaction() as conn:
@@ -163,16 +153,21 @@ class SQLiteEnforceRepo:
         assert found is not None
         return found
 
-    def turn(self, user_id: str, session_id: str, turn_id: str) -> dict[str, Any] | None:
-        found = _dict(
-            self.conn.execute(
-                "SELECT * FROM enforce_turns WHERE user_id = ? AND session_id = ? AND turn_id = ?",
-                (user_id, session_id, turn_id),
-            ).fetchone()
-        )
-        if found is not None:
-            found["selected"] = json.loads(found["selected"] or "[]")
-        return found
+    def turn(self, user_id: str, session_id: str, turn_id: str) -> TurnState | None:
+        row = self.conn.execute(
+            "SELECT turn_id, library_version, prompt, selected, revisions FROM enforce_turns"
+            " WHERE user_id = ? AND session_id = ? AND turn_id = ?",
+            (user_id, session_id, turn_id),
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "turn_id": row["turn_id"],
+            "library_version": int(row["library_version"]),
+            "prompt": row["prompt"],
+            "selected": json.loads(row["selected"] or "[]"),
+            "revisions": int(row["revisions"] or 0),
+        }
 
     def claim_revision(self, user_id: str, session_id: str, turn_id: str, budget: int) -> int | None:
         """Use one revision request of the turn's budget: the new count, or None when it is spent."""
@@ -201,7 +196,7 @@ class SQLiteEnforceRepo:
 
     # -- events --------------------------------------------------------------------------------
     def record_events(
-        self, user_id: str, session_id: str, turn_id: str, events: Iterable[dict[str, Any]], at: str | None = None
+        self, user_id: str, session_id: str, turn_id: str, events: Iterable[ToolEvent], at: str | None = None
     ) -> None:
         stamp = at or now_text()
         with self.db.transaction() as conn:
@@ -224,7 +219,7 @@ class SQLiteEnforceRepo:
                     ),
                 )
 
-    def events(self, user_id: str, session_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
+    def events(self, user_id: str, session_id: str, turn_id: str | None = None) -> list[ToolEvent]:
         sql = "SELECT * FROM enforce_events WHERE user_id = ? AND session_id = ?"
         params: list[Any] = [user_id, session_id]
         if turn_id is not None:
@@ -233,7 +228,7 @@ class SQLiteEnforceRepo:
         rows = self.conn.execute(sql + " ORDER BY id", params).fetchall()
         out = []
         for row in rows:
-            event: dict[str, Any] = {"kind": row["kind"], "tool": row["tool"]}
+            event: ToolEvent = {"kind": row["kind"], "tool": row["tool"]}
             for key in ("command", "path"):
                 if row[key] is not None:
                     event[key] = row[key]
@@ -289,7 +284,7 @@ class SQLiteEnforceRepo:
 
     # -- judgment log --------------------------------------------------------------------------
     def log(
-        self, user_id: str, session_id: str, turn_id: str, entries: Iterable[dict[str, Any]], at: str | None = None
+        self, user_id: str, session_id: str, turn_id: str, entries: Iterable[LogEntry], at: str | None = None
     ) -> None:
         stamp = at or now_text()
         with self.db.transaction() as conn:
@@ -316,14 +311,24 @@ class SQLiteEnforceRepo:
                     ),
                 )
 
-    def turn_log(self, user_id: str, session_id: str, turn_id: str) -> list[dict[str, Any]]:
-        """The turn's judgment log in order: stage, candidate, rule_id, action, result (what settling reads)."""
+    def turn_log(self, user_id: str, session_id: str, turn_id: str) -> list[LogEntry]:
+        """The turn's judgment log in order: stage, candidate, rule_id, action, result, detail (what settling reads)."""
         rows = self.conn.execute(
-            "SELECT stage, candidate, rule_id, action, result FROM enforce_log WHERE user_id = ? AND session_id = ?"
-            " AND turn_id = ? ORDER BY id",
+            "SELECT stage, candidate, rule_id, action, result, detail FROM enforce_log WHERE user_id = ?"
+            " AND session_id = ? AND turn_id = ? ORDER BY id",
             (user_id, session_id, turn_id),
         ).fetchall()
-        return [_dict(row) or {} for row in rows]
+        return [
+            {
+                "stage": row["stage"],
+                "candidate": row["candidate"],
+                "rule_id": row["rule_id"],
+                "action": row["action"],
+                "result": row["result"],
+                "detail": row["detail"],
+            }
+            for row in rows
+        ]
 
     def standing(self, user_id: str, session_id: str, turn_id: str, stage: str, candidate: str) -> dict[str, str]:
         """rule id -> the latest standing outcome on this candidate: violated, cleared or overturned."""

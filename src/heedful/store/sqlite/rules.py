@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from heedful.errors import StoreError
-from heedful.store.records import LibraryVersionRow, RuleRow
-from heedful.store.sqlite.db import Database
 from heedful.timeutil import now_text
+
+if TYPE_CHECKING:
+    from heedful.store.records import LibraryVersionRow, RuleRow
+    from heedful.store.sqlite.db import Database
 
 
 def _vector(blob: bytes) -> Any:
@@ -30,14 +32,48 @@ def _blob(vector: Any) -> bytes:
     return np.asarray(vector, dtype=np.float32).tobytes()
 
 
-_SELECT = (
-    "SELECT r.id, r.user_id, r.scope, r.project, r.created_at AS rule_created_at, v.version, v.text, v.condition,"
+_COLUMNS = (
+    "r.id, r.user_id, r.scope, r.project, r.created_at AS rule_created_at, v.version, v.text, v.condition,"
     " v.exceptions, v.evidence, v.status, v.check_spec, v.op, v.reason, v.source_text, v.supersedes,"
     " v.superseded_by, v.library_version, v.created_at, v.embedding"
 )
+_SELECT = f"SELECT {_COLUMNS}"
+_IN_LIBRARY = (
+    " FROM rule_library_entries e JOIN rules r ON r.id = e.rule_id AND r.user_id = e.user_id"
+    " JOIN rule_versions v ON v.rule_id = e.rule_id AND v.version = e.rule_version AND v.user_id = e.user_id"
+    " WHERE e.user_id = ? AND e.library_version = ?"
+)
+# What a hook reads of a rule: no evidence, provenance or embedding.
+ACTIVE_COLUMNS = "r.id, r.scope, r.project, v.version, v.text, v.condition, v.exceptions, v.status, v.check_spec"
+
+
+def library_rows(
+    conn: sqlite3.Connection,
+    user_id: str,
+    library_version: int,
+    project: str | None = None,
+    statuses: Sequence[str] | None = None,
+    any_project: bool = False,
+    columns: str = _COLUMNS,
+) -> list[sqlite3.Row]:
+    """Rules in one library version: global ones and those of `project` (or of every project), oldest first.
+
+    The one query of a library's rules; the rule repository and the hook's enforcement reads share it.
+    """
+    sql = f"SELECT {columns}{_IN_LIBRARY}"
+    params: list[object] = [user_id, library_version]
+    if not any_project:
+        sql += " AND (r.scope = 'global' OR (r.scope = 'project' AND r.project = ?))"
+        params.append(project)
+    if statuses is not None:
+        sql += f" AND v.status IN ({','.join('?' * len(statuses))})"
+        params.extend(statuses)
+    return conn.execute(sql + " ORDER BY r.created_at, r.id", params).fetchall()
 
 
 def _row(row: sqlite3.Row, with_embedding: bool) -> RuleRow:
+    from heedful.store.records import RuleRow  # here, not at import: the hook reads rules without `dataclasses`
+
     blob = row["embedding"]
     return RuleRow(
         id=row["id"],
@@ -80,6 +116,8 @@ class SQLiteRuleRepo:
             " WHERE user_id = ? ORDER BY version",
             (user_id,),
         ).fetchall()
+        from heedful.store.records import LibraryVersionRow
+
         return [LibraryVersionRow(*tuple(row)) for row in rows]
 
     def rules_at(
@@ -92,27 +130,12 @@ class SQLiteRuleRepo:
         with_embeddings: bool = False,
     ) -> list[RuleRow]:
         """Rules in one library version: global ones and those of `project` (or of every project)."""
-        sql = (
-            f"{_SELECT} FROM rule_library_entries e JOIN rules r ON r.id = e.rule_id AND r.user_id = e.user_id"
-            " JOIN rule_versions v ON v.rule_id = e.rule_id AND v.version = e.rule_version"
-            " WHERE e.user_id = ? AND e.library_version = ?"
-        )
-        params: list[object] = [user_id, library_version]
-        if not any_project:
-            sql += " AND (r.scope = 'global' OR (r.scope = 'project' AND r.project = ?))"
-            params.append(project)
-        if statuses is not None:
-            sql += f" AND v.status IN ({','.join('?' * len(statuses))})"
-            params.extend(statuses)
-        sql += " ORDER BY r.created_at, r.id"
-        return [_row(row, with_embeddings) for row in self.db.conn.execute(sql, params).fetchall()]
+        rows = library_rows(self.db.conn, user_id, library_version, project, statuses, any_project)
+        return [_row(row, with_embeddings) for row in rows]
 
     def rule_at(self, user_id: str, rule_id: str, library_version: int) -> RuleRow | None:
         row = self.db.conn.execute(
-            f"{_SELECT} FROM rule_library_entries e JOIN rules r ON r.id = e.rule_id AND r.user_id = e.user_id"
-            " JOIN rule_versions v ON v.rule_id = e.rule_id AND v.version = e.rule_version"
-            " WHERE e.user_id = ? AND e.library_version = ? AND e.rule_id = ?",
-            (user_id, library_version, rule_id),
+            f"{_SELECT}{_IN_LIBRARY} AND e.rule_id = ?", (user_id, library_version, rule_id)
         ).fetchone()
         return None if row is None else _row(row, False)
 
@@ -251,3 +274,12 @@ class SQLiteRuleRepo:
             (user_id, session_id, turn),
         ).fetchone()
         return None if row is None else int(row[0])
+
+    def pin_version(self, user_id: str, session_id: str, turn: str, version: int, at: str | None = None) -> None:
+        """Pin a turn to `version` unless it is pinned already (the first pin wins, as in `pin`)."""
+        with self.db.transaction() as conn:
+            conn.execute(
+                "INSERT INTO rule_turn_pins (user_id, session_id, turn, library_version, created_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT(user_id, session_id, turn) DO NOTHING",
+                (user_id, session_id, turn, version, at or now_text()),
+            )

@@ -1,0 +1,113 @@
+"""The parameter model of every check kind: what a proposed check's `params` must be to be usable.
+
+Strict (no coercion: `"3"` is not a limit) and closed (an unknown key is a typo, not a parameter),
+so that a check the validator accepts is read the same way when a hook evaluates it. Loaded only
+when a check is proposed or validated, never on a hook's start-up path.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal, Self
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr, model_validator
+
+Text = Annotated[StrictStr, Field(min_length=1)]
+Words = StrictStr | list[Text]  # "system prune" or ["system", "prune"]
+Globs = Annotated[list[Text], Field(min_length=1)]
+Limit = Annotated[StrictInt, Field(gt=0)]
+
+
+class Params(BaseModel):
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+class ForbiddenCommandParams(Params):
+    program: Text  # the evaluator reads a missing program as "any program": never a proposal
+    subcommand: Words = []
+    flags: list[Text | list[Text]] = []
+    args: Words = []
+    alternatives: list[StrictStr] = []
+    implicit_target: StrictBool = False
+
+
+class ForbiddenPathParams(Params):
+    globs: list[Text] = []
+    outside_project: StrictBool = False
+
+    @model_validator(mode="after")
+    def _names_something(self) -> Self:
+        if not self.globs and not self.outside_project:
+            raise ValueError("give globs, or outside_project: true")
+        return self
+
+
+class StagedPathParams(Params):
+    globs: Globs
+
+
+class WorkspaceLeftoversParams(Params):
+    globs: Globs
+
+
+class CommitMessageParams(Params):
+    forbid: list[Text] = []
+    require: StrictStr | None = None
+    max_subject: Limit | None = None
+
+    @model_validator(mode="after")
+    def _says_something(self) -> Self:
+        if not (self.forbid or self.require or self.max_subject):
+            raise ValueError("give forbid, require or max_subject")
+        if self.require:
+            try:
+                re.compile(self.require)
+            except re.error as exc:
+                raise ValueError(f"require is not a regular expression ({exc})") from None
+        return self
+
+
+class ReplyWordLimitParams(Params):
+    limit: Limit
+
+
+class ReplyCountLimitParams(Params):
+    unit: Literal["lines", "bullets", "sentences", "paragraphs"]
+    limit: Limit
+
+
+class ReplyForbiddenTextParams(Params):
+    patterns: Globs
+
+
+class ReplyJsonFieldsParams(Params):
+    fields: Globs
+
+
+class FieldValueParams(Params):
+    target: Literal["action", "artifact", "delivery"]
+    path: Globs
+    op: Literal["equals", "not_equals"]
+    value: StrictStr | StrictBool | StrictInt | StrictFloat | None = None
+
+
+class RequiredEventParams(Params):
+    commands: Annotated[list[Text | Annotated[list[Text], Field(min_length=1)]], Field(min_length=1)]
+    every: StrictBool = False
+    after: Literal["edit", "always"] = "edit"
+    edit_globs: list[Text] | None = None
+
+
+MODELS: dict[str, type[Params]] = {
+    "forbidden_command": ForbiddenCommandParams,
+    "forbidden_path": ForbiddenPathParams,
+    "staged_path": StagedPathParams,
+    "workspace_leftovers": WorkspaceLeftoversParams,
+    "commit_message": CommitMessageParams,
+    "reply_word_limit": ReplyWordLimitParams,
+    "reply_count_limit": ReplyCountLimitParams,
+    "reply_forbidden_text": ReplyForbiddenTextParams,
+    "reply_json_fields": ReplyJsonFieldsParams,
+    "field_value": FieldValueParams,
+    "required_event": RequiredEventParams,
+}

@@ -108,9 +108,10 @@ class Heedful:
 
     @cached_property
     def rules(self) -> RuleService:
+        from heedful.rules.parts import RuleParts
         from heedful.rules.service import RuleService
 
-        return RuleService(self)
+        return RuleService(RuleParts.of(self))
 
     @cached_property
     def enforce(self) -> Enforcer:

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from heedful.commands.common import HomeOption, fail, user_errors
+from heedful.commands.common import HomeOption, fail, load_cli_settings, user_errors
 
 
 def mcp(
@@ -41,7 +41,7 @@ def mcp(
         print(line, file=sys.stderr, flush=True)  # stdout stays free for the protocol
 
     with user_errors():
-        serve(home, http=http, host=host, port=port, auth=not no_auth, announce=announce)
+        serve(load_cli_settings(home), http=http, host=host, port=port, auth=not no_auth, announce=announce)
 
 
 app = typer.Typer(help="The MCP server.", add_completion=False)

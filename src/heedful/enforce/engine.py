@@ -24,6 +24,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
+from heedful.config import MAX_MESSAGE_CHARS
 from heedful.enforce import bounds, judge, messages, tools
 from heedful.enforce.decide import AppealReviewer, Decider
 from heedful.enforce.judge import Evaluate
@@ -40,7 +41,6 @@ __all__ = ["REPAIR_BUDGET", "AppealResult", "Enforcer", "Outcome", "PromptResult
 APPEAL_OUTCOMES: frozenset[str] = frozenset({"appeal_refused", "appeal_upheld", "appeal_overturned"})
 
 REPAIR_BUDGET = 3
-MAX_LEARN_TEXT = 20_000
 MAX_CONTEXT_TEXT = 4_000
 Waiting = Callable[[str, str], Sequence[Write]]  # (user, session) -> writes not stored yet, oldest first
 P = ParamSpec("P")
@@ -226,7 +226,7 @@ class Enforcer:
             selected=[r["id"] for r in chosen],
         )
         job = None
-        if prompt.strip() and len(prompt) <= MAX_LEARN_TEXT:
+        if prompt.strip() and len(prompt) <= MAX_MESSAGE_CHARS:
             from heedful.ids import new_id
 
             job = new_id("j")

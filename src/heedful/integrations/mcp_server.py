@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from heedful.api import Heedful
+from heedful.config import Settings
 from heedful.errors import HeedfulError, InputError
 from heedful.ids import validate_user_id
 
@@ -192,17 +193,20 @@ def build_server(hf: Heedful) -> Any:
 
 
 def serve(
-    home: Path | None = None,
+    settings: Settings | None = None,
     http: bool = False,
     host: str = "127.0.0.1",
     port: int = 8765,
     auth: bool = True,
     announce: Callable[[str], None] | None = None,
 ) -> None:
-    """Serve over stdio, or streamable HTTP on loopback behind a bearer token (unless `auth` is False)."""
+    """Serve over stdio, or streamable HTTP on loopback behind a bearer token (unless `auth` is False).
+    `settings` are the command's (config, environment and command-line options); default: the home's."""
     if http and host not in LOOPBACK:
         raise InputError(f"the HTTP transport listens on loopback only (127.0.0.1, ::1, localhost), not {host!r}")
-    with Heedful.open(home) as hf:
+    from heedful.config import load_settings
+
+    with Heedful.from_settings(settings or load_settings()) as hf:
         server = build_server(hf)
         if not http:
             server.run()

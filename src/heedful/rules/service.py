@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from heedful.config import MAX_MESSAGE_CHARS
 from heedful.errors import InputError, NotFoundError
 from heedful.memory.redact import redact
 from heedful.rules.library import (
@@ -43,10 +44,9 @@ from heedful.rules.proposals import Proposal, approval_rows, proposal_of, retrac
 if TYPE_CHECKING:
     import numpy as np
 
-    from heedful.api import Heedful
     from heedful.store.protocols import RuleStore
 
-MAX_TEXT = 20_000
+MAX_TEXT = MAX_MESSAGE_CHARS  # one limit for every message, defined in config
 SOURCES: tuple[Source, ...] = ("user", "assistant", "tool", "file", "system")
 
 
@@ -57,9 +57,8 @@ def _user(user_id: str) -> str:
 
 
 class RuleService:
-    def __init__(self, parts: RuleParts | Heedful) -> None:
-        # `Heedful.rules` still hands over the facade: it is taken apart here, once
-        self.parts = parts if isinstance(parts, RuleParts) else RuleParts.of(parts)
+    def __init__(self, parts: RuleParts) -> None:
+        self.parts = parts
 
     @property
     def _repo(self) -> RuleStore:

@@ -34,12 +34,10 @@ def open_store(settings: Settings, busy_timeout_ms: int | None = None, pool_size
                 raise
             raise StoreError(POSTGRES_EXTRA) from None
         # (`Store` wants settable attributes where the backends have cached properties: see below.)
-        return PostgresStore(  # type: ignore[return-value]
-            settings.store.url, pool_size=pool_size or 4, lock_timeout_ms=busy_timeout_ms
-        )
+        return PostgresStore(settings.store.url, pool_size=pool_size or 4, lock_timeout_ms=busy_timeout_ms)
     from heedful.store.sqlite import SQLiteStore
 
     busy = settings.store.busy_timeout_ms if busy_timeout_ms is None else busy_timeout_ms
     # `Store` declares its parts as settable attributes and SQLiteStore builds them as cached (read-only)
     # properties; the protocol's members want to be read-only properties.
-    return SQLiteStore(settings.db_path, busy)  # type: ignore[return-value]
+    return SQLiteStore(settings.db_path, busy)

@@ -54,8 +54,8 @@ from heedful.timeutil import from_text, now, parse_user_time, to_text
 
 if TYPE_CHECKING:
     from heedful.embed import Embedder
+    from heedful.store.protocols import Store
     from heedful.store.records import CandidateRow, FactRecord
-    from heedful.store.sqlite import SQLiteStore
     from heedful.store.sqlite.recall_index import UserRecallIndex
 
 log = logging.getLogger(__name__)
@@ -91,7 +91,7 @@ def state_of(row: CandidateRow, moment: str | None) -> State:
 class Recaller:
     def __init__(
         self,
-        store: SQLiteStore,
+        store: Store,
         embedder_provider: Callable[[], Embedder],
         *,
         config: RecallConfig | str = DEFAULT,

@@ -10,15 +10,15 @@ from heedful.memory.recall.query import QueryAnalysis
 
 if TYPE_CHECKING:
     from heedful.embed import Embedder
+    from heedful.store.protocols import SearchStore
     from heedful.store.sqlite.recall_index import UserRecallIndex
-    from heedful.store.sqlite.search import SQLiteSearch
 
 Ranking = list[tuple[str, float]]
 
 
 @dataclass(frozen=True, slots=True)
 class RouteContext:
-    search: SQLiteSearch
+    search: SearchStore
     user_id: str
     analysis: QueryAnalysis
     depth: int

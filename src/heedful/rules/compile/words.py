@@ -87,8 +87,7 @@ def number(word: str) -> int | None:
 def spec(kind: str, params: dict[str, Any]) -> CheckSpec:
     from heedful.rules.checks import KINDS
 
-    module = KINDS[kind]
-    evidence = module.evidence_for(params) if hasattr(module, "evidence_for") else list(module.EVIDENCE)
+    evidence = KINDS[kind].evidence_for(params)
     return CheckSpec(kind=kind, stage=stage_of(kind, params), params=params, evidence=evidence)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from heedful.store.postgres.db import AutoConnection, Database, Row
 from heedful.store.postgres.rules import library_lock
@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     import psycopg
 
     from heedful.enforce.ledger import Write
+    from heedful.store.records import ActiveRule, LogEntry, SessionState, ToolEvent, TurnState
 
 ACTIVE = ("checked", "guidance")
 
@@ -47,6 +48,9 @@ class PostgresEnforceRepo:
         """Group several writes into one transaction (the methods below join it)."""
         return self.db.transaction()
 
+    def get_meta(self, key: str) -> str | None:
+        return self.db.get_meta(key)
+
     # -- rule library (read-only) and turn pins ------------------------------------------------
     def latest_library_version(self, user_id: str) -> int:
         row = self.conn.execute(
@@ -54,7 +58,7 @@ class PostgresEnforceRepo:
         ).fetchone()
         return int(row["version"] or 0) if row is not None else 0
 
-    def active_rules(self, user_id: str, library_version: int, project: str | None) -> list[dict[str, Any]]:
+    def active_rules(self, user_id: str, library_version: int, project: str | None) -> list[ActiveRule]:
         """Checked and guidance rules of one library version: global ones and those of `project`."""
         rows = self.conn.execute(
             "SELECT r.id, r.scope, r.project, v.version, v.text, v.condition, v.exceptions, v.status, v.check_spec"
@@ -70,7 +74,7 @@ class PostgresEnforceRepo:
             item = _dict(row) or {}
             item["exceptions"] = json.loads(item["exceptions"] or "[]")
             item["check"] = json.loads(item.pop("check_spec")) if row["check_spec"] else None
-            out.append(item)
+            out.append(cast("ActiveRule", item))
         return out
 
     def pin(self, user_id: str, session_id: str, turn_id: str) -> int:
@@ -114,16 +118,27 @@ class PostgresEnforceRepo:
         return PostgresJobQueue(self.db).enqueue(user_id, kind, payload, max_attempts)
 
     # -- sessions and turns --------------------------------------------------------------------
-    def session(self, user_id: str, session_id: str) -> dict[str, Any] | None:
-        return _dict(
-            self.conn.execute(
-                "SELECT * FROM enforce_sessions WHERE user_id = ? AND session_id = ?", (user_id, session_id)
-            ).fetchone()
-        )
+    def session(self, user_id: str, session_id: str) -> SessionState | None:
+        row = self.conn.execute(
+            "SELECT session_id, platform, project, current_turn, turn_count, last_prompt, last_reply"
+            " FROM enforce_sessions WHERE user_id = ? AND session_id = ?",
+            (user_id, session_id),
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "session_id": row["session_id"],
+            "platform": row["platform"],
+            "project": row["project"],
+            "current_turn": row["current_turn"],
+            "turn_count": int(row["turn_count"] or 0),
+            "last_prompt": row["last_prompt"],
+            "last_reply": row["last_reply"],
+        }
 
     def ensure_session(
         self, user_id: str, session_id: str, platform: str, project: str | None, at: str | None = None
-    ) -> dict[str, Any]:
+    ) -> SessionState:
         stamp = at or now_text()
         with self.db.transaction() as conn:
             conn.execute(
@@ -145,7 +160,7 @@ class PostgresEnforceRepo:
         prompt: str | None,
         selected: Sequence[str],
         at: str | None = None,
-    ) -> dict[str, Any]:
+    ) -> TurnState:
         """Open a turn (idempotent for the same turn id) and make it the session's current turn."""
         stamp = at or now_text()
         with self.db.transaction() as conn:
@@ -171,16 +186,21 @@ class PostgresEnforceRepo:
         assert found is not None
         return found
 
-    def turn(self, user_id: str, session_id: str, turn_id: str) -> dict[str, Any] | None:
-        found = _dict(
-            self.conn.execute(
-                "SELECT * FROM enforce_turns WHERE user_id = ? AND session_id = ? AND turn_id = ?",
-                (user_id, session_id, turn_id),
-            ).fetchone()
-        )
-        if found is not None:
-            found["selected"] = json.loads(found["selected"] or "[]")
-        return found
+    def turn(self, user_id: str, session_id: str, turn_id: str) -> TurnState | None:
+        row = self.conn.execute(
+            "SELECT turn_id, library_version, prompt, selected, revisions FROM enforce_turns"
+            " WHERE user_id = ? AND session_id = ? AND turn_id = ?",
+            (user_id, session_id, turn_id),
+        ).fetchone()
+        if row is None:
+            return None
+        return {
+            "turn_id": row["turn_id"],
+            "library_version": int(row["library_version"]),
+            "prompt": row["prompt"],
+            "selected": json.loads(row["selected"] or "[]"),
+            "revisions": int(row["revisions"] or 0),
+        }
 
     def claim_revision(self, user_id: str, session_id: str, turn_id: str, budget: int) -> int | None:
         """Use one revision request of the turn's budget: the new count, or None when it is spent."""
@@ -233,16 +253,16 @@ class PostgresEnforceRepo:
                     ),
                 )
 
-    def events(self, user_id: str, session_id: str, turn_id: str | None = None) -> list[dict[str, Any]]:
+    def events(self, user_id: str, session_id: str, turn_id: str | None = None) -> list[ToolEvent]:
         sql = "SELECT * FROM enforce_events WHERE user_id = ? AND session_id = ?"
         params: list[Any] = [user_id, session_id]
         if turn_id is not None:
             sql += " AND turn_id = ?"
             params.append(turn_id)
         rows = self.conn.execute(sql + " ORDER BY id", params).fetchall()
-        out = []
+        out: list[ToolEvent] = []
         for row in rows:
-            event: dict[str, Any] = {"kind": row["kind"], "tool": row["tool"]}
+            event: ToolEvent = {"kind": row["kind"], "tool": row["tool"]}
             for key in ("command", "path"):
                 if row[key] is not None:
                     event[key] = row[key]
@@ -325,14 +345,24 @@ class PostgresEnforceRepo:
                     ),
                 )
 
-    def turn_log(self, user_id: str, session_id: str, turn_id: str) -> list[dict[str, Any]]:
-        """The turn's judgment log in order: stage, candidate, rule_id, action, result (what settling reads)."""
+    def turn_log(self, user_id: str, session_id: str, turn_id: str) -> list[LogEntry]:
+        """The turn's judgment log in order: stage, candidate, rule_id, action, result, detail (what settling reads)."""
         rows = self.conn.execute(
-            "SELECT stage, candidate, rule_id, action, result FROM enforce_log WHERE user_id = ? AND session_id = ?"
-            " AND turn_id = ? ORDER BY id",
+            "SELECT stage, candidate, rule_id, action, result, detail FROM enforce_log WHERE user_id = ?"
+            " AND session_id = ? AND turn_id = ? ORDER BY id",
             (user_id, session_id, turn_id),
         ).fetchall()
-        return [_dict(row) or {} for row in rows]
+        return [
+            {
+                "stage": row["stage"],
+                "candidate": row["candidate"],
+                "rule_id": row["rule_id"],
+                "action": row["action"],
+                "result": row["result"],
+                "detail": row["detail"],
+            }
+            for row in rows
+        ]
 
     def standing(self, user_id: str, session_id: str, turn_id: str, stage: str, candidate: str) -> dict[str, str]:
         """rule id -> the latest standing outcome on this candidate: violated, cleared or overturned."""

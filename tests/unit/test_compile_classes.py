@@ -166,13 +166,16 @@ def test_a_runner_names_the_tool_it_starts(message: str, violating: str, complia
 )
 def test_a_launched_program_marks_the_ban_as_bare_only(text: str) -> None:
     """`python -m mypy` is read as mypy by the shell reader, so a plain ban would block the alternative too:
-    the proposal says it forbids only the bare program, and until the command check reads that, validation
-    keeps the rule guidance instead of blocking the alternative."""
+    the check forbids only the bare program, and the launched form passes."""
     proposals = [p for p in propose(text) if p.kind == "forbidden_command"]
     assert proposals and proposals[0].params.get("bare") is True
-    assert proposals[0].params["alternatives"][0].startswith("python -m ")
+    alternative = proposals[0].params["alternatives"][0]
+    assert alternative.startswith("python -m ")
     kind, params = compiled(text)
-    assert kind is None or run(params, proposals[0].params["alternatives"][0] + " -q") == "pass"
+    assert kind == "forbidden_command" and params["bare"] is True
+    program = params["program"]
+    assert run(params, alternative + " -q") == "pass" and run(params, f"python3 -m {program} src") == "pass"
+    assert run(params, f"{program} -q") == "violated" and run(params, f"cd app && {program} src") == "violated"
 
 
 @pytest.mark.parametrize("text", ["Use python3, not python.", "prefer pip3 over pip"])
@@ -389,3 +392,12 @@ def test_readers_never_raise(text: str) -> None:
     propose(text)
     for candidate in interpret(text):
         assert candidate.text
+
+
+@pytest.mark.parametrize(
+    "text", ["never run bare python; use uv run python", "Do not call python directly, use uv run python."]
+)
+def test_a_rule_on_python_itself_compiles_and_leaves_its_alternative_alone(text: str) -> None:
+    kind, params = compiled(text)
+    assert kind == "forbidden_command" and params["program"] == "python"
+    assert run(params, "python script.py") == "violated" and run(params, "uv run python script.py") == "pass"

@@ -97,6 +97,8 @@ def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool
     # a script named by its path (`scripts/reindex.sh`) is matched by its file name, as the shell reader names it
     if isinstance(program, str) and program and command.program != program.lower().rsplit("/", 1)[-1]:
         return False, False
+    if params.get("bare") is True and command.launcher:  # "not bare pytest": `python -m pytest` is the way
+        return False, False
     subcommand = _text_list(params.get("subcommand"))
     rest = positionals(command)
     if subcommand:
@@ -200,6 +202,16 @@ def cases(params: dict[str, Any]) -> list[Case]:
     else:
         compliant = "ls -la"
     found.append(Case(stage=STAGE, evidence={"action": {"tool": "Bash", "command": compliant}}, expected="pass"))
+    if params.get("bare") is True:
+        launched = f"python -m {program} example"
+        found.append(
+            Case(
+                stage=STAGE,
+                evidence={"action": {"tool": "Bash", "command": launched}},
+                expected="pass",
+                note="only the bare program: the launched form is allowed",
+            )
+        )
     found.append(
         Case(
             stage=STAGE,
@@ -228,7 +240,11 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
         ]
         if program and not tokens:
             continue
-        head = tokens[1:] if tokens and tokens[0].startswith("python") else tokens
+        launched = bool(tokens) and tokens[0].startswith("python") and "-m" in piece.split()
+        if params.get("bare") is True and launched:
+            continue  # the launched form is the rule's own alternative
+        runs_python = program.lower() in ("python", "python3")
+        head = tokens[1:] if tokens and tokens[0].startswith("python") and not runs_python else tokens
         if program and (not head or head[0].rsplit("/", 1)[-1] != program.lower().rsplit("/", 1)[-1]):
             continue
         words = [t for t in head[1:] if not t.startswith("-")]

@@ -29,6 +29,7 @@ class ForbiddenCommandParams(Params):
     args: Words = []
     alternatives: list[StrictStr] = []
     implicit_target: StrictBool = False
+    bare: StrictBool = False  # only the program run by itself, not launched as `python -m PROGRAM`
 
 
 class ForbiddenPathParams(Params):

@@ -45,9 +45,9 @@ def _judgment(report: dict[str, Any]) -> str:
     return "not_applicable" if results else "no check fired"
 
 
-def _rules_steps(hf: Heedful, project: Path, other_project: Path) -> list[DemoStep]:
+def _rules_steps(hf: Heedful, user: str, project: Path, other_project: Path) -> list[DemoStep]:
     steps: list[DemoStep] = []
-    learned = hf.rules.learn(USER, "From now on, never use pip in this repo, we use uv.", project=project)
+    learned = hf.rules.learn(user, "From now on, never use pip in this repo, we use uv.", project=project)
     actions = [a.model_dump() for a in learned.actions]
     status = actions[0]["rule"]["status"] if actions and actions[0].get("rule") else None
     steps.append(
@@ -67,7 +67,7 @@ def _rules_steps(hf: Heedful, project: Path, other_project: Path) -> list[DemoSt
     ]
     for command, where, expected in calls:
         evidence = {"action": {"tool": "Bash", "command": command}}
-        report = hf.rules.check(USER, "pre_action", evidence, project=where)
+        report = hf.rules.check(user, "pre_action", evidence, project=where)
         observed = _judgment(report)
         place = "the same repo" if where == project else "another repo"
         reasons = [j["reason"] for j in report["judgments"] if j["result"] == "violated"]
@@ -81,7 +81,7 @@ def _rules_steps(hf: Heedful, project: Path, other_project: Path) -> list[DemoSt
                 {"check": report},
             )
         )
-    learned = hf.rules.learn(USER, "Keep final summaries under 100 words.")
+    learned = hf.rules.learn(user, "Keep final summaries under 100 words.")
     steps.append(
         DemoStep(
             "The user sets a global reply rule",
@@ -93,7 +93,7 @@ def _rules_steps(hf: Heedful, project: Path, other_project: Path) -> list[DemoSt
         )
     )
     for reply, expected in ((LONG_REPLY, "violated"), (SHORT_REPLY, "pass")):
-        report = hf.rules.check(USER, "delivery", {"delivery": reply}, project=project)
+        report = hf.rules.check(user, "delivery", {"delivery": reply}, project=project)
         observed = _judgment(report)
         steps.append(
             DemoStep(
@@ -108,11 +108,11 @@ def _rules_steps(hf: Heedful, project: Path, other_project: Path) -> list[DemoSt
     return steps
 
 
-def _memory_steps(hf: Heedful) -> list[DemoStep]:
+def _memory_steps(hf: Heedful, user: str) -> list[DemoStep]:
     memory = hf.memory
     steps: list[DemoStep] = []
-    memory.add(USER, "I live in Berlin and I take sertraline every morning.", flush=True)
-    moved = memory.add(USER, "I moved to Lisbon last month.", flush=True).events
+    memory.add(user, "I live in Berlin and I take sertraline every morning.", flush=True)
+    moved = memory.add(user, "I moved to Lisbon last month.", flush=True).events
     ops = [e.op for e in moved]
     steps.append(
         DemoStep(
@@ -124,7 +124,7 @@ def _memory_steps(hf: Heedful) -> list[DemoStep]:
             {"events": [e.to_json() for e in moved]},
         )
     )
-    recalled = memory.recall(USER, "Where does the user live?")
+    recalled = memory.recall(user, "Where does the user live?")
     states = {item.text: item.state for item in recalled.items if item.kind == "fact"}
     steps.append(
         DemoStep(
@@ -137,8 +137,8 @@ def _memory_steps(hf: Heedful) -> list[DemoStep]:
             {"recall": recalled.to_json()},
         )
     )
-    forgotten = memory.forget(USER, "forget that I take sertraline")
-    after = memory.recall(USER, "sertraline medication")
+    forgotten = memory.forget(user, "forget that I take sertraline")
+    after = memory.recall(user, "sertraline medication")
     leaked = [item.text for item in after.items if "sertraline" in item.text.lower()]
     steps.append(
         DemoStep(
@@ -153,10 +153,17 @@ def _memory_steps(hf: Heedful) -> list[DemoStep]:
     return steps
 
 
-def run_demo(hf: Heedful, workdir: Path) -> dict[str, Any]:
+def run_demo(hf: Heedful, workdir: Path, user: str = USER) -> dict[str, Any]:
+    """The demo's steps for `user` (on a shared database, a user of its own: nobody else's data is read)."""
     project = workdir / "shop"
     other = workdir / "blog"
     project.mkdir(parents=True, exist_ok=True)
     other.mkdir(parents=True, exist_ok=True)
-    steps = _rules_steps(hf, project, other) + _memory_steps(hf)
-    return {"ok": all(s.ok for s in steps), "home": str(hf.settings.home), "steps": [s.to_json() for s in steps]}
+    steps = _rules_steps(hf, user, project, other) + _memory_steps(hf, user)
+    return {
+        "ok": all(s.ok for s in steps),
+        "home": str(hf.settings.home),
+        "database": hf.settings.database,
+        "user": user,
+        "steps": [s.to_json() for s in steps],
+    }

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from heedful.commands.common import JsonOption, emit, opened
+from heedful.commands.common import JsonOption, emit, load_cli_settings, opened
 
 
 def demo(
@@ -18,14 +18,23 @@ def demo(
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Show a correction learned once and enforced later, and a memory that supersedes and forgets."""
-    from heedful.demo import run_demo
+    """Show a correction learned once and enforced later, and a memory that supersedes and forgets.
+
+    Offline, in a throw-away SQLite home; with a PostgreSQL database configured (HEEDFUL_DATABASE_URL
+    or `[store] url`), there, as a demo user of its own."""
+    import secrets
+
+    from heedful.demo import USER, run_demo
 
     with tempfile.TemporaryDirectory(prefix="heedful-demo-") as scratch:
         where = home or Path(scratch) / "home"
-        # The demo's own SQLite file even when a PostgreSQL database is configured: it writes a demo user.
-        with opened(where, {"store.url": "sqlite", "store.path": "heedful.db"}) as hf:
-            report = run_demo(hf, Path(scratch) / "work")
+        shared = (load_cli_settings(where).store.url or "").startswith(("postgresql://", "postgres://"))
+        # A configured PostgreSQL database is used, with a demo user of its own for this run; otherwise
+        # the demo's own SQLite file in its home.
+        overrides = None if shared else {"store.url": "sqlite", "store.path": "heedful.db"}
+        user = f"{USER}-{secrets.token_hex(4)}" if shared else USER
+        with opened(where, overrides) as hf:
+            report = run_demo(hf, Path(scratch) / "work", user)
     console = Console()
 
     def render(data: dict[str, Any]) -> None:

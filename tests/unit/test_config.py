@@ -155,7 +155,8 @@ def test_open_store_without_the_postgres_extra_is_one_line(tmp_path: Path, monke
     # As on a base install: the driver cannot be imported (whether or not the backend module exists).
     monkeypatch.setitem(sys.modules, "psycopg", None)
     monkeypatch.setitem(sys.modules, "psycopg_pool", None)
-    monkeypatch.delitem(sys.modules, "heedful.store.postgres", raising=False)
+    for name in [m for m in sys.modules if m == "heedful.store.postgres" or m.startswith("heedful.store.postgres.")]:
+        monkeypatch.delitem(sys.modules, name)  # imported earlier in this process: import it afresh
     monkeypatch.setenv("HEEDFUL_DATABASE_URL", "postgresql://heedful@127.0.0.1:1/heedful")
     with pytest.raises(StoreError) as caught:
         open_store(load_settings(tmp_path))

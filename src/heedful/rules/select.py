@@ -8,9 +8,9 @@ scorer of `heedful.rules.selection_model` decides from facet agreement (the acti
 governs and the task involves, read from the whole text's embedding mixed with per-word cues
 distilled from MiniLM), keyword overlap and the embedding cosine of the rule and the request.
 Rules are examined in batches of 32, as a model selector would see them; with a model configured
-each batch is one `SelectStep` and the offline judgment is `judge_card` below. Checked rules are listed separately by the service: their
-checks stay armed whatever the relevance, because a check that does not apply answers
-not_applicable.
+each batch is one `SelectStep` and the offline judgment is `judge_card` below. Checked rules are
+listed separately by the service: their checks stay armed whatever the relevance, because a check
+that does not apply answers not_applicable.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ tasks and shuffled library orders. `--train` fits the shipped model on the whole
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import statistics
@@ -47,6 +48,7 @@ class Embeddings:
         train_texts = [r.matching_text for r in corpus.rules] + [
             t.text for t in corpus.tasks if t.source != "swe_together"
         ]
+        self.embedder = str(getattr(embedder, "name", ""))
         self.words = embed_words(embedder, vocabulary(train_texts))
         rule_vectors = embedder.embed([r.matching_text for r in corpus.rules])
         task_vectors = embedder.embed([t.text for t in corpus.tasks])
@@ -99,7 +101,13 @@ def evaluate_fold(
                 gold = {r.id for r in library if r.id in counted and corpus.relevant(task, r)}
                 languages = set(task.languages) or None
                 chosen = service_select.select(
-                    rules, matrix, task.text, embeddings.tasks[task.id], project_languages=languages, scorer=model
+                    rules,
+                    matrix,
+                    task.text,
+                    embeddings.tasks[task.id],
+                    project_languages=languages,
+                    scorer=model,
+                    embedder=embeddings.embedder,
                 )
                 started = time.perf_counter()
                 hook = hook_select.select(dicts, task.text, languages, scorer=model)
@@ -168,6 +176,8 @@ def train_shipped(swe_dir: Path | None = None) -> dict[str, Any]:
     corpus = load_corpus(swe_dir)
     embeddings = Embeddings(corpus, load_embedder("minilm"))
     model = train(corpus, embeddings.words, corpus.rules, corpus.tasks, embeddings.rules, embeddings.tasks)
+    if model.sentence is not None:
+        model.sentence = dataclasses.replace(model.sentence, embedder=embeddings.embedder)
     summary = {
         "seed": SEED,
         "rules": len(corpus.rules),

@@ -73,12 +73,19 @@ def select(
     project_languages: set[str] | None = None,
     model: Model | None = None,
     scorer: SelectionModel | None = None,
+    embedder: str | None = None,
 ) -> Selection:
-    """Judge every rule against the request, a batch at a time; `vectors` rows align with `rules`."""
+    """Judge every rule against the request, a batch at a time; `vectors` rows align with `rules`.
+
+    The embeddings also feed the scorer's whole-text reading when they come from the embedder it was
+    trained on (`embedder`, the embedder's name; None: judged by their width alone)."""
     from heedful.rules.steps import SelectCard, SelectInput, SelectStep
 
     scorer = scorer or load_service_model()
-    task = scorer.read_task(query, project_languages, query_vector)
+    readable = (
+        scorer.sentence is not None and query_vector is not None and scorer.sentence.reads(query_vector, embedder)
+    )
+    task = scorer.read_task(query, project_languages, query_vector if readable else None)
     out = Selection()
     languages_hint = sorted(project_languages) if project_languages is not None else None
     for start in range(0, len(rules), BATCH_SIZE):
@@ -92,7 +99,7 @@ def select(
             if vectors is not None and query_vector is not None and index < len(vectors):
                 vector = vectors[index]
                 cosine = float(np.dot(vector, query_vector))
-            reading = scorer.read_rule(rule.text, rule.condition, vector)
+            reading = scorer.read_rule(rule.text, rule.condition, vector if readable else None)
             cards.append(
                 SelectCard(
                     id=rule.id,
@@ -122,7 +129,8 @@ def select(
             has_vector = vectors is not None and query_vector is not None and index < len(vectors)
             cosine = card.cosine if has_vector else None
             if rule.id not in verdicts:
-                reading = scorer.read_rule(rule.text, rule.condition, vectors[index] if has_vector else None)  # type: ignore[index]
+                vector = vectors[index] if has_vector and readable else None  # type: ignore[index]
+                reading = scorer.read_rule(rule.text, rule.condition, vector)
                 verdicts[rule.id] = _judge(scorer, query, task, reading, rule.exceptions, cosine, card.keyword)
             applies, why, kind, score = verdicts[rule.id]
             item = Scored(rule, score, card.cosine, card.keyword, applies, why, kind)

@@ -209,6 +209,12 @@ class SentenceReader:
     sentence_mix: tuple[float, ...]
     rule_bias: tuple[float, ...]
     task_bias: tuple[float, ...]
+    embedder: str = ""  # the embedder it was trained on ("" when not recorded)
+
+    def reads(self, vector: Sequence[float], embedder: str | None = None) -> bool:
+        """Whether `vector` is one this reader was trained on: same width, and same embedder when named."""
+        width = len(self.weights[0]) if self.weights else 0
+        return len(vector) == width and (embedder is None or not self.embedder or embedder == self.embedder)
 
     def logits(self, cue_logits: list[float], vector: Sequence[float], is_task: bool) -> list[float]:
         import numpy as np  # the service path only: the hook never passes an embedding
@@ -226,7 +232,8 @@ class SentenceReader:
             return tuple(float(v) for v in raw[key])  # type: ignore[attr-defined]
 
         rows = tuple(tuple(float(v) for v in row) for row in raw["weights"])  # type: ignore[attr-defined]
-        return cls(rows, floats("cue_mix"), floats("sentence_mix"), floats("rule_bias"), floats("task_bias"))
+        parts = (floats("cue_mix"), floats("sentence_mix"), floats("rule_bias"), floats("task_bias"))
+        return cls(rows, *parts, embedder=str(raw.get("embedder") or ""))
 
     def to_json(self) -> dict[str, object]:
         return {
@@ -235,6 +242,7 @@ class SentenceReader:
             "sentence_mix": [round(v, 5) for v in self.sentence_mix],
             "rule_bias": [round(v, 5) for v in self.rule_bias],
             "task_bias": [round(v, 5) for v in self.task_bias],
+            "embedder": self.embedder,
         }
 
 
@@ -277,7 +285,7 @@ class SelectionModel:
         ]
         if is_rule and answer_form(text):
             logits[0] += self.answer_form_weight
-        if vector is not None and self.sentence is not None:
+        if vector is not None and self.sentence is not None and self.sentence.reads(vector):
             logits = self.sentence.logits(logits, vector, is_task=not is_rule)
         probs = [_sigmoid(z) for z in logits]
         if is_rule:
@@ -287,7 +295,7 @@ class SelectionModel:
     def read_rule(self, text: str, condition: str | None = None, vector: Sequence[float] | None = None) -> Reading:
         """The rule's reading; with its embedding (`vector`, of the text and condition) on the service path."""
         matching = " ".join(p for p in (text, condition or "") if p)
-        key = (matching, vector is not None and self.sentence is not None)
+        key = (matching, vector is not None and self.sentence is not None and self.sentence.reads(vector))
         found = self._rules.get(key)
         if found is None:
             found = self._rules[key] = self._read(matching, self.rule_bias, vector)

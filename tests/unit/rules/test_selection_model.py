@@ -151,6 +151,11 @@ def test_sentence_reader_reads_what_the_words_do_not_say() -> None:
     assert model.decide(rule, read_whole, cosine=0.3).applies
     assert not model.decide(rule, words_only, cosine=0.3).applies
     assert SentenceReader.from_json(sentence.to_json()) == sentence
+    # an embedding of another width (another embedder) is not read: words alone, no error
+    other = model.read_task("start the staging database over from a clean slate", vector=(0.1, 1.0, 0.0))
+    assert other.facets == words_only.facets
+    named = SentenceReader(**{**sentence.__dict__, "embedder": "minilm"})
+    assert named.reads((0.1, 1.0), "minilm") and named.reads((0.1, 1.0)) and not named.reads((0.1, 1.0), "hashing")
 
 
 def test_shipped_service_model_has_a_sentence_reader_of_the_embedder_width() -> None:

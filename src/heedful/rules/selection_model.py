@@ -46,8 +46,9 @@ import re
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 from heedful.rules.facets import answer_form, facets, languages
 
@@ -216,13 +217,19 @@ class SentenceReader:
         width = len(self.weights[0]) if self.weights else 0
         return len(vector) == width and (embedder is None or not self.embedder or embedder == self.embedder)
 
-    def logits(self, cue_logits: list[float], vector: Sequence[float], is_task: bool) -> list[float]:
+    @cached_property
+    def _matrix(self) -> Any:
         import numpy as np  # the service path only: the hook never passes an embedding
 
-        sentence = np.asarray(self.weights, dtype=np.float32) @ np.asarray(vector, dtype=np.float32)
+        return np.asarray(self.weights, dtype=np.float32)
+
+    def logits(self, cue_logits: list[float], vector: Sequence[float], is_task: bool) -> list[float]:
+        import numpy as np
+
+        sentence = (self._matrix @ np.asarray(vector, dtype=np.float32)).tolist()
         bias = self.task_bias if is_task else self.rule_bias
         return [
-            a * c + b * float(s) + z
+            a * c + b * s + z
             for a, c, b, s, z in zip(self.cue_mix, cue_logits, self.sentence_mix, sentence, bias, strict=True)
         ]
 

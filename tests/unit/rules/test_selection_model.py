@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from array import array
@@ -154,7 +155,7 @@ def test_sentence_reader_reads_what_the_words_do_not_say() -> None:
     # an embedding of another width (another embedder) is not read: words alone, no error
     other = model.read_task("start the staging database over from a clean slate", vector=(0.1, 1.0, 0.0))
     assert other.facets == words_only.facets
-    named = SentenceReader(**{**sentence.__dict__, "embedder": "minilm"})
+    named = dataclasses.replace(sentence, embedder="minilm")
     assert named.reads((0.1, 1.0), "minilm") and named.reads((0.1, 1.0)) and not named.reads((0.1, 1.0), "hashing")
 
 

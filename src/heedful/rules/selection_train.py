@@ -55,6 +55,7 @@ FACET_L2 = 0.01
 TOPICAL_FEATURES = ("facet_max", "facet_sum", "facet_any", "keyword", "cosine", "language_match", "lexicon")
 HOOK_FEATURES = ("facet_max", "facet_sum", "facet_any", "keyword", "language_match", "lexicon")
 SENTENCE_L2 = 1.0  # ridge penalty of the embedding read-outs (unit vectors, a few hundred texts)
+SENTENCE_L2_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)  # chosen per training set by cross-fitted error
 TOKENIZER = Path(__file__).resolve().parents[1] / "embed" / "data" / "tokenizer.json"
 
 
@@ -265,14 +266,14 @@ def _ridge(x: np.ndarray, y: np.ndarray, l2: float = SENTENCE_L2) -> np.ndarray:
 
 
 def _sentence_scores(
-    r_train: np.ndarray, rule_y: np.ndarray, t_train: np.ndarray, task_y: np.ndarray
+    r_train: np.ndarray, rule_y: np.ndarray, t_train: np.ndarray, task_y: np.ndarray, l2: float = SENTENCE_L2
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Linear read-outs of the embedding, all facets at once: (weights (dim, F), intercepts, task shifts).
     The every-answer column is fitted on rules alone (tasks have no such label)."""
     ones_r, ones_t = np.ones((len(r_train), 1)), np.ones((len(t_train), 1))
     x = np.vstack([np.hstack([r_train, np.zeros_like(ones_r), ones_r]), np.hstack([t_train, ones_t, ones_t])])
-    beta = _ridge(x, np.vstack([rule_y, task_y]))
-    every = _ridge(np.hstack([r_train, ones_r]), rule_y[:, :1])
+    beta = _ridge(x, np.vstack([rule_y, task_y]), l2)
+    every = _ridge(np.hstack([r_train, ones_r]), rule_y[:, :1], l2)
     beta[:, 0] = 0.0
     beta[:-2, 0], beta[-1, 0] = every[:-1, 0], every[-1, 0]
     return beta[:-2], beta[-1], beta[-2]
@@ -295,12 +296,19 @@ def fit_sentence(
     rule_y = np.array([[f in r.governs for f in facets] for r in rules], dtype=float)
     task_y = np.array([[f != EVERY and f in t.involves for f in facets] for t in tasks], dtype=float)
     rule_fold, task_fold = fold_ids(len(rules), len(tasks))
-    r_score, t_score = np.zeros(rule_y.shape), np.zeros(task_y.shape)
-    for f in range(int(max(rule_fold.max(initial=0), task_fold.max(initial=0))) + 1):
-        r_in, t_in = rule_fold != f, task_fold != f
-        w, c, shift = _sentence_scores(r_vec[r_in], rule_y[r_in], t_vec[t_in], task_y[t_in])
-        r_score[~r_in] = r_vec[~r_in] @ w + c
-        t_score[~t_in] = t_vec[~t_in] @ w + c + shift
+    best: tuple[float, float, np.ndarray, np.ndarray] | None = None
+    for l2 in SENTENCE_L2_GRID:  # the penalty with the least held-out squared error, within the training texts
+        r_score, t_score = np.zeros(rule_y.shape), np.zeros(task_y.shape)
+        for f in range(int(max(rule_fold.max(initial=0), task_fold.max(initial=0))) + 1):
+            r_in, t_in = rule_fold != f, task_fold != f
+            w, c, shift = _sentence_scores(r_vec[r_in], rule_y[r_in], t_vec[t_in], task_y[t_in], l2)
+            r_score[~r_in] = r_vec[~r_in] @ w + c
+            t_score[~t_in] = t_vec[~t_in] @ w + c + shift
+        error = float(((r_score - rule_y) ** 2).mean() + ((t_score - task_y)[:, 1:] ** 2).mean())
+        if best is None or error < best[0]:
+            best = (error, l2, r_score, t_score)
+    assert best is not None
+    _, l2, r_score, t_score = best
     k_count = len(facets)
     cue_mix, sentence_mix = np.zeros(k_count), np.zeros(k_count)
     mix_rule, mix_task = np.zeros(k_count), np.full(k_count, -30.0)
@@ -316,7 +324,7 @@ def fit_sentence(
     rule_mixed = cue_mix * rule_cues + sentence_mix * r_score + mix_rule
     task_mixed = cue_mix * task_cues + sentence_mix * t_score + mix_task
     # the shipped read-out is fitted on every text; its intercepts move into the mix's biases
-    w, c, shift = _sentence_scores(r_vec, rule_y, t_vec, task_y)
+    w, c, shift = _sentence_scores(r_vec, rule_y, t_vec, task_y, l2)
     reader = SentenceReader(
         tuple(tuple(float(v) for v in row) for row in w.T),
         tuple(float(v) for v in cue_mix),

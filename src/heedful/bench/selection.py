@@ -33,8 +33,9 @@ from heedful.rules.selection_corpus import Corpus, RuleItem, load_corpus
 NAMES = ("service", "hook", "hook_uncapped")  # the hook caps each block (every answer, coding habits, topical)
 PROTOCOL = (
     "each fold's scorer is fitted without the left-out source (seed fixed, thresholds by F2 on the training "
-    "pairs only, the sentence read-out's ridge penalty by cross-fitted error on the training texts); the fixed settings (features, caps, the general-habit floor) were set before this run, "
-    "the floor after reading pooled left-out results of earlier runs, so they are not nested"
+    "pairs only, the sentence read-out's ridge penalty by cross-fitted error on the training texts); the fixed "
+    "settings (features, caps, the general-habit floor) were set before this run, the floor after reading "
+    "pooled left-out results of earlier runs, so they are not nested"
 )
 MODEL_DIR = Path(__file__).resolve().parents[1] / "rules" / "data"
 

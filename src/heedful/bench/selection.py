@@ -16,6 +16,7 @@ tasks and shuffled library orders. `--train` fits the shipped model on the whole
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import statistics
@@ -32,8 +33,9 @@ from heedful.rules.selection_corpus import Corpus, RuleItem, load_corpus
 NAMES = ("service", "hook", "hook_uncapped")  # the hook caps each block (every answer, coding habits, topical)
 PROTOCOL = (
     "each fold's scorer is fitted without the left-out source (seed fixed, thresholds by F2 on the training "
-    "pairs only); the fixed settings (features, caps, the general-habit floor) were set before this run, "
-    "the floor after reading pooled left-out results of earlier runs, so they are not nested"
+    "pairs only, the sentence read-out's ridge penalty by cross-fitted error on the training texts); the fixed "
+    "settings (features, caps, the general-habit floor) were set before this run, the floor after reading "
+    "pooled left-out results of earlier runs, so they are not nested"
 )
 MODEL_DIR = Path(__file__).resolve().parents[1] / "rules" / "data"
 
@@ -47,6 +49,7 @@ class Embeddings:
         train_texts = [r.matching_text for r in corpus.rules] + [
             t.text for t in corpus.tasks if t.source != "swe_together"
         ]
+        self.embedder = str(getattr(embedder, "name", ""))
         self.words = embed_words(embedder, vocabulary(train_texts))
         rule_vectors = embedder.embed([r.matching_text for r in corpus.rules])
         task_vectors = embedder.embed([t.text for t in corpus.tasks])
@@ -99,7 +102,13 @@ def evaluate_fold(
                 gold = {r.id for r in library if r.id in counted and corpus.relevant(task, r)}
                 languages = set(task.languages) or None
                 chosen = service_select.select(
-                    rules, matrix, task.text, embeddings.tasks[task.id], project_languages=languages, scorer=model
+                    rules,
+                    matrix,
+                    task.text,
+                    embeddings.tasks[task.id],
+                    project_languages=languages,
+                    scorer=model,
+                    embedder=embeddings.embedder,
                 )
                 started = time.perf_counter()
                 hook = hook_select.select(dicts, task.text, languages, scorer=model)
@@ -168,6 +177,8 @@ def train_shipped(swe_dir: Path | None = None) -> dict[str, Any]:
     corpus = load_corpus(swe_dir)
     embeddings = Embeddings(corpus, load_embedder("minilm"))
     model = train(corpus, embeddings.words, corpus.rules, corpus.tasks, embeddings.rules, embeddings.tasks)
+    if model.sentence is not None:
+        model.sentence = dataclasses.replace(model.sentence, embedder=embeddings.embedder)
     summary = {
         "seed": SEED,
         "rules": len(corpus.rules),

@@ -5,12 +5,12 @@ names a language or platform that neither the request nor the project uses. A ru
 every answer (length, language, format, tone) is selected for every task, and a general coding habit
 for every task that changes code (the rule's reach, read as on the hook path). Otherwise the learned
 scorer of `heedful.rules.selection_model` decides from facet agreement (the activities the rule
-governs and the task involves, read through per-word cues distilled from MiniLM), keyword overlap
-and the embedding cosine of the rule and the request. Rules are examined in batches of 32, as a
-model selector would see them; with a model configured each batch is one `SelectStep` and the
-offline judgment is `judge_card` below. Checked rules are listed separately by the service: their
-checks stay armed whatever the relevance, because a check that does not apply answers
-not_applicable.
+governs and the task involves, read from the whole text's embedding mixed with per-word cues
+distilled from MiniLM), keyword overlap and the embedding cosine of the rule and the request.
+Rules are examined in batches of 32, as a model selector would see them; with a model configured
+each batch is one `SelectStep` and the offline judgment is `judge_card` below. Checked rules are
+listed separately by the service: their checks stay armed whatever the relevance, because a check
+that does not apply answers not_applicable.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import numpy as np
 
 from heedful.llm import Model, OfflineModel, run_step
 from heedful.rules.models import Rule
-from heedful.rules.selection_model import SelectionModel, load_model, overlap, stem, tokens
+from heedful.rules.selection_model import Reading, SelectionModel, load_service_model, overlap, stem, tokens
 
 BATCH_SIZE = 32
 COSINE_THRESHOLD = 0.42  # shown to a model selector as a hint; the offline scorer learns its own weights
@@ -73,12 +73,19 @@ def select(
     project_languages: set[str] | None = None,
     model: Model | None = None,
     scorer: SelectionModel | None = None,
+    embedder: str | None = None,
 ) -> Selection:
-    """Judge every rule against the request, a batch at a time; `vectors` rows align with `rules`."""
+    """Judge every rule against the request, a batch at a time; `vectors` rows align with `rules`.
+
+    The embeddings also feed the scorer's whole-text reading when they come from the embedder it was
+    trained on (`embedder`, the embedder's name; None: judged by their width alone)."""
     from heedful.rules.steps import SelectCard, SelectInput, SelectStep
 
-    scorer = scorer or load_model()
-    task = scorer.read_task(query, project_languages)
+    scorer = scorer or load_service_model()
+    readable = (
+        scorer.sentence is not None and query_vector is not None and scorer.sentence.reads(query_vector, embedder)
+    )
+    task = scorer.read_task(query, project_languages, query_vector if readable else None)
     out = Selection()
     languages_hint = sorted(project_languages) if project_languages is not None else None
     for start in range(0, len(rules), BATCH_SIZE):
@@ -88,9 +95,11 @@ def select(
         for offset, rule in enumerate(batch):
             index = start + offset
             cosine = None
+            vector = None
             if vectors is not None and query_vector is not None and index < len(vectors):
-                cosine = float(np.dot(vectors[index], query_vector))
-            reading = scorer.read_rule(rule.text, rule.condition)
+                vector = vectors[index]
+                cosine = float(np.dot(vector, query_vector))
+            reading = scorer.read_rule(rule.text, rule.condition, vector if readable else None)
             cards.append(
                 SelectCard(
                     id=rule.id,
@@ -115,12 +124,14 @@ def select(
                 verdicts = {d.id: (d.applies, d.why, "model", 1.0 if d.applies else 0.0) for d in answer.decisions}
             except Exception:  # a model that cannot answer: this batch is judged offline instead
                 verdicts = {}
-        for rule, card in zip(batch, cards, strict=True):
-            cosine = card.cosine if vectors is not None and query_vector is not None else None
+        for offset, (rule, card) in enumerate(zip(batch, cards, strict=True)):
+            index = start + offset
+            has_vector = vectors is not None and query_vector is not None and index < len(vectors)
+            cosine = card.cosine if has_vector else None
             if rule.id not in verdicts:
-                verdicts[rule.id] = _judge(
-                    scorer, query, task, rule.text, rule.condition, rule.exceptions, cosine, card.keyword
-                )
+                vector = vectors[index] if has_vector and readable else None  # type: ignore[index]
+                reading = scorer.read_rule(rule.text, rule.condition, vector)
+                verdicts[rule.id] = _judge(scorer, query, task, reading, rule.exceptions, cosine, card.keyword)
             applies, why, kind, score = verdicts[rule.id]
             item = Scored(rule, score, card.cosine, card.keyword, applies, why, kind)
             (out.rules if applies else out.rejected).append(item)
@@ -131,9 +142,8 @@ def select(
 def _judge(
     scorer: SelectionModel,
     query: str,
-    task: object,
-    text: str,
-    condition: str | None,
+    task: Reading,
+    rule: Reading,
     exceptions: Sequence[str],
     cosine: float | None,
     keyword: float,
@@ -141,7 +151,7 @@ def _judge(
     met = exception_met(exceptions, query)
     if met is not None:
         return False, f"exception applies: {met}", "exception", 0.0
-    decision = scorer.decide(scorer.read_rule(text, condition), task, keyword, cosine)  # type: ignore[arg-type]
+    decision = scorer.decide(rule, task, keyword, cosine)
     return decision.applies, decision.why, decision.kind, decision.score
 
 
@@ -157,7 +167,8 @@ def judge_card(
     keyword_threshold: float = KEYWORD_THRESHOLD,
 ) -> tuple[bool, str]:
     """(applies, why) for one rule card: the offline selector (the thresholds are a model's hints only)."""
-    scorer = load_model()
+    scorer = load_service_model()
     task = scorer.read_task(query, project_languages)
-    applies, why, _, _ = _judge(scorer, query, task, text, condition, exceptions, cosine, keyword)
+    rule = scorer.read_rule(text, condition)
+    applies, why, _, _ = _judge(scorer, query, task, rule, exceptions, cosine, keyword)
     return applies, why

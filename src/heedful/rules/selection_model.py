@@ -11,6 +11,12 @@ A rule applies to a task when
 - it governs every answer (length, language, format, tone): always, outside the topical budget;
 - otherwise a logistic scorer over facet agreement, keyword overlap and cosine clears its threshold.
 
+On the service path, which has the embedder, the facets are read from the whole text as well: a
+linear read-out of the text's MiniLM embedding per facet (`SentenceReader`, shipped as
+`selection_sentence.json` and loaded only by `load_service_model`) is mixed with the per-word cue
+logit, so "ship it" can read as committing and releasing although no single word says so. The hook
+path reads words alone and stays stdlib-only.
+
 A rule's reach (`SelectionModel.reach`) is read once per text and cached: `every_answer`,
 `every_code_change` (a general coding habit: naming, comments, types, small diffs; shown for every
 coding task in a compact block that does not spend the topical budget either) or `topical` (an
@@ -38,15 +44,18 @@ import json
 import math
 import re
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 from heedful.rules.facets import answer_form, facets, languages
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 MODEL_FILE = "selection_model.json"
 CUES_FILE = "selection_cues.bin"
+SENTENCE_FILE = "selection_sentence.json"
 EVERY = "every"
 CODE = "code"
 GENERAL_FLOOR = 0.3  # below this for every activity (and not every answer), a rule is a general coding habit
@@ -173,15 +182,75 @@ def with_general_reach(probs: list[float], code: int) -> list[float]:
 def pair_features(rule: Reading, task: Reading, keyword: float, cosine: float) -> dict[str, float]:
     """Features of one (rule, task) pair, before the language gate."""
     products = [r * t for r, t in zip(rule.facets[1:], task.facets[1:], strict=True)]
+    missed = 1.0
+    for p in products:
+        missed *= 1.0 - p
     return {
         "facet_max": max(products) if products else 0.0,
         "facet_sum": min(sum(products), 2.0),
+        "facet_any": 1.0 - missed,  # the chance that some activity is both governed and involved
         "keyword": keyword,
         "cosine": cosine,
         "every": rule.facets[0],
         "language_match": 1.0 if rule.languages and rule.languages & task.languages else 0.0,
         "lexicon": 1.0 if rule.lexicon & task.lexicon else 0.0,
     }
+
+
+@dataclass(frozen=True)
+class SentenceReader:
+    """The service path's facet reading from a whole text: a linear read-out of its MiniLM embedding
+    per facet, mixed with the per-word cue logit by a small logistic fitted on held-out readings.
+
+    logit_k = cue_mix_k * cue_logit_k + sentence_mix_k * (embedding . weights_k) + bias_k (rule or task)
+    """
+
+    weights: tuple[tuple[float, ...], ...]  # (facets, embedding dimensions)
+    cue_mix: tuple[float, ...]
+    sentence_mix: tuple[float, ...]
+    rule_bias: tuple[float, ...]
+    task_bias: tuple[float, ...]
+    embedder: str = ""  # the embedder it was trained on ("" when not recorded)
+
+    def reads(self, vector: Sequence[float], embedder: str | None = None) -> bool:
+        """Whether `vector` is one this reader was trained on: same width, and same embedder when named."""
+        width = len(self.weights[0]) if self.weights else 0
+        return len(vector) == width and (embedder is None or not self.embedder or embedder == self.embedder)
+
+    @cached_property
+    def _matrix(self) -> Any:
+        import numpy as np  # the service path only: the hook never passes an embedding
+
+        return np.asarray(self.weights, dtype=np.float32)
+
+    def logits(self, cue_logits: list[float], vector: Sequence[float], is_task: bool) -> list[float]:
+        import numpy as np
+
+        sentence = (self._matrix @ np.asarray(vector, dtype=np.float32)).tolist()
+        bias = self.task_bias if is_task else self.rule_bias
+        return [
+            a * c + b * s + z
+            for a, c, b, s, z in zip(self.cue_mix, cue_logits, self.sentence_mix, sentence, bias, strict=True)
+        ]
+
+    @classmethod
+    def from_json(cls, raw: dict[str, object]) -> SentenceReader:
+        def floats(key: str) -> tuple[float, ...]:
+            return tuple(float(v) for v in raw[key])  # type: ignore[attr-defined]
+
+        rows = tuple(tuple(float(v) for v in row) for row in raw["weights"])  # type: ignore[attr-defined]
+        parts = (floats("cue_mix"), floats("sentence_mix"), floats("rule_bias"), floats("task_bias"))
+        return cls(rows, *parts, embedder=str(raw.get("embedder") or ""))
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "weights": [[round(v, 4) for v in row] for row in self.weights],
+            "cue_mix": [round(v, 5) for v in self.cue_mix],
+            "sentence_mix": [round(v, 5) for v in self.sentence_mix],
+            "rule_bias": [round(v, 5) for v in self.rule_bias],
+            "task_bias": [round(v, 5) for v in self.task_bias],
+            "embedder": self.embedder,
+        }
 
 
 class SelectionModel:
@@ -198,6 +267,7 @@ class SelectionModel:
         mean_weight: list[float] | None = None,
         peak_weight: list[float] | None = None,
         answer_form_weight: float = 0.0,
+        sentence: SentenceReader | None = None,
     ) -> None:
         self.facet_names = facet_names  # facet_names[0] is EVERY
         self.mean_weight = mean_weight or [1.0] * len(facet_names)
@@ -208,10 +278,11 @@ class SelectionModel:
         self.cues = cues
         self.weights = weights
         self.hook_weights = hook_weights
-        self._rules: dict[str, Reading] = {}  # readings by text: a library repeats words, a bench repeats rules
+        self.sentence = sentence  # None: facets from words alone, as on the hook path
+        self._rules: dict[tuple[str, bool], Reading] = {}  # by text: a library repeats words, a bench repeats rules
         self.code_index = facet_names.index(CODE) if CODE in facet_names else -1
 
-    def _read(self, text: str, bias: list[float]) -> Reading:
+    def _read(self, text: str, bias: list[float], vector: Sequence[float] | None = None) -> Reading:
         is_rule = bias is self.rule_bias
         words = tokens(text)
         mean, peak = self.cues.pool(words)
@@ -221,27 +292,36 @@ class SelectionModel:
         ]
         if is_rule and answer_form(text):
             logits[0] += self.answer_form_weight
+        if vector is not None and self.sentence is not None and self.sentence.reads(vector):
+            logits = self.sentence.logits(logits, vector, is_task=not is_rule)
         probs = [_sigmoid(z) for z in logits]
         if is_rule:
             probs = with_general_reach(probs, self.code_index)
         return Reading(tuple(probs), languages(text), frozenset(stem(w) for w in words), facets(text, task=not is_rule))
 
-    def read_rule(self, text: str, condition: str | None = None) -> Reading:
+    def read_rule(self, text: str, condition: str | None = None, vector: Sequence[float] | None = None) -> Reading:
+        """The rule's reading; with its embedding (`vector`, of the text and condition) on the service path."""
         matching = " ".join(p for p in (text, condition or "") if p)
-        found = self._rules.get(matching)
+        key = (matching, vector is not None and self.sentence is not None and self.sentence.reads(vector))
+        found = self._rules.get(key)
         if found is None:
-            found = self._rules[matching] = self._read(matching, self.rule_bias)
+            found = self._rules[key] = self._read(matching, self.rule_bias, vector)
         return found
 
-    def read_task(self, text: str, project_languages: set[str] | frozenset[str] | None = None) -> Reading:
-        reading = self._read(text, self.task_bias)
+    def read_task(
+        self,
+        text: str,
+        project_languages: set[str] | frozenset[str] | None = None,
+        vector: Sequence[float] | None = None,
+    ) -> Reading:
+        reading = self._read(text, self.task_bias, vector)
         task_only = reading.facets[1:]
         available = reading.languages | frozenset(project_languages or ())
         return Reading((0.0, *task_only), available, reading.words, reading.lexicon)
 
-    def reach(self, rule: Reading) -> str:
+    def reach(self, rule: Reading, every_threshold: float | None = None) -> str:
         """`every_answer`, `every_code_change` or `topical` (see the module docstring)."""
-        if rule.facets[0] >= self.weights.every_threshold:
+        if rule.facets[0] >= (self.weights.every_threshold if every_threshold is None else every_threshold):
             return "every_answer"
         k = self.code_index
         # a general habit only when writing code is what it is most about ("Shell scripts start with
@@ -261,22 +341,23 @@ class SelectionModel:
                 0.0,
                 f"names {', '.join(sorted(rule.languages))}, which this task and project do not use",
             )
-        if rule.facets[0] >= self.weights.every_threshold:
+        weights = self.weights if cosine is not None else self.hook_weights
+        if rule.facets[0] >= weights.every_threshold:
             return Decision(True, "every", rule.facets[0], "governs every answer")
         if keyword is None:
             keyword = overlap(rule.words, task.words)
-        weights = self.weights if cosine is not None else self.hook_weights
         features = pair_features(rule, task, keyword, cosine or 0.0)
         z = weights.bias + sum(w * features[n] for n, w in zip(weights.names, weights.values, strict=True))
         score = _sigmoid(z)
         if score >= weights.threshold:
-            return Decision(True, self._kind(rule, task), score, self._why(rule, task, keyword, cosine))
+            kind = self._kind(rule, task, weights.every_threshold)
+            return Decision(True, kind, score, self._why(rule, task, keyword, cosine))
         return Decision(False, "unrelated", score, f"not related (score {score:.2f})")
 
-    def _kind(self, rule: Reading, task: Reading) -> str:
+    def _kind(self, rule: Reading, task: Reading, every_threshold: float) -> str:
         """ "code" when a general coding habit applies because the task changes code, else "topical"."""
         k = self.code_index
-        if k < 0 or self.reach(rule) != "every_code_change":
+        if k < 0 or self.reach(rule, every_threshold) != "every_code_change":
             return "topical"
         products = [r * t for r, t in zip(rule.facets[1:], task.facets[1:], strict=True)]
         return "code" if products[k - 1] >= max(products) else "topical"
@@ -312,9 +393,12 @@ def _number(value: object) -> float:
     return float(value)
 
 
-def model_from_files(model_path: Path, cues_path: Path) -> SelectionModel:
+def model_from_files(model_path: Path, cues_path: Path, sentence_path: Path | None = None) -> SelectionModel:
     raw = json.loads(model_path.read_text(encoding="utf-8"))
     cues = CueTable.from_bytes(cues_path.read_bytes())
+    sentence = None
+    if sentence_path is not None and sentence_path.exists():
+        sentence = SentenceReader.from_json(json.loads(sentence_path.read_text(encoding="utf-8")))
     return SelectionModel(
         list(raw["facets"]),
         [float(b) for b in raw["rule_bias"]],
@@ -325,10 +409,17 @@ def model_from_files(model_path: Path, cues_path: Path) -> SelectionModel:
         [float(w) for w in raw["mean_weight"]],
         [float(w) for w in raw["peak_weight"]],
         float(raw["answer_form_weight"]),
+        sentence,
     )
 
 
 @lru_cache(maxsize=1)
 def load_model() -> SelectionModel:
-    """The shipped model (read once per process)."""
+    """The shipped model for the hook path: facets from words alone (read once per process)."""
     return model_from_files(DATA_DIR / MODEL_FILE, DATA_DIR / CUES_FILE)
+
+
+@lru_cache(maxsize=1)
+def load_service_model() -> SelectionModel:
+    """The shipped model with its sentence reader (the service path, which has the embedder)."""
+    return model_from_files(DATA_DIR / MODEL_FILE, DATA_DIR / CUES_FILE, DATA_DIR / SENTENCE_FILE)

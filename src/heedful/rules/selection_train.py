@@ -13,6 +13,10 @@ and `rules/data/selection_cues.bin`. Steps:
    is fitted on (task, rule) pairs whose facet readings come from classifiers that did not see
    that text (5-fold cross-fitting), and its threshold is the best F2 (recall weighs four times
    precision) on those pairs. A rule read as governing every answer skips the pair scorer.
+4. With the corpus embeddings (the service path): a ridge read-out of the whole text's MiniLM
+   embedding per facet, cross-fitted on the same folds, is mixed with the cue logit by a per-facet
+   logistic fitted on the held-out logits of both; the service's pair scorer is fitted on those
+   mixed readings, the hook's on the cue readings alone.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from heedful.rules.selection_model import (
     CueTable,
     Reading,
     SelectionModel,
+    SentenceReader,
     Weights,
     overlap,
     pair_features,
@@ -47,8 +52,10 @@ SEED = 13
 BETA = 2.0  # recall weighs four times precision: a missed rule costs more than an extra line
 DIMENSIONS = 64
 FACET_L2 = 0.01
-TOPICAL_FEATURES = ("facet_max", "facet_sum", "keyword", "cosine", "language_match", "lexicon")
-HOOK_FEATURES = ("facet_max", "facet_sum", "keyword", "language_match", "lexicon")
+TOPICAL_FEATURES = ("facet_max", "facet_sum", "facet_any", "keyword", "cosine", "language_match", "lexicon")
+HOOK_FEATURES = ("facet_max", "facet_sum", "facet_any", "keyword", "language_match", "lexicon")
+SENTENCE_L2 = 1.0  # ridge penalty of the embedding read-outs (unit vectors, a few hundred texts)
+SENTENCE_L2_GRID = (0.1, 0.3, 1.0, 3.0, 10.0)  # chosen per training set by cross-fitted error
 TOKENIZER = Path(__file__).resolve().parents[1] / "embed" / "data" / "tokenizer.json"
 
 
@@ -227,9 +234,7 @@ def cross_fitted_logits(
     folds: int = 5,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Facet logits of every training text from readers that did not see it."""
-    rng = np.random.default_rng(SEED)
-    rule_fold = rng.integers(0, folds, len(rules))
-    task_fold = rng.integers(0, folds, len(tasks))
+    rule_fold, task_fold = fold_ids(len(rules), len(tasks), folds)
     rule_out = np.zeros((len(rules), len(facets)))
     task_out = np.zeros((len(tasks), len(facets)))
     for f in range(folds):
@@ -245,6 +250,89 @@ def cross_fitted_logits(
         rule_out[~r_in] = reader.logits(rule_texts.subset(~r_in), table, is_task=False)
         task_out[~t_in] = reader.logits(task_texts.subset(~t_in), table, is_task=True)
     return rule_out, task_out
+
+
+def fold_ids(rules: int, tasks: int, folds: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """The cross-fitting fold of each rule and task (seed fixed)."""
+    rng = np.random.default_rng(SEED)
+    return rng.integers(0, folds, rules), rng.integers(0, folds, tasks)
+
+
+def _ridge(x: np.ndarray, y: np.ndarray, l2: float = SENTENCE_L2) -> np.ndarray:
+    """Least squares with an L2 penalty (the last column of `x` is the unpenalised intercept)."""
+    reg = np.full(x.shape[1], l2)
+    reg[-1] = 0.0
+    return np.linalg.solve(x.T @ x + np.diag(reg), x.T @ y)
+
+
+def _sentence_scores(
+    r_train: np.ndarray, rule_y: np.ndarray, t_train: np.ndarray, task_y: np.ndarray, l2: float = SENTENCE_L2
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Linear read-outs of the embedding, all facets at once: (weights (dim, F), intercepts, task shifts).
+    The every-answer column is fitted on rules alone (tasks have no such label)."""
+    ones_r, ones_t = np.ones((len(r_train), 1)), np.ones((len(t_train), 1))
+    x = np.vstack([np.hstack([r_train, np.zeros_like(ones_r), ones_r]), np.hstack([t_train, ones_t, ones_t])])
+    beta = _ridge(x, np.vstack([rule_y, task_y]), l2)
+    every = _ridge(np.hstack([r_train, ones_r]), rule_y[:, :1], l2)
+    beta[:, 0] = 0.0
+    beta[:-2, 0], beta[-1, 0] = every[:-1, 0], every[-1, 0]
+    return beta[:-2], beta[-1], beta[-2]
+
+
+def fit_sentence(
+    facets: list[str],
+    rules: list[RuleItem],
+    tasks: list[TaskItem],
+    rule_vectors: dict[str, np.ndarray],
+    task_vectors: dict[str, np.ndarray],
+    rule_cues: np.ndarray,
+    task_cues: np.ndarray,
+) -> tuple[SentenceReader, np.ndarray, np.ndarray]:
+    """The sentence reader, and the mixed logits of every training text from read-outs that did not see it.
+
+    `rule_cues` / `task_cues` are the cross-fitted per-word cue logits (same folds)."""
+    r_vec = np.vstack([rule_vectors[r.id] for r in rules]).astype(float)
+    t_vec = np.vstack([task_vectors[t.id] for t in tasks]).astype(float)
+    rule_y = np.array([[f in r.governs for f in facets] for r in rules], dtype=float)
+    task_y = np.array([[f != EVERY and f in t.involves for f in facets] for t in tasks], dtype=float)
+    rule_fold, task_fold = fold_ids(len(rules), len(tasks))
+    best: tuple[float, float, np.ndarray, np.ndarray] | None = None
+    for l2 in SENTENCE_L2_GRID:  # the penalty with the least held-out squared error, within the training texts
+        r_score, t_score = np.zeros(rule_y.shape), np.zeros(task_y.shape)
+        for f in range(int(max(rule_fold.max(initial=0), task_fold.max(initial=0))) + 1):
+            r_in, t_in = rule_fold != f, task_fold != f
+            w, c, shift = _sentence_scores(r_vec[r_in], rule_y[r_in], t_vec[t_in], task_y[t_in], l2)
+            r_score[~r_in] = r_vec[~r_in] @ w + c
+            t_score[~t_in] = t_vec[~t_in] @ w + c + shift
+        error = float(((r_score - rule_y) ** 2).mean() + ((t_score - task_y)[:, 1:] ** 2).mean())
+        if best is None or error < best[0]:
+            best = (error, l2, r_score, t_score)
+    assert best is not None
+    _, l2, r_score, t_score = best
+    k_count = len(facets)
+    cue_mix, sentence_mix = np.zeros(k_count), np.zeros(k_count)
+    mix_rule, mix_task = np.zeros(k_count), np.full(k_count, -30.0)
+    is_task = np.r_[np.zeros(len(rules)), np.ones(len(tasks))]
+    for k, facet in enumerate(facets):
+        if facet == EVERY:
+            w, b = fit_logistic(np.c_[rule_cues[:, k], r_score[:, k]], rule_y[:, k], l2=1e-3)
+            cue_mix[k], sentence_mix[k], mix_rule[k] = w[0], w[1], b
+            continue
+        x = np.c_[np.r_[rule_cues[:, k], task_cues[:, k]], np.r_[r_score[:, k], t_score[:, k]], is_task]
+        w, b = fit_logistic(x, np.r_[rule_y[:, k], task_y[:, k]], l2=1e-3)
+        cue_mix[k], sentence_mix[k], mix_rule[k], mix_task[k] = w[0], w[1], b, b + w[2]
+    rule_mixed = cue_mix * rule_cues + sentence_mix * r_score + mix_rule
+    task_mixed = cue_mix * task_cues + sentence_mix * t_score + mix_task
+    # the shipped read-out is fitted on every text; its intercepts move into the mix's biases
+    w, c, shift = _sentence_scores(r_vec, rule_y, t_vec, task_y, l2)
+    reader = SentenceReader(
+        tuple(tuple(float(v) for v in row) for row in w.T),
+        tuple(float(v) for v in cue_mix),
+        tuple(float(v) for v in sentence_mix),
+        tuple(float(v) for v in mix_rule + sentence_mix * c),
+        tuple(float(v) for v in np.where(mix_task <= -30.0, -30.0, mix_task + sentence_mix * (c + shift))),
+    )
+    return reader, rule_mixed, task_mixed
 
 
 def _readings(
@@ -300,24 +388,17 @@ def train(
     code = facets.index(CODE) if CODE in facets else -1
     rule_read = _readings(rule_logits, [r.matching_text for r in rules], False, [r.named for r in rules], code)
     task_read = _readings(task_logits, [t.text for t in tasks], True, [t.available for t in tasks], code)
-    every_probs = np.array([r.facets[0] for r in rule_read])
-    every_gold = np.array([EVERY in r.governs for r in rules])
-    every_threshold = _every_threshold(every_probs, every_gold)
-    rows: list[dict[str, float]] = []
-    labels: list[bool] = []
-    for task, t_read in zip(tasks, task_read, strict=True):
-        for rule, r_read in zip(rules, rule_read, strict=True):
-            if r_read.languages and t_read.languages and not r_read.languages & t_read.languages:
-                continue  # the language gate decides these pairs
-            if r_read.facets[0] >= every_threshold:
-                continue  # so do rules read as governing every answer
-            cosine = 0.0
-            if rule_vectors is not None and task_vectors is not None:
-                cosine = float(rule_vectors[rule.id] @ task_vectors[task.id])
-            rows.append(pair_features(r_read, t_read, overlap(r_read.words, t_read.words), cosine))
-            labels.append(corpus.relevant(task, rule))
-    weights = fit_pair_scorer(TOPICAL_FEATURES, rows, labels, every_threshold)
-    hook_weights = fit_pair_scorer(HOOK_FEATURES, rows, labels, every_threshold)
+    hook_weights = _pair_scorer(corpus, HOOK_FEATURES, rules, tasks, rule_read, task_read)
+    sentence = None
+    weights = hook_weights
+    if rule_vectors is not None and task_vectors is not None:
+        sentence, rule_mixed, task_mixed = fit_sentence(
+            facets, rules, tasks, rule_vectors, task_vectors, rule_logits, task_logits
+        )
+        rule_read = _readings(rule_mixed, [r.matching_text for r in rules], False, [r.named for r in rules], code)
+        task_read = _readings(task_mixed, [t.text for t in tasks], True, [t.available for t in tasks], code)
+        cosines = np.vstack([task_vectors[t.id] for t in tasks]) @ np.vstack([rule_vectors[r.id] for r in rules]).T
+        weights = _pair_scorer(corpus, TOPICAL_FEATURES, rules, tasks, rule_read, task_read, cosines)
     return SelectionModel(
         facets,
         [float(b) for b in reader.rule_bias],
@@ -328,7 +409,34 @@ def train(
         [float(w) for w in reader.mean_weight],
         [float(w) for w in reader.peak_weight],
         reader.answer_form_weight,
+        sentence,
     )
+
+
+def _pair_scorer(
+    corpus: Corpus,
+    names: tuple[str, ...],
+    rules: list[RuleItem],
+    tasks: list[TaskItem],
+    rule_read: list[Reading],
+    task_read: list[Reading],
+    cosines: np.ndarray | None = None,
+) -> Weights:
+    """The pair scorer over held-out readings; the language gate and every-answer rules decide their own pairs."""
+    every_probs = np.array([r.facets[0] for r in rule_read])
+    every_threshold = _every_threshold(every_probs, np.array([EVERY in r.governs for r in rules]))
+    rows: list[dict[str, float]] = []
+    labels: list[bool] = []
+    for i, (task, t_read) in enumerate(zip(tasks, task_read, strict=True)):
+        for j, (rule, r_read) in enumerate(zip(rules, rule_read, strict=True)):
+            if r_read.languages and t_read.languages and not r_read.languages & t_read.languages:
+                continue
+            if r_read.facets[0] >= every_threshold:
+                continue
+            cosine = float(cosines[i, j]) if cosines is not None else 0.0
+            rows.append(pair_features(r_read, t_read, overlap(r_read.words, t_read.words), cosine))
+            labels.append(corpus.relevant(task, rule))
+    return fit_pair_scorer(names, rows, labels, every_threshold)
 
 
 def _every_threshold(probs: np.ndarray, gold: np.ndarray) -> float:
@@ -377,3 +485,6 @@ def save(model: SelectionModel, directory: Path, summary: dict[str, Any]) -> Non
     }
     (directory / "selection_model.json").write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")
     (directory / "selection_cues.bin").write_bytes(model.cues.to_bytes())
+    if model.sentence is not None:
+        text = json.dumps(model.sentence.to_json(), separators=(",", ":")) + "\n"
+        (directory / "selection_sentence.json").write_text(text, encoding="utf-8")

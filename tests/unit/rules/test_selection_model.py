@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import subprocess
 import sys
 from array import array
@@ -10,8 +11,10 @@ from heedful.rules.selection_model import (
     CueTable,
     Reading,
     SelectionModel,
+    SentenceReader,
     Weights,
     load_model,
+    load_service_model,
     stem,
     tokens,
     with_general_reach,
@@ -125,3 +128,40 @@ def test_hook_path_imports_no_heavy_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_sentence_reader_reads_what_the_words_do_not_say() -> None:
+    """With an embedding, the service path mixes a whole-text read-out into the per-word cues."""
+    base = tiny_model()
+    # dimension 1 of the (toy) embedding carries deleting; the cue weight is kept as it is
+    sentence = SentenceReader(
+        weights=((0.0, 0.0), (0.0, 0.0), (0.0, 12.0)),
+        cue_mix=(1.0, 1.0, 1.0),
+        sentence_mix=(1.0, 1.0, 1.0),
+        rule_bias=(0.0, 0.0, 0.0),
+        task_bias=(-30.0, 0.0, 0.0),
+    )
+    model = SelectionModel(
+        base.facet_names, base.rule_bias, base.task_bias, base.cues, base.weights, base.hook_weights, sentence=sentence
+    )
+    words_only = model.read_task("start the staging database over from a clean slate")
+    read_whole = model.read_task("start the staging database over from a clean slate", vector=(0.1, 1.0))
+    assert words_only.facets[2] < 0.1 < 0.9 < read_whole.facets[2]
+    assert read_whole.facets[0] == 0.0  # a task never reads as a rule about every answer
+    rule = model.read_rule("delete delete first")
+    assert model.decide(rule, read_whole, cosine=0.3).applies
+    assert not model.decide(rule, words_only, cosine=0.3).applies
+    assert SentenceReader.from_json(sentence.to_json()) == sentence
+    # an embedding of another width (another embedder) is not read: words alone, no error
+    other = model.read_task("start the staging database over from a clean slate", vector=(0.1, 1.0, 0.0))
+    assert other.facets == words_only.facets
+    named = dataclasses.replace(sentence, embedder="minilm")
+    assert named.reads((0.1, 1.0), "minilm") and named.reads((0.1, 1.0)) and not named.reads((0.1, 1.0), "hashing")
+
+
+def test_shipped_service_model_has_a_sentence_reader_of_the_embedder_width() -> None:
+    model = load_service_model()
+    assert model.sentence is not None
+    assert len(model.sentence.weights) == len(model.facet_names)
+    assert {len(row) for row in model.sentence.weights} == {384}
+    assert load_model().sentence is None  # the hook path reads words only

@@ -82,10 +82,9 @@ def select(
     from heedful.rules.steps import SelectCard, SelectInput, SelectStep
 
     scorer = scorer or load_service_model()
-    readable = (
-        scorer.sentence is not None and query_vector is not None and scorer.sentence.reads(query_vector, embedder)
-    )
-    task = scorer.read_task(query, project_languages, query_vector if readable else None)
+    vector = [float(x) for x in query_vector] if query_vector is not None else None
+    readable = scorer.sentence is not None and vector is not None and scorer.sentence.reads(vector, embedder)
+    task = scorer.read_task(query, project_languages, vector if readable else None)
     out = Selection()
     languages_hint = sorted(project_languages) if project_languages is not None else None
     for start in range(0, len(rules), BATCH_SIZE):

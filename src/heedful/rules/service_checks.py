@@ -56,7 +56,13 @@ def select_rules(
     from heedful.rules.select import select as score_rules
 
     chosen = score_rules(
-        rules, vectors, query, query_vector, project_languages=detect_languages(project_path), model=parts.model
+        rules,
+        vectors,
+        query,
+        query_vector,
+        project_languages=detect_languages(project_path),
+        model=parts.model,
+        embedder=parts.embedder.name if rows else None,  # the whole-text reader trusts only its own embedder
     )
     return RuleSelection(
         library_version=version,

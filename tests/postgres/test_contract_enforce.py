@@ -16,9 +16,10 @@ def test_sessions_and_turns(store: Any) -> None:
     assert opened["platform"] == "claude-code" and opened["project"] == "/repo" and opened["turn_count"] == 0
     assert enforce.ensure_session("me", "s1", "claude-code", None)["project"] == "/repo"  # kept
     first = enforce.start_turn("me", "s1", "t1", 3, "ship it", ["r-1", "r-2"])
-    assert first["seq"] == 1 and first["selected"] == ["r-1", "r-2"] and first["library_version"] == 3
-    assert enforce.start_turn("me", "s1", "t1", 4, "again", [])["seq"] == 1  # idempotent
-    assert enforce.start_turn("me", "s1", "t2", 3, None, [])["seq"] == 2
+    assert first["turn_id"] == "t1" and first["selected"] == ["r-1", "r-2"] and first["library_version"] == 3
+    again = enforce.start_turn("me", "s1", "t1", 4, "again", [])  # idempotent: the turn as it was opened
+    assert again["library_version"] == 3 and enforce.session("me", "s1")["turn_count"] == 1  # type: ignore[index]
+    enforce.start_turn("me", "s1", "t2", 3, None, [])
     session = enforce.session("me", "s1")
     assert session is not None and session["current_turn"] == "t2" and session["turn_count"] == 2
     assert session["last_prompt"] == "ship it"
@@ -125,7 +126,9 @@ def test_deferred_writes_apply_in_order_and_once(store: Any) -> None:
     store.enforce.apply(writes)
     enforce = store.enforce
     session = enforce.session("me", "s1")
-    assert session is not None and session["created_at"] == at and session["last_reply"] == "ok"
+    assert session is not None and session["last_reply"] == "ok"
+    [listed] = enforce.sessions("me")
+    assert listed["created_at"] == at  # each write keeps the time it was decided at
     assert enforce.turn("me", "s1", "t1")["revisions"] == 1  # type: ignore[index]
     assert enforce.pinned("me", "s1", "t1") == 0 and enforce.pending("me", "s1", "u1") == {"x": False}
     assert [e["action"] for e in enforce.entries("me", "s1")] == ["revise"]

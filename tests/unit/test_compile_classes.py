@@ -401,3 +401,29 @@ def test_a_rule_on_python_itself_compiles_and_leaves_its_alternative_alone(text:
     kind, params = compiled(text)
     assert kind == "forbidden_command" and params["program"] == "python"
     assert run(params, "python script.py") == "violated" and run(params, "uv run python script.py") == "pass"
+
+
+@pytest.mark.parametrize(
+    ("text", "gate"),
+    [
+        ("Always run ruff format before every commit.", "commit"),
+        ("Run `make lint` before committing", "commit"),
+        ("never push without running go vet", "push"),
+        ("cargo clippy must pass prior to pushing", "push"),
+    ],
+)
+def test_a_command_due_before_a_git_action_is_judged_on_that_action(text: str, gate: str) -> None:
+    kind, params = compiled(text)
+    assert kind == "required_event" and params["before"] == gate
+    command = f"git {gate} -m x" if gate == "commit" else "git push origin main"
+    edit = {"kind": "edit", "path": "src/app.py"}
+    evidence = {"action": {"tool": "Bash", "command": command}, "events": [edit]}
+    assert evaluate("required_event", params, "pre_action", evidence).result == "violated"
+    evidence["action"] = {"tool": "Bash", "command": "git status"}
+    assert evaluate("required_event", params, "pre_action", evidence).result == "not_applicable"
+
+
+@pytest.mark.parametrize("text", ["run pytest after every change", "Run `make lint` when you are done"])
+def test_a_command_due_at_the_end_stays_a_delivery_check(text: str) -> None:
+    kind, params = compiled(text)
+    assert kind == "required_event" and "before" not in params

@@ -309,6 +309,9 @@ class Enforcer:
                 evidence["branch"] = branch
         if turn["prompt"]:
             evidence["task"] = turn["prompt"]
+        if any((rule.get("check") or {}).get("kind") == "required_event" for rule in rules):
+            # "run X before every commit": what ran since the last edit decides the commit itself
+            evidence["events"] = self._turn_events(view, turn)
         candidate = judge.candidate_id("pre_action", action)
         if not isinstance(command, str) or len(command) <= bounds.HEAD_CHARS:
             return self._decide(view, turn, "pre_action", candidate, rules, [evidence])
@@ -384,11 +387,7 @@ class Enforcer:
         clean, appeals = messages.appeals_in(text)
         named = {rule_id for rule_id, _ in appeals}
         appeals += [(rule_id, why) for rule_id, why in view.filed_appeals(turn["turn_id"]) if rule_id not in named]
-        events: list[ToolEvent] = []
-        for event in view.events(turn["turn_id"]):
-            if isinstance(event.get("command"), str):
-                event = {**event, "command": bounds.stored(event["command"]) or ""}
-            events.append(event)
+        events = self._turn_events(view, turn)
         created = [e["path"] for e in events if e.get("created") and isinstance(e.get("path"), str)]
         evidence: dict[str, Any] = {
             "project": project,
@@ -412,6 +411,16 @@ class Enforcer:
             if e.get("rule_id") == rule_id and e.get("action") in APPEAL_OUTCOMES
         ]
         return AppealResult(rule_id, decided[-1] if decided else "no_judgment", outcome.decision, outcome.message)
+
+    @staticmethod
+    def _turn_events(view: SessionView, turn: TurnState) -> list[ToolEvent]:
+        """The turn's tool events so far, each command bounded as stored."""
+        events: list[ToolEvent] = []
+        for event in view.events(turn["turn_id"]):
+            if isinstance(event.get("command"), str):
+                event = {**event, "command": bounds.stored(event["command"]) or ""}
+            events.append(event)
+        return events
 
     def _decide(
         self,

@@ -97,6 +97,7 @@ class RequiredEventParams(Params):
     every: StrictBool = False
     after: Literal["edit", "always"] = "edit"
     edit_globs: list[Text] | None = None
+    before: Literal["commit", "push"] | None = None  # judged on the git action instead of at delivery
 
 
 MODELS: dict[str, type[Params]] = {

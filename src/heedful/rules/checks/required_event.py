@@ -5,14 +5,15 @@ equal one of these, `python -m pytest` counting as `pytest`; a path-named progra
 `./bin/brew` matches by its file name), every (bool, optional: each command must run, not any one of
 them: "run make format and make lint"), after (edit | always: with `edit`,
 a task that edited nothing is not applicable), edit_globs ([str], optional: only edits of these
-paths count).
+paths count), before (commit | push, optional: "run ruff format before every commit" is judged
+before the action, on a `git commit` / `git push` command, instead of at delivery).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from heedful.rules.checks.evidence import clip, events_of
+from heedful.rules.checks.evidence import action_of, clip, events_of
 from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.path import glob_regex
 from heedful.rules.checks.verdict import Result, Stage, Verdict
@@ -23,7 +24,27 @@ from heedful.rules.shell import positionals, simple_commands
 
 KIND = "required_event"
 STAGE: Stage = "delivery"
+GATED_STAGE: Stage = "pre_action"  # with `before`: judged on the commit or push itself
 EVIDENCE = ["events"]
+GATED_EVIDENCE = ["action.command", "events"]
+GATES = ("commit", "push")
+
+
+def gate_of(params: Any) -> str | None:
+    """The git action the command is due before (`before`), or None: due before delivery."""
+    value = params.get("before") if isinstance(params, dict) else None
+    return value if value in GATES else None
+
+
+def _gated_action(line: str, gate: str) -> bool:
+    """Whether the shell line runs `git <gate>` (in any of its pieces)."""
+    for command in simple_commands(line):
+        words = [p.lower() for p in positionals(command)]
+        if command.program == "git" and words[:1] == [gate]:
+            return True
+    return False
+
+
 EDIT_KINDS = frozenset({"edit", "write", "create", "patch"})
 
 
@@ -41,7 +62,9 @@ def _commands(params: Any) -> list[list[str]]:
 
 def describe(params: dict[str, Any]) -> str:
     names = (" and " if params.get("every") is True else " or ").join(" ".join(c) for c in _commands(params))
-    return f"run {names} after the last edit" if params.get("after", "edit") == "edit" else f"run {names}"
+    said = f"run {names} after the last edit" if params.get("after", "edit") == "edit" else f"run {names}"
+    gate = gate_of(params)
+    return f"{said}, before every git {gate}" if gate else said
 
 
 # Runners that start another command: `uv run pytest` runs pytest.
@@ -98,8 +121,17 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     wanted = _commands(params)
     if not wanted:
         return Verdict(result="unknown", reason="the check names no command")
-    if stage != STAGE:
-        return Verdict(result="not_applicable", reason=f"checked at delivery, not at {stage}")
+    gate = gate_of(params)
+    if stage != (GATED_STAGE if gate else STAGE):
+        moment = f"before a git {gate}" if gate else "at delivery"
+        return Verdict(result="not_applicable", reason=f"checked {moment}, not at {stage}")
+    if gate:
+        action = action_of(evidence)
+        line = action.get("command") if action else None
+        if not isinstance(line, str):
+            return Verdict(result="not_applicable", reason="the action runs no command")
+        if not _gated_action(line, gate):
+            return Verdict(result="not_applicable", reason=f"the command does not git {gate}")
     events = events_of(evidence)
     if events is None:
         return Verdict(result="unknown", reason="the evidence holds no event log")
@@ -128,7 +160,8 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
             return Verdict(result="pass", reason=f"ran {clip(line, 80)!r} after the last edit", quotes=[clip(line)])
     edited = events[last_edit].get("path") if last_edit >= 0 else None
     quotes = [edited] if isinstance(edited, str) else []
-    return Verdict(result="violated", reason=f"no {describe(params)} before delivery", quotes=quotes)
+    moment = f"before this git {gate}" if gate else "before delivery"
+    return Verdict(result="violated", reason=f"no {describe(params)} {moment}", quotes=quotes)
 
 
 def cases(params: dict[str, Any]) -> list[Case]:
@@ -143,6 +176,9 @@ def cases(params: dict[str, Any]) -> list[Case]:
         globs[0].replace("**/", "").replace("**", "deep/file").replace("*", "module") if globs else "src/module.py"
     )
     edit = {"kind": "edit", "path": example}
+    gate = gate_of(params)
+    if gate:
+        return _gated_cases(gate, edit, run)
     out = [
         Case(stage=STAGE, evidence={"events": [edit, {"kind": "command", "command": run}]}, expected="pass"),
         Case(
@@ -173,9 +209,32 @@ def cases(params: dict[str, Any]) -> list[Case]:
     return out
 
 
+def _gated_cases(gate: str, edit: dict[str, Any], run: str) -> list[Case]:
+    from heedful.rules.models import Case
+
+    def at(command: str, events: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"action": {"tool": "Bash", "command": command}, "events": events}
+
+    act = f"git {gate} -m 'change'" if gate == "commit" else "git push origin feature"
+    ran = {"kind": "command", "command": run}
+    return [
+        Case(stage=GATED_STAGE, evidence=at(act, [edit, ran]), expected="pass"),
+        Case(stage=GATED_STAGE, evidence=at(act, [ran, edit]), expected="violated", note="ran before the last edit"),
+        Case(stage=GATED_STAGE, evidence=at(f"git add -A && {act}", [edit]), expected="violated"),
+        Case(stage=GATED_STAGE, evidence=at("git status", [edit]), expected="not_applicable", note="not a " + gate),
+        Case(stage=GATED_STAGE, evidence=at(act, [ran]), expected="not_applicable", note="nothing was edited"),
+    ]
+
+
 def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
-    if stage != STAGE:
+    gate = gate_of(params)
+    if stage != (GATED_STAGE if gate else STAGE):
         return "not_applicable"
+    if gate:
+        action = evidence.get("action") or {}
+        words = str(action.get("command") or "").replace("&&", " ; ").replace(";", " ; ").split()
+        if not any(words[i] == "git" and words[i + 1] == gate for i in range(len(words) - 1)):
+            return "not_applicable"
     events = evidence.get("events") or []
     wanted = [" ".join(c) for c in _commands(params)]
     edits = [i for i, e in enumerate(events) if e.get("kind") in EDIT_KINDS]
@@ -201,6 +260,12 @@ class RequiredEvent(CheckKind):
 
     def describe(self, params: dict[str, Any]) -> str:
         return describe(params)
+
+    def stage_for(self, params: dict[str, Any]) -> Stage:
+        return GATED_STAGE if gate_of(params) else STAGE
+
+    def evidence_for(self, params: dict[str, Any]) -> list[str]:
+        return list(GATED_EVIDENCE if gate_of(params) else EVIDENCE)
 
     def evaluate(self, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         return evaluate(params, stage, evidence)

@@ -207,6 +207,23 @@ def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | 
     return None
 
 
+# "before every commit", "prior to pushing", "never push without …": the git action the command is due before.
+_GATE = re.compile(
+    r"\b(?:before|prior to)\s+(?:(?:every|each|any|a|an|you|your|the|we|i)\s+)*(?P<what>commit\w*|push\w*)\b"
+    r"|\b(?:don'?t|do not|never)\s+(?P<what2>commit|push)\s+(?:anything\s+|code\s+)?(?:without|before|until)\b",
+    re.I,
+)
+
+
+def gate(text: str) -> str | None:
+    """ "commit" or "push" when the rule says the command is due before that git action, else None."""
+    found = _GATE.search(text)
+    if found is None:
+        return None
+    word = (found.group("what") or found.group("what2")).lower()
+    return "commit" if word.startswith("commit") else "push"
+
+
 def required_event(text: str, conditions: Sequence[str]) -> CheckSpec | None:
     """A command that must run before delivery: "Run `make lint` before committing", "After changing any
     .go file, run make format, make lint and make test_fast", "don't say it's done until the tests pass"."""
@@ -231,6 +248,9 @@ def required_event(text: str, conditions: Sequence[str]) -> CheckSpec | None:
     params["after"] = "edit"
     if due == "edit" and globs:
         params["edit_globs"] = globs
+    before = gate(" ".join([text, *conditions]))
+    if before:
+        params["before"] = before  # judged on the commit or push itself, before it happens
     return spec("required_event", params)
 
 

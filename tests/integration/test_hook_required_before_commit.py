@@ -1,6 +1,6 @@
 """ "Run ruff format before every commit", through the real Claude Code hook: after an edit, a commit
-without the formatter is denied on the commit itself; once the formatter ran, the same commit passes;
-a commit in a turn that edited nothing is not this rule's business."""
+without the formatter is denied on the commit itself (in a turn that edited nothing too: the commit
+takes what earlier turns left); once the formatter ran, the same commit passes."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ def test_a_command_due_before_every_commit_is_judged_on_the_commit(tmp_path: Pat
         [action] = hf.rules.learn("me", "Always run ruff format before every commit.", project=project).actions
         check = (action.rule or {}).get("check") or {}
         assert check.get("kind") == "required_event" and check.get("stage") == "pre_action"
-        assert check.get("params", {}).get("before") == "commit"
+        assert check.get("params", {}).get("before") == "commit" and check["params"].get("after") == "always"
     env = hook_env(home, user="me", HEEDFUL_EMBEDDER="hashing")
 
     def hook(payload: dict[str, object]) -> str:
@@ -32,7 +32,8 @@ def test_a_command_due_before_every_commit_is_judged_on_the_commit(tmp_path: Pat
 
     where = str(project)
     hook(claude("UserPromptSubmit", "s1", where, prompt="rename the helper and commit"))
-    assert not denied(hook(claude_bash("s1", where, "git commit -m 'nothing yet'")))  # nothing edited yet
+    # "before every commit": also a commit of what earlier turns left, with nothing edited in this one
+    assert denied(hook(claude_bash("s1", where, "git commit -m 'earlier work'")))
     hook(claude_write("s1", where, f"{project}/app.py", "x = 1\n"))
     hook(claude_write("s1", where, f"{project}/app.py", "x = 1\n", event="PostToolUse"))
     refused = hook(claude_bash("s1", where, "git add -A && git commit -m 'rename helper'"))

@@ -414,7 +414,7 @@ def test_a_rule_on_python_itself_compiles_and_leaves_its_alternative_alone(text:
 )
 def test_a_command_due_before_a_git_action_is_judged_on_that_action(text: str, gate: str) -> None:
     kind, params = compiled(text)
-    assert kind == "required_event" and params["before"] == gate
+    assert kind == "required_event" and params["before"] == gate and params["after"] == "always"
     command = f"git {gate} -m x" if gate == "commit" else "git push origin main"
     edit = {"kind": "edit", "path": "src/app.py"}
     evidence = {"action": {"tool": "Bash", "command": command}, "events": [edit]}

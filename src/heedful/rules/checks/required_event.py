@@ -178,7 +178,7 @@ def cases(params: dict[str, Any]) -> list[Case]:
     edit = {"kind": "edit", "path": example}
     gate = gate_of(params)
     if gate:
-        return _gated_cases(gate, edit, run)
+        return _gated_cases(gate, edit, run, params.get("after", "edit") == "edit")
     out = [
         Case(stage=STAGE, evidence={"events": [edit, {"kind": "command", "command": run}]}, expected="pass"),
         Case(
@@ -209,7 +209,7 @@ def cases(params: dict[str, Any]) -> list[Case]:
     return out
 
 
-def _gated_cases(gate: str, edit: dict[str, Any], run: str) -> list[Case]:
+def _gated_cases(gate: str, edit: dict[str, Any], run: str, after_edit: bool) -> list[Case]:
     from heedful.rules.models import Case
 
     def at(command: str, events: list[dict[str, Any]]) -> dict[str, Any]:
@@ -222,7 +222,13 @@ def _gated_cases(gate: str, edit: dict[str, Any], run: str) -> list[Case]:
         Case(stage=GATED_STAGE, evidence=at(act, [ran, edit]), expected="violated", note="ran before the last edit"),
         Case(stage=GATED_STAGE, evidence=at(f"git add -A && {act}", [edit]), expected="violated"),
         Case(stage=GATED_STAGE, evidence=at("git status", [edit]), expected="not_applicable", note="not a " + gate),
-        Case(stage=GATED_STAGE, evidence=at(act, [ran]), expected="not_applicable", note="nothing was edited"),
+        Case(
+            stage=GATED_STAGE,
+            evidence=at(act, []),
+            expected="not_applicable" if after_edit else "violated",
+            note="nothing was edited in this turn",
+        ),
+        Case(stage=GATED_STAGE, evidence=at(act, [ran]), expected="pass", note="ran, nothing edited since"),
     ]
 
 

@@ -251,6 +251,10 @@ def required_event(text: str, conditions: Sequence[str]) -> CheckSpec | None:
     before = gate(" ".join([text, *conditions]))
     if before:
         params["before"] = before  # judged on the commit or push itself, before it happens
+        # "before every commit" asks for the command before each one, whether or not this turn edited
+        # anything (a commit also takes what earlier turns left uncommitted)
+        params["after"] = "always"
+        params.pop("edit_globs", None)
     return spec("required_event", params)
 
 

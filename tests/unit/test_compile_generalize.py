@@ -26,13 +26,13 @@ def compiled(text: str, condition: str | None = None) -> tuple[str | None, dict[
 @pytest.mark.parametrize(
     ("text", "condition", "commands", "extra"),
     [
-        ("Run `make lint` before committing.", None, [["make", "lint"]], {}),
+        ("Run `make lint` before committing.", None, [["make", "lint"]], {"before": "commit", "after": "always"}),
         ("Always run `cargo test` after changing code.", None, [["cargo", "test"]], {}),
         (
             "Run `just f` and `just l` before committing.",
             "before committing",
             [["just", "f"], ["just", "l"]],
-            {"every": True},
+            {"every": True, "before": "commit", "after": "always"},
         ),
         (
             "After changing any .go file, run make format and make lint.",
@@ -58,7 +58,7 @@ def test_instruction_file_commands_become_required_events(
 ) -> None:
     kind, params = compiled(text, condition)
     assert kind == "required_event", params
-    assert params["commands"] == commands and params["after"] == "edit"
+    assert params["commands"] == commands and params["after"] == extra.get("after", "edit")
     for key, value in extra.items():
         assert params[key] == value
     assert "every" in params or "every" not in extra

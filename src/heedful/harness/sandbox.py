@@ -108,7 +108,7 @@ class SandboxedLayout:
         shutil.copy2(HOST, self._folder / "host.py")
         mounts = " ".join(f'mount -t tmpfs none "${i + 1}" &&' for i in range(len(hidden)))
         script = f'{mounts} exec "$0" -I -S host.py layout.py'
-        folders = [str(p if p.is_dir() else p.parent) for p in (Path(h).resolve() for h in hidden if Path(h).exists())]
+        folders = [str(folder) for folder in home_folders(*hidden)]
         # A folder holding the interpreter or the layout's own folder cannot be hidden (nothing could run).
         needed = (str(self._folder), str(Path(sys.executable).resolve()), sys.prefix)
         folders = [f for f in dict.fromkeys(folders) if not any(n.startswith(f.rstrip("/") + "/") for n in needed)]

@@ -15,13 +15,12 @@ import json
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from heedful.store.enforce_writes import apply_write
 from heedful.store.postgres.db import AutoConnection, Database, Row
 from heedful.store.postgres.rules import library_lock
 from heedful.timeutil import now_text
 
 if TYPE_CHECKING:
-    import psycopg
-
     from heedful.enforce.ledger import Write
     from heedful.store.records import ActiveRule, LogEntry, SessionState, ToolEvent, TurnState
 
@@ -406,56 +405,7 @@ class PostgresEnforceRepo:
             return
         with self.db.transaction() as conn:
             for write in writes:
-                self._apply_one(conn, write)
-
-    def _apply_one(self, conn: psycopg.Connection[Any], write: Write) -> None:
-        user, session, at, data = write.user, write.session, write.at, write.data
-        if write.op == "session":
-            self.ensure_session(user, session, str(data["platform"]), data.get("project"), at=at)
-        elif write.op == "pin":
-            self.pin_version(user, session, str(data["turn"]), int(data["version"]), at=at)
-        elif write.op == "turn":
-            self.start_turn(
-                user,
-                session,
-                str(data["turn"]),
-                int(data["version"]),
-                data.get("prompt"),
-                list(data.get("selected") or []),
-                at=at,
-            )
-        elif write.op == "claim":
-            conn.execute(
-                "UPDATE enforce_turns SET revisions = revisions + 1 WHERE user_id = ? AND session_id = ?"
-                " AND turn_id = ? AND revisions < ?",
-                (user, session, str(data["turn"]), int(data["budget"])),
-            )
-        elif write.op == "reply":
-            self.save_reply(user, session, str(data["text"]), at=at)
-        elif write.op == "events":
-            self.record_events(user, session, str(data["turn"]), list(data["events"]), at=at)
-        elif write.op == "pending":
-            self.set_pending(user, session, str(data["tool_use_id"]), dict(data["existed"]), at=at)
-        elif write.op == "unpend":
-            self.drop_pending(user, session, str(data["tool_use_id"]))
-        elif write.op == "log":
-            self.log(user, session, str(data["turn"]), list(data["entries"]), at=at)
-        elif write.op == "job":  # the id was given at decision time: applying the same write twice adds one job
-            conn.execute(
-                "INSERT INTO jobs (id, user_id, kind, payload, state, max_attempts, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, 'pending', ?, ?, ?) ON CONFLICT(id) DO NOTHING",
-                (
-                    str(data["id"]),
-                    user,
-                    str(data["kind"]),
-                    json.dumps(data["payload"]),
-                    int(data.get("attempts", 3)),
-                    at,
-                    at,
-                ),
-            )
-        else:
-            raise ValueError(f"unknown enforcement write {write.op!r}")
+                apply_write(self, conn, write)
 
     def entries(self, user_id: str, session_id: str | None = None, limit: int = 200) -> list[dict[str, Any]]:
         sql = "SELECT * FROM enforce_log WHERE user_id = ?"

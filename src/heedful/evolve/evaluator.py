@@ -6,13 +6,16 @@ recorded hash in the same commit), never something a proposed harness patch can 
 
 Splits are declared once per benchmark, by user (a LoCoMo conversation is one user): a
 development split that is traced and shown to the proposer, and two user-disjoint validation
-halves that are never traced. The offline reader is evidence recall@K over the packed context:
-the share of a question's gold evidence turns among the first K items the context lists.
+halves that are never traced. Each version is scored on memory written its own way (`ingest`:
+raw messages, or through its offline extraction and retraction rules). The offline reader is
+evidence recall@K over the packed context: the share of a question's gold evidence turns among
+the first K items the context lists.
 A candidate is accepted only if it gains on both validation halves.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import string
@@ -30,6 +33,7 @@ from heedful.errors import InputError
 if TYPE_CHECKING:
     from heedful.api import Heedful
     from heedful.harness.context import MemoryContext, ParamHarness
+    from heedful.harness.params import HarnessParams
 
 SplitName = Literal["development", "validation_a", "validation_b"]
 VALIDATION: tuple[SplitName, SplitName] = ("validation_a", "validation_b")
@@ -105,7 +109,7 @@ class Unit:
     questions: list[Question]
     turns: dict[str, str]  # turn id -> text
     messages: list[BenchMessage] = field(repr=False, default_factory=list)
-    dia_of: dict[str, str] = field(default_factory=dict)  # stored message id -> turn id, once ingested
+    dia_of: dict[str, str] = field(default_factory=dict)  # stored message id -> turn id, in one ingested memory
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,10 +259,17 @@ def _beam_units(root: Path, indices: tuple[int, ...]) -> list[Unit]:
     return units
 
 
-def ingest(hf: Heedful, units: list[Unit]) -> None:
-    """Every message raw (no extraction): the memory every harness version reads."""
-    from heedful.memory.write import NewMessage
+def ingest(hf: Heedful, units: list[Unit], params: HarnessParams | None = None) -> list[Unit]:
+    """Store every message of each unit as the version writes memory: raw, or (with `extract_facts`)
+    through its offline extraction and retraction rules. Returns the units with their stored message ids."""
+    from heedful.harness.params import HarnessParams
+    from heedful.memory.adjudicate import AdjudicateStep
+    from heedful.memory.extract import ExtractStep
+    from heedful.memory.write import MemoryWriter, NewMessage
 
+    params = params or HarnessParams()
+    writer = MemoryWriter(hf, ExtractStep(params.extraction), AdjudicateStep(params.retraction))
+    stored = []
     for unit in units:
         new = [
             NewMessage(
@@ -270,8 +281,10 @@ def ingest(hf: Heedful, units: list[Unit]) -> None:
             )
             for m in unit.messages
         ]
-        added = hf.memory.add(unit.user, new, extract=False)
-        unit.dia_of = dict(zip(added.message_ids, [m.turn for m in unit.messages], strict=True))
+        added = writer.add(unit.user, new, extract=params.extract_facts, flush=params.extract_facts)
+        dia_of = dict(zip(added.message_ids, [m.turn for m in unit.messages], strict=True))
+        stored.append(dataclasses.replace(unit, dia_of=dia_of))
+    return stored
 
 
 def score_question(

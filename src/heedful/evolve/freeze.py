@@ -12,7 +12,7 @@ from pathlib import Path
 
 from heedful.errors import InputError
 
-EVALUATOR_SHA256 = "09ee803b6d3b13da6b85afbd10f5d5213776ed97d33233e8b96e9efd684e71ed"
+EVALUATOR_SHA256 = "0d2838e471c69be52ea8c50ae3dbc2784fbe5af9e656f967368d0f0875f320e7"
 
 
 def evaluator_path() -> Path:

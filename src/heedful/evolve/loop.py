@@ -1,9 +1,11 @@
 """One run of the outer loop: traces, proposal, critic, fixed evaluation, record; for N rounds.
 
-The benchmark's users are ingested once into a scratch home (a harness change is scored on the
-memory already stored). Each round traces the current version on the development split, lets
-the proposer change a copy of its parameters, screens the diff, checks the evaluator's hash and
-scores current against candidate on both validation halves. Every candidate is logged; an
+The benchmark's users are ingested into scratch homes, once per distinct way a version writes
+memory (`memories.Memories`): a change to recall or layout is scored on the memory already
+stored, a change to extraction or retraction on memory written its way. Each round traces the
+current version on the development split, lets the proposer change a copy of its parameters,
+screens the diff, checks the evaluator's hash and scores current against candidate on both
+validation halves. Every candidate is logged; an
 accepted one becomes the next harness version, which later rounds build on. The default
 version changes only on `heedful evolve adopt`.
 """
@@ -16,13 +18,13 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from heedful.evolve import evaluator as ev
 from heedful.evolve import log
 from heedful.evolve.agents import SCRIPTED
 from heedful.evolve.critic import DatasetVocabulary, review
 from heedful.evolve.freeze import check_frozen
+from heedful.evolve.memories import Memories
 from heedful.evolve.proposer import run_proposer
 from heedful.evolve.readers import ReaderPlan, plan
 from heedful.evolve.traces import write_traces
@@ -30,9 +32,6 @@ from heedful.harness.context import ParamHarness
 from heedful.harness.params import HarnessParams
 from heedful.harness.sandbox import LayoutError, builtin_source, home_folders, layout_for
 from heedful.harness.versions import default_version, get_harness, save_version
-
-if TYPE_CHECKING:
-    from heedful.api import Heedful
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +63,6 @@ def sha256_of(path: Path) -> str:
 
 
 def run(config: EvolveConfig, say: Callable[[str], None] = lambda _: None) -> list[log.CandidateRecord]:
-    from heedful.api import Heedful
     from heedful.bench.locomo import CATEGORIES
 
     check_frozen()
@@ -83,14 +81,11 @@ def run(config: EvolveConfig, say: Callable[[str], None] = lambda _: None) -> li
     current = get_harness(default_version(config.home), config.home, hidden)  # a bad version file stops here
     records: list[log.CandidateRecord] = []
     with tempfile.TemporaryDirectory(prefix="heedful-evolve-") as scratch:
-        # A scratch home of its own, in SQLite even when a shared database is configured.
-        hf = Heedful.open(Path(scratch) / "memory", embedder=config.embedder, store_url="sqlite")
+        memories = Memories(Path(scratch), config.embedder, parts, say)
         try:
-            say(f"ingesting {sum(len(u) for u in parts.values())} users ({config.embedder})")
-            ev.ingest(hf, [u for units in parts.values() for u in units])
             baseline: dict[str, ev.SplitScore] = {}
             for number in range(1, config.rounds + 1):
-                record = one_round(config, hf, current, parts, vocabulary, readers, baseline, number, data_sha, say)
+                record = one_round(config, memories, current, vocabulary, readers, baseline, number, data_sha, say)
                 log.append(config.home, record)
                 records.append(record)
                 say(f"round {number}: {record.decision}: {record.reason}")
@@ -100,15 +95,14 @@ def run(config: EvolveConfig, say: Callable[[str], None] = lambda _: None) -> li
                     baseline.clear()
         finally:
             current.close()
-            hf.close()
+            memories.close()
     return records
 
 
 def one_round(
     config: EvolveConfig,
-    hf: Heedful,
+    memories: Memories,
     current: ParamHarness,
-    parts: dict[ev.SplitName, list[ev.Unit]],
     vocabulary: DatasetVocabulary,
     readers: ReaderPlan,
     baseline: dict[str, ev.SplitScore],
@@ -120,7 +114,8 @@ def one_round(
     candidate_id = f"{stamp}-r{number}-{secrets.token_hex(2)}"
     folder = log.evolve_dir(config.home) / "runs" / candidate_id
     say(f"round {number}: tracing {current.name} on the development split")
-    traces = write_traces(current, hf, parts["development"], folder / "traces")
+    memory = memories.of(current.params)
+    traces = write_traces(current, memory.hf, memory.parts["development"], folder / "traces")
     say(f"round {number}: {traces.failures} of {traces.questions} development questions missed; proposing")
     base_layout = current.layout_source or builtin_source()
     proposal = run_proposer(
@@ -164,11 +159,12 @@ def one_round(
     comparisons, guards = [], []
     record.readers = readers.names
     try:
+        written = memories.of(proposal.params)  # the same memory unless the candidate writes it differently
         for split in ev.VALIDATION:
             say(f"round {number}: scoring {current.name} and the candidate on {split}")
             if split not in baseline:
-                baseline[split] = ev.score(current, hf, parts[split], split, readers.readers)
-            scored = ev.score(candidate, hf, parts[split], split, readers.readers)
+                baseline[split] = ev.score(current, memory.hf, memory.parts[split], split, readers.readers)
+            scored = ev.score(candidate, written.hf, written.parts[split], split, readers.readers)
             comparisons.append(ev.compare(baseline[split], scored, readers.first))
             if readers.second:
                 guards.append(ev.compare(baseline[split], scored, readers.second))
@@ -188,6 +184,17 @@ def one_round(
 
 
 def changed_params(current: ParamHarness, params: HarnessParams) -> dict[str, object]:
-    before = current.params.model_dump()
-    after = params.model_dump()
-    return {key: {"from": before[key], "to": value} for key, value in after.items() if before.get(key) != value}
+    """Each changed parameter, from -> to; a changed group (extraction, retraction) by its changed fields."""
+    before, after = current.params.model_dump(), params.model_dump()
+    changed: dict[str, object] = {}
+    for key, value in after.items():
+        old = before.get(key)
+        if old == value:
+            continue
+        if isinstance(old, dict) and isinstance(value, dict) and key in ("extraction", "retraction"):
+            for field, inner in value.items():
+                if old.get(field) != inner:
+                    changed[f"{key}.{field}"] = {"from": old.get(field), "to": inner}
+        else:
+            changed[key] = {"from": old, "to": value}
+    return changed

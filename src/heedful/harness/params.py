@@ -1,13 +1,21 @@
-"""The parameters of a harness version: recall weights and budgets, what the context keeps, query rewrites.
+"""The parameters of a harness version: how memory is extracted and retracted, recall weights and
+budgets, what the context keeps, query rewrites.
 
 A version is these parameters under a name. v1 is the defaults; later versions (proposed by
 `heedful evolve` and accepted by its evaluator) are parameter files beside it, so an old
-evaluation can always be rebuilt with the exact parameters it used.
+evaluation can always be rebuilt with the exact parameters it used. The extraction and retraction
+parameters act when memory is written (the evaluator ingests each benchmark user through them);
+the others when a context is built.
 """
 
 from __future__ import annotations
 
+import hashlib
+
 from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from heedful.memory.adjudicate import RetractionRules
+from heedful.memory.extract import ExtractionRules
 
 # The recall routes a version may weigh (memory/recall/engine.py DEFAULT_WEIGHTS), listed here so
 # that reading a parameter file does not import the recall engine.
@@ -21,6 +29,17 @@ class HarnessParams(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
+    extract_facts: bool = Field(
+        default=False,
+        description="Extract facts from every message as it is stored (offline patterns, then adjudication);"
+        " v1 reads the raw messages only.",
+    )
+    extraction: ExtractionRules = Field(
+        default_factory=ExtractionRules, description="Which facts extraction reads (when extract_facts is on)."
+    )
+    retraction: RetractionRules = Field(
+        default_factory=RetractionRules, description="Which newer facts retire older ones (when extract_facts is on)."
+    )
     recall_config: str = Field(
         default="default", description="The named recall configuration the weights below are laid over."
     )
@@ -75,3 +94,10 @@ class HarnessParams(BaseModel):
         extra = [self.query_expansions[w] for w in dict.fromkeys(content_words(question)) if w in self.query_expansions]
         added = [w for w in " ".join(extra).split() if w.lower() not in present]
         return f"{question} {' '.join(dict.fromkeys(added))}".strip() if added else question
+
+    def ingest_key(self) -> str:
+        """What the stored memory depends on: equal keys, the same memory (raw messages only when off)."""
+        if not self.extract_facts:
+            return "raw"
+        written = self.model_dump_json(include={"extraction", "retraction"})
+        return "facts-" + hashlib.sha256(written.encode()).hexdigest()[:12]

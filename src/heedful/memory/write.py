@@ -89,8 +89,13 @@ def _validate(messages: list[NewMessage]) -> None:
 
 
 class MemoryWriter:
-    def __init__(self, hf: Heedful) -> None:
+    def __init__(
+        self, hf: Heedful, extract: ExtractStep | None = None, adjudicate: AdjudicateStep | None = None
+    ) -> None:
         self.hf = hf
+        # The steps carry a harness version's extraction and retraction rules (default: heedful's own).
+        self.extract_step = extract or ExtractStep()
+        self.adjudicate_step = adjudicate or AdjudicateStep()
 
     def add(
         self,
@@ -185,7 +190,7 @@ class MemoryWriter:
                 SourceMessage(id=m.id, role=m.role, speaker=m.speaker, text=m.text, at=m.created_at) for m in buffered
             ],
         )
-        extraction = run_step(self.hf.model, ExtractStep(), context)
+        extraction = run_step(self.hf.model, self.extract_step, context)
         by_id = {m.id: m for m in buffered}
         oplog = OpLog(user_id)
         events: list[MemoryEvent] = []
@@ -259,7 +264,7 @@ class MemoryWriter:
         to_decide = [item for item in items if item.neighbours]
         try:
             if to_decide:
-                adjudication = run_step(self.hf.model, AdjudicateStep(), AdjudicationContext(items=to_decide))
+                adjudication = run_step(self.hf.model, self.adjudicate_step, AdjudicationContext(items=to_decide))
                 decisions.update({d.index: d for d in adjudication.decisions if d.index in pending})
         except Exception as exc:  # a failed adjudication keeps every candidate as new
             log.warning("adjudication failed; keeping all candidates as new: %s", exc)

@@ -3,6 +3,8 @@
 Every user has a job and a move that the questions name in other words than the turns do ("job" /
 "I work as"); only the development users (0-4) also play an instrument. A patch that bridges the
 general vocabulary helps everyone; one that bridges only the instrument helps only the traced half.
+Every user also says what they are hoping to do, asked about as what they "plan": extracting facts,
+whose statements say "plans to", finds it for everyone.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ NAMES = ["Avery", "Blake", "Casey", "Devon", "Emery", "Finley", "Harper", "Jorda
 FRIENDS = ["Quinn", "Reese", "Sage", "Tatum", "Val", "Wren", "Arden", "Briar", "Cove", "Dale"]
 JOBS = ["nurse", "baker", "pilot", "welder", "tailor", "chemist", "plumber", "farmer", "editor", "jeweler"]
 CITIES = ["Porto", "Leeds", "Turin", "Ghent", "Lyon", "Graz", "Bergen", "Tartu", "Cork", "Split"]
+ISLANDS = ["Crete", "Corsica", "Malta", "Gozo", "Rhodes", "Elba", "Hvar", "Capri", "Ibiza", "Naxos"]
 FILLER_TOPICS = ["weather", "garden", "movie", "soup", "hiking", "painting", "football", "coffee", "novel", "beach"]
 FILLER = [
     "The {t} today was lovely, {f}.",
@@ -32,6 +35,7 @@ def conversation(index: int) -> dict[str, object]:
     facts = [f"I work as a {JOBS[index]} at the old hospital.", f"Last spring I relocated to {CITIES[index]}."]
     if index < 5:
         facts.append("I have been practising the cello every evening.")
+    facts.append(f"I'm hoping to sail around {ISLANDS[index]} with my cousin.")
     sessions: dict[str, object] = {}
     questions = []
     for number in (1, 2):
@@ -50,9 +54,15 @@ def conversation(index: int) -> dict[str, object]:
         "work": f"What is {name}'s job?",
         "relocated": f"Where did {name} move?",
         "cello": f"Which instrument does {name} play?",
+        "hoping": f"What does {name} plan to do?",
     }
     qa = [
-        {"question": q, "answer": fact.split()[-1].strip("."), "evidence": [turn], "category": 4}
+        {
+            "question": q,
+            "answer": f"sail around {ISLANDS[index]}" if key == "hoping" else fact.split()[-1].strip("."),
+            "evidence": [turn],
+            "category": 4,
+        }
         for fact, turn in questions
         for key, q in wording.items()
         if key in fact

@@ -85,6 +85,32 @@ def test_a_patch_that_only_helps_the_traced_users_is_rejected_by_the_evaluator(t
     assert record["version"] is None and not (home / "harness" / "v2.json").exists()
 
 
+def test_an_extraction_change_is_scored_on_memory_written_its_way(tmp_path: Path, home: Path) -> None:
+    """Facts restate "I'm hoping to sail" as "plans to sail", which the questions' "plan" finds for every user."""
+    [record] = evolve(tmp_path, home, "--proposer", proposer(tmp_path, "extract", "params['extract_facts'] = True"))
+    assert record["params_changed"] == {"extract_facts": {"from": False, "to": True}}
+    assert record["decision"] == "accepted", record["reason"]
+    assert all(half["candidate"] > half["current"] for half in record["validation"])
+    stored = json.loads((home / "harness" / f"{record['version']}.json").read_text())
+    assert stored["params"]["extract_facts"] is True and "plans" in stored["params"]["extraction"]["groups"]
+
+
+def test_an_extraction_change_without_the_rule_that_helps_gains_nothing_and_is_rejected(
+    tmp_path: Path, home: Path
+) -> None:
+    body = (
+        "params['extract_facts'] = True\n"
+        "params['extraction']['groups'] = [g for g in params['extraction']['groups'] if g != 'plans']"
+    )
+    [record] = evolve(tmp_path, home, "--proposer", proposer(tmp_path, "no_plans", body))
+    assert record["params_changed"]["extraction.groups"]["to"] == [
+        g for g in record["params_changed"]["extraction.groups"]["from"] if g != "plans"
+    ]
+    assert record["decision"] == "rejected"
+    assert [half["gain"] for half in record["validation"]] == [0.0, 0.0]
+    assert "no gain on every validation half" in record["reason"]
+
+
 def test_a_patch_that_edits_the_evaluator_is_refused_and_never_scored(tmp_path: Path, home: Path) -> None:
     body = (
         "params['max_excerpts'] = 10\n"
@@ -178,8 +204,8 @@ def test_beam_has_its_own_declared_splits_and_the_same_rule(tmp_path: Path, home
     assert done.returncode == 0, done.stderr
     [record] = json.loads(done.stdout)
     assert record["bench"] == "beam" and record["decision"] == "accepted", record["reason"]
-    # Folders 11-15 reuse users 0-4 (3 questions each), 16-20 users 5-9 (2 each); abstention has no sources.
-    assert [half["questions"] for half in record["validation"]] == [15, 10]
+    # Folders 11-15 reuse users 0-4 (4 questions each), 16-20 users 5-9 (3 each); abstention has no sources.
+    assert [half["questions"] for half in record["validation"]] == [20, 15]
     traces = Path(str(record["development"]["folder"])) / "development.jsonl"
     users = {json.loads(line)["user"] for line in traces.read_text().splitlines()}
     assert users and users <= {f"beam-{i}" for i in range(1, 11)}  # folders 1-10 are the development split

@@ -1,5 +1,5 @@
 """The fixed parts of the outer loop: the frozen evaluator's hash, splits and rule, the critic's shortcut
-check, what a proposal may touch, and the scripted proposer's two rules."""
+check, what a proposal may touch, and the scripted proposer's three rules."""
 
 from __future__ import annotations
 
@@ -110,12 +110,12 @@ def test_a_proposal_may_change_only_the_parameters_and_the_layout() -> None:
     assert str(refusal(["notes.txt"])).startswith("changes a file other than harness/params.json and harness/layout.py")
 
 
-def workspace(tmp_path: Path, gold: object, max_excerpts: int = 6) -> Path:
+def workspace(tmp_path: Path, gold: object, max_excerpts: int = 6, extract_facts: bool = False) -> Path:
     (tmp_path / "traces").mkdir()
     (tmp_path / "harness").mkdir()
     (tmp_path / "traces" / "summary.json").write_text(json.dumps({"metric": "evidence recall@10"}))
     (tmp_path / "traces" / "development.jsonl").write_text(json.dumps({"gold_evidence": gold}) + "\n")
-    params = {"max_excerpts": max_excerpts, "recall_weights": {}}
+    params = {"max_excerpts": max_excerpts, "recall_weights": {}, "extract_facts": extract_facts}
     (tmp_path / "harness" / "params.json").write_text(json.dumps(params))
     (tmp_path / "harness" / "recall_defaults.json").write_text(json.dumps({"weights": {"keyword": 1.0, "vector": 0.4}}))
     return tmp_path
@@ -134,9 +134,17 @@ def test_the_scripted_proposer_weighs_the_route_that_ranked_the_missed_evidence_
     assert json.loads((tmp_path / "harness" / "params.json").read_text())["recall_weights"] == {"vector": 0.6}
 
 
+def test_the_scripted_proposer_extracts_facts_when_the_missed_evidence_was_never_recalled(tmp_path: Path) -> None:
+    never: dict[str, object] = {"context_rank": None, "recall_rank": None, "routes": {}}
+    below = {"context_rank": None, "recall_rank": 14, "routes": {"vector": {"rank": 3}}}
+    assert "2 of 3 missed gold turns were never recalled" in propose(workspace(tmp_path, [never, never, below]))
+    params = json.loads((tmp_path / "harness" / "params.json").read_text())
+    assert params["extract_facts"] is True and params["recall_weights"] == {}
+
+
 def test_the_scripted_proposer_changes_nothing_without_a_hypothesis(tmp_path: Path) -> None:
     gold: list[dict[str, object]] = [{"context_rank": None, "recall_rank": None, "routes": {}}]
-    assert propose(workspace(tmp_path, gold, max_excerpts=10)).startswith("no hypothesis")
+    assert propose(workspace(tmp_path, gold, max_excerpts=10, extract_facts=True)).startswith("no hypothesis")
     assert json.loads((tmp_path / "harness" / "params.json").read_text())["recall_weights"] == {}
 
 

@@ -1,6 +1,7 @@
 """The proposal step: a command edits a copy of the harness in an isolated git workspace; its diff is collected.
 
-The workspace holds the failure traces, the base version's parameters and its evidence layout
+The workspace holds the failure traces, the base version's parameters (extraction and retraction
+rules among them) and its evidence layout
 (the two files a candidate may change: `harness/params.json` and the code of
 `harness/layout.py`), the harness source and the recall defaults to read, the frozen evaluator
 (to read, never to change) and a brief. Any command that leaves a diff works: a coding agent CLI,
@@ -57,9 +58,13 @@ recall@{k}: the share of a question's gold turns among the first {k} items the c
 ## What you may change
 Two files, nothing else:
 - `harness/params.json`, the parameters of a new harness version (see
-  `harness/source/params.py` for every field and its limits): recall route weights, the recall
-  limit and token budget, how many facts, summaries and excerpts the context keeps, per-option
-  evidence, and query expansions that bridge vocabulary;
+  `harness/source/params.py` for every field and its limits, `harness/source/memory_extract.py`
+  and `memory_adjudicate.py` for the rules they switch): whether facts are extracted from
+  each message as it is stored, which extraction pattern groups run and how sentences are read
+  (`extraction`), which newer facts retire older ones (`retraction`), recall route weights, the
+  recall limit and token budget, how many facts, summaries and excerpts the context keeps,
+  per-option evidence, and query expansions that bridge vocabulary. Memory is written anew for a
+  candidate whose extraction or retraction differs, so those changes are scored too;
 - `harness/layout.py`, the evidence layout's code: which recalled items the context keeps under
   each heading and in what order (`choose`), how each item is written (`render`), the headings and
   the memory-use policy that opens the context (`POLICY`). Standard library only; keep the
@@ -115,6 +120,7 @@ def prepare_workspace(workspace: Path, traces: Path, base: str, params: HarnessP
     """Lay out the workspace and commit it; returns the base commit the diff is taken against."""
     import heedful.evolve.evaluator as evaluator
     import heedful.harness as harness_package
+    from heedful.memory import adjudicate, extract
     from heedful.memory.recall.budget import DEFAULT_BUDGET_TOKENS, DEFAULT_MAX_ITEMS
     from heedful.memory.recall.engine import DEFAULT_WEIGHTS
 
@@ -122,6 +128,10 @@ def prepare_workspace(workspace: Path, traces: Path, base: str, params: HarnessP
     shutil.copytree(traces, workspace / "traces")
     source = Path(harness_package.__file__).parent
     shutil.copytree(source, workspace / "harness" / "source", ignore=shutil.ignore_patterns("__pycache__"))
+    for module in (extract, adjudicate):  # what the extraction and retraction parameters switch, to read
+        shutil.copy2(
+            str(module.__file__), workspace / "harness" / "source" / f"memory_{Path(str(module.__file__)).name}"
+        )
     write_private(workspace / PARAMS_FILE, params_text(params))
     write_private(workspace / LAYOUT_FILE, layout)
     defaults = {"weights": DEFAULT_WEIGHTS, "budget_tokens": DEFAULT_BUDGET_TOKENS, "max_items": DEFAULT_MAX_ITEMS}

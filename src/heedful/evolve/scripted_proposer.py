@@ -1,10 +1,13 @@
-"""A scripted proposer: reads the failure traces and changes the parameters by two fixed rules.
+"""A scripted proposer: reads the failure traces and changes the parameters by three fixed rules.
 
     python -m heedful.evolve.scripted_proposer   (run in a proposal workspace)
 
 1. Gold turns that recall ranked within the reader's first K but the context left out mean the
    context keeps too few items: keep K excerpts.
-2. Otherwise, gold turns recalled just below the cut: weigh more the route that ranked most of
+2. Otherwise, when most missed gold turns were never recalled at all and facts are not
+   extracted: extract them (a fact restates a turn in plain words, "I'm hoping to" as "plans to",
+   which the question's words may find where the turn's did not).
+3. Otherwise, gold turns recalled just below the cut: weigh more the route that ranked most of
    them best (by half, at most 10).
 It prints its hypothesis and edits harness/params.json in place, or changes nothing. It stands in
 for a coding agent (any command that edits the workspace works) and is what runs offline.
@@ -39,6 +42,13 @@ def propose(workspace: Path) -> str:
             f" context kept only {params['max_excerpts']} excerpts: keep {k}."
         )
         params["max_excerpts"] = k
+    elif 2 * sum(g["recall_rank"] is None for g in missed) > len(missed) and not params.get("extract_facts"):
+        never = sum(g["recall_rank"] is None for g in missed)
+        hypothesis = (
+            f"{never} of {len(missed)} missed gold turns were never recalled: extract facts from every message, whose"
+            " plain restatements may match the questions' words where the turns did not."
+        )
+        params["extract_facts"] = True
     else:
         best: Counter[str] = Counter()
         for gold in missed:

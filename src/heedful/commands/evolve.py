@@ -142,6 +142,7 @@ def _print_candidate(record: dict[str, Any]) -> None:
         f"  development: recall@10 {development['recall']} ({development['failures']} of"
         f" {development['questions']} questions missed, traced)"
     )
+    _print_clusters(record.get("clusters") or [], record.get("clustered_by"))
     for half in [*(record.get("validation") or []), *(record.get("second_reader") or [])]:
         low, high = half["ci95"]
         metric = half.get("metric", "evidence")
@@ -152,6 +153,25 @@ def _print_candidate(record: dict[str, Any]) -> None:
     typer.echo(f"  reason: {record['reason']}")
     if record.get("version"):
         typer.echo(f"  stored as harness {record['version']}; make it the default with `heedful evolve adopt`")
+
+
+SHOWN_CLUSTERS = 8
+SHOWN_IDS = 3
+
+
+def _print_clusters(clusters: list[dict[str, Any]], by: str | None) -> None:
+    """The failure clusters, largest first: label, count and the first trace ids."""
+    if not clusters:
+        return
+    typer.echo(f"  failure clusters ({'by the critic' if by == 'critic' else 'built-in'}):")
+    for item in clusters[:SHOWN_CLUSTERS]:
+        ids = list(item.get("traces") or [])
+        more = f", +{len(ids) - SHOWN_IDS} more" if len(ids) > SHOWN_IDS else ""
+        listed = f" ({', '.join(ids[:SHOWN_IDS])}{more})" if ids else ""
+        typer.echo(f"    {item['count']:>4}  {item['label']}{listed}")
+    if len(clusters) > SHOWN_CLUSTERS:
+        rest = sum(int(c["count"]) for c in clusters[SHOWN_CLUSTERS:])
+        typer.echo(f"          ... {len(clusters) - SHOWN_CLUSTERS} smaller clusters ({rest} failures); see --json")
 
 
 @app.command("log")

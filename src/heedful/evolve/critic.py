@@ -3,8 +3,11 @@
 The shortcut rule: no change keyed to the dataset, meaning its speakers' names, its question
 wordings (any run of four words of a question), its turn, conversation or user ids, its category
 labels or its multi-word answers. Only the lines a diff adds are checked. The critic command reads
-the traces and the diff in a fresh folder and prints {"decision": "accept"|"reject", "reasons": [...]};
+the traces and the diff in a fresh folder, clusters the failures itself and prints
+{"decision": "accept"|"reject", "reasons": [...], "clusters": [{"label", "traces", "count"}]};
 an answer that cannot be read counts as a rejection (a gate that cannot be read does not pass).
+Without a command, or when its answer has no clusters, the failures are clustered by the built-in
+rule (`heedful.evolve.clusters`: the step that lost the evidence, and the question's category).
 """
 
 from __future__ import annotations
@@ -18,11 +21,13 @@ from pathlib import Path
 from typing import Literal
 
 from heedful.evolve.agents import PROMPT_FILE, child_environment
+from heedful.evolve.clusters import FailureCluster, answered_clusters, builtin_clusters, traced_failures
 from heedful.evolve.evaluator import Unit
 from heedful.evolve.files import write_private
 from heedful.evolve.proposer import OUTPUT_LIMIT
 
 Decision = Literal["accept", "reject"]
+ClusteredBy = Literal["built-in", "critic"]
 TEMPLATE_WORDS = 4
 PROMPT_FAILURES = 40  # missed questions quoted in a critic's prompt
 PROMPT_DIFF = 40_000  # characters of the diff quoted there
@@ -38,10 +43,12 @@ _IDS = (
 CRITIC_BRIEF = """\
 # Review a proposed harness change
 
-`traces/development.jsonl` holds the failures the proposer saw; `candidate.diff` is its change.
-Cluster the failures yourself, then judge the change: does it address a cause that would recur
-for other users, or is it keyed to this dataset (speaker names, question templates, ids, labels,
-answers)? Print one JSON object: {"decision": "accept" or "reject", "reasons": ["..."]}.
+`traces/development.jsonl` holds the failures the proposer saw (one JSON line each, with its
+`id`); `candidate.diff` is its change. Cluster the failures yourself by their cause, then judge
+the change: does it address a cause that would recur for other users, or is it keyed to this
+dataset (speaker names, question templates, ids, labels, answers)? Print one JSON object:
+{"decision": "accept" or "reject", "reasons": ["..."],
+ "clusters": [{"label": "what these failures share", "traces": ["<id>", ...], "count": <how many>}]}
 """
 
 
@@ -53,12 +60,18 @@ class Verdict:
     command: str | None = None
     exit_code: int | None = None
     output: str = ""
+    # The failures, clustered: by the command when it answered clusters, else by the built-in rule
+    # (kept in the log beside the verdict, see CandidateRecord.clusters).
+    clusters: list[FailureCluster] = field(default_factory=list)
+    clustered_by: ClusteredBy = "built-in"
+    notes: list[str] = field(default_factory=list)  # what was dropped from the command's clusters
 
     def to_json(self) -> dict[str, object]:
         return {
             "decision": self.decision,
             "static": self.static,
             "reasons": self.reasons,
+            "notes": self.notes,
             "command": self.command,
             "exit_code": self.exit_code,
             "output": self.output,
@@ -122,7 +135,7 @@ def shortcut_findings(diff: str, vocabulary: DatasetVocabulary) -> list[str]:
     return list(dict.fromkeys(findings))
 
 
-def parse_verdict(output: str) -> tuple[Decision, list[str]] | None:
+def verdict_object(output: str) -> dict[str, object] | None:
     """The last JSON object in the output with a valid decision, or None."""
     for line in reversed([*output.splitlines(), output]):
         start = line.find("{")
@@ -133,9 +146,17 @@ def parse_verdict(output: str) -> tuple[Decision, list[str]] | None:
         except ValueError:
             continue
         if isinstance(data, dict) and data.get("decision") in ("accept", "reject"):
-            reasons = data.get("reasons", [])
-            return data["decision"], [str(r) for r in reasons] if isinstance(reasons, list) else [str(reasons)]
+            return data
     return None
+
+
+def parse_verdict(output: str) -> tuple[Decision, list[str]] | None:
+    """The decision and reasons of the output's verdict, or None."""
+    data = verdict_object(output)
+    if data is None:
+        return None
+    reasons = data.get("reasons", [])
+    return data["decision"], [str(r) for r in reasons] if isinstance(reasons, list) else [str(reasons)]  # type: ignore[return-value]
 
 
 def critic_prompt(diff: str, traces: Path) -> str:
@@ -147,7 +168,9 @@ def critic_prompt(diff: str, traces: Path) -> str:
     if development.is_file():
         for line in development.read_text(encoding="utf-8").splitlines()[:PROMPT_FAILURES]:
             trace = json.loads(line)
-            lines.append(f"- {trace.get('question', '')!s} (gold: {trace.get('gold_answer', '')!s})")
+            lines.append(
+                f"- [{trace.get('id', '')!s}] {trace.get('question', '')!s} (gold: {trace.get('gold_answer', '')!s})"
+            )
     quoted = "\n".join(lines)
     return (
         f"{CRITIC_BRIEF}\n## Where the missed evidence stood\n\n{failures}\n\n"
@@ -159,7 +182,10 @@ def review(
     diff: str, vocabulary: DatasetVocabulary, command: str | None, traces: Path, folder: Path, timeout: float
 ) -> Verdict:
     static = shortcut_findings(diff, vocabulary)
-    verdict = Verdict(decision="reject" if static else "accept", static=static, command=command)
+    failures = traced_failures(traces / "development.jsonl")
+    verdict = Verdict(
+        decision="reject" if static else "accept", static=static, command=command, clusters=builtin_clusters(failures)
+    )
     if command is None:
         return verdict
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -189,6 +215,10 @@ def review(
         verdict.reasons = [f"the critic's answer is not a JSON verdict (exit status {done.returncode})"]
         return verdict
     decision, verdict.reasons = parsed
+    answered = verdict_object(done.stdout) or {}
+    clusters, verdict.notes = answered_clusters(answered.get("clusters"), {str(t.get("id")) for t in failures})
+    if clusters:
+        verdict.clusters, verdict.clustered_by = clusters, "critic"
     if decision == "reject":
         verdict.decision = "reject"
     return verdict

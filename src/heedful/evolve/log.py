@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from heedful.errors import InputError
+from heedful.evolve.clusters import FailureCluster
 from heedful.evolve.files import append_private
 
 LOG_FILE = "log.jsonl"
@@ -41,6 +42,8 @@ class CandidateRecord(BaseModel):
     params_changed: dict[str, Any] | None = None
     layout_changed: bool = False  # the candidate changed the layout's code
     critic: dict[str, Any] | None = None
+    clusters: list[FailureCluster] = []  # the traced failures, clustered by the critic (or the built-in rule)
+    clustered_by: Literal["built-in", "critic"] | None = None
     development: dict[str, Any]
     validation: list[dict[str, Any]] = []
     second_reader: list[dict[str, Any]] = []  # the guarding reader's comparisons, when one ran

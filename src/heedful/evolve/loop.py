@@ -144,6 +144,7 @@ def one_round(
     record.layout_changed = proposal.layout != base_layout
     verdict = review(proposal.diff, vocabulary, config.critic, traces.folder, folder / "critic", config.timeout)
     record.critic = verdict.to_json()
+    record.clusters, record.clustered_by = verdict.clusters, verdict.clustered_by
     if verdict.decision == "reject":
         record.decision = "rejected"
         record.reason = "the critic rejected it: " + "; ".join(verdict.static + verdict.reasons)

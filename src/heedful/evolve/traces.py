@@ -4,6 +4,9 @@ A trace carries what the proposer needs to form a hypothesis: the question, the 
 reader saw, the reader's result (which gold turns were listed and where), the gold answer and
 evidence turns, and recall's explanation of where each gold turn stood (its rank in the full
 recall, the routes that found it and their ranks, its state) or that recall never found it.
+Each trace has an id (`user:qN`, N the question's place in that user's list) and the step where
+its evidence was lost (`heedful.evolve.clusters`); a gold turn that recall did not return is
+looked up once more in a recall without item limit or budget, to tell which of the two lost it.
 Only the development split is ever traced.
 """
 
@@ -15,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from heedful.evolve.clusters import gold_failure, question_failure
 from heedful.evolve.evaluator import K, SplitScore, read_context
 from heedful.evolve.files import write_private
 
@@ -25,6 +29,8 @@ if TYPE_CHECKING:
 
 TRACES_FILE = "development.jsonl"
 SUMMARY_FILE = "summary.json"
+WIDE_LIMIT = 500  # items of the recall without limits (the largest recall_limit a version may set)
+WIDE_BUDGET = 10_000_000  # tokens: no budget
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +65,16 @@ def position_bucket(context_rank: int | None, recall_rank: int | None) -> str:
     return f"recalled at rank {band}, left out of the context"
 
 
-def trace(built: MemoryContext, unit: Unit, result: QuestionScore) -> dict[str, object]:
+def trace(
+    trace_id: str,
+    built: MemoryContext,
+    unit: Unit,
+    result: QuestionScore,
+    wide: dict[str, int] | None = None,
+    item_limit: int = 0,
+) -> dict[str, object]:
+    """One missed question. `wide`: gold turn -> its rank in a recall without item limit or budget;
+    `item_limit`: the items the version's recall returns."""
     from heedful.bench.locomo import CATEGORIES
 
     question: Question = result.question
@@ -74,19 +89,24 @@ def trace(built: MemoryContext, unit: Unit, result: QuestionScore) -> dict[str, 
     gold = []
     for turn in question.evidence:
         recall_rank, routes, state = where.get(turn, (None, {}, None))  # type: ignore[arg-type]
+        wide_rank = (wide or {}).get(turn)
         gold.append(
             {
                 "turn": turn,
                 "text": unit.turns.get(turn, ""),
                 "context_rank": result.gold_ranks.get(turn),
                 "recall_rank": recall_rank,
+                "unlimited_recall_rank": wide_rank if recall_rank is None else recall_rank,
                 "routes": routes,
                 "state": state,
                 "where": position_bucket(result.gold_ranks.get(turn), recall_rank),
+                "failure": gold_failure(result.gold_ranks.get(turn), recall_rank, wide_rank, item_limit, K),
             }
         )
     analysis = built.recalled.analysis if built.recalled else {}
     return {
+        "id": trace_id,
+        "failure": question_failure([g["failure"] for g in gold]),  # type: ignore[misc]
         "user": unit.user,
         "question": question.question,
         "category": CATEGORIES.get(question.category, str(question.category))
@@ -107,6 +127,29 @@ def trace(built: MemoryContext, unit: Unit, result: QuestionScore) -> dict[str, 
     }
 
 
+def item_limit(harness: ParamHarness, enumeration: bool) -> int:
+    """How many items the version's recall returns for a question (recall's own rule when unset)."""
+    from heedful.memory.recall.budget import DEFAULT_MAX_ITEMS, ENUMERATION_FACTOR
+
+    if harness.params.recall_limit is not None:
+        return harness.params.recall_limit
+    return DEFAULT_MAX_ITEMS * (ENUMERATION_FACTOR if enumeration else 1)
+
+
+def unlimited_ranks(harness: ParamHarness, hf: Heedful, unit: Unit, question: str, turns: list[str]) -> dict[str, int]:
+    """Where `turns` rank in the version's recall without item limit or token budget (absent: not found)."""
+    wide = harness.recaller(hf).recall(
+        unit.user, harness.params.expand_query(question), limit=WIDE_LIMIT, budget_tokens=WIDE_BUDGET
+    )
+    ranks: dict[str, int] = {}
+    for rank, item in enumerate(wide.items, start=1):
+        for message_id in item.source_message_ids:
+            turn = unit.dia_of.get(message_id)
+            if turn in turns and turn not in ranks:
+                ranks[turn] = rank
+    return ranks
+
+
 def write_traces(harness: ParamHarness, hf: Heedful, units: list[Unit], folder: Path) -> TraceSet:
     """Score the development split and write one trace per missed question (files private to the user)."""
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -115,14 +158,22 @@ def write_traces(harness: ParamHarness, hf: Heedful, units: list[Unit], folder: 
     failures = 0
     lines: list[str] = []
     for unit in units:
-        for question in unit.questions:
+        for number, question in enumerate(unit.questions):
             built = harness.build(hf, unit.user, question.question)
             result = read_context(built, unit, question)
             scores.scores.append(result)
             if result.recall >= 1.0:
                 continue
             failures += 1
-            record = trace(built, unit, result)
+            returned = {
+                unit.dia_of.get(m)
+                for item in (built.recalled.items if built.recalled else [])
+                for m in item.source_message_ids
+            }
+            lost = [turn for turn in question.evidence if turn not in returned]
+            wide = unlimited_ranks(harness, hf, unit, question.question, lost) if lost else {}
+            limit = item_limit(harness, bool(built.recalled and built.recalled.enumeration))
+            record = trace(f"{unit.user}:q{number}", built, unit, result, wide, limit)
             for gold in record["gold_evidence"]:  # type: ignore[attr-defined]
                 if gold["context_rank"] is None or gold["context_rank"] > K:
                     buckets[gold["where"]] += 1

@@ -11,7 +11,11 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from pathlib import Path
+from typing import Any
+
+from cli_runner import run_cli
 
 NAMES = ["Avery", "Blake", "Casey", "Devon", "Emery", "Finley", "Harper", "Jordan", "Kendall", "Logan"]
 FRIENDS = ["Quinn", "Reese", "Sage", "Tatum", "Val", "Wren", "Arden", "Briar", "Cove", "Dale"]
@@ -108,3 +112,23 @@ def beam_fixture(tmp_path: Path) -> Path:
         questions = {"information_extraction": asked, "abstention": [{"question": "What is my pet's name?"}]}
         (folder / "probing_questions.json").write_text(json.dumps(questions), encoding="utf-8")
     return root
+
+
+def proposer(tmp_path: Path, name: str, body: str) -> str:
+    """A scripted proposer: a Python script run in the workspace, as any proposer command is."""
+    script = tmp_path / f"{name}.py"
+    script.write_text(
+        "import json, pathlib\n"
+        "params_path = pathlib.Path('harness/params.json')\n"
+        "params = json.loads(params_path.read_text())\n" + body + "\n"
+        "params_path.write_text(json.dumps(params, indent=2, sort_keys=True) + '\\n')\n"
+        "print('hypothesis: the questions name things in other words than the turns')\n",
+        encoding="utf-8",
+    )
+    return f"{sys.executable} {script}"
+
+
+def evolve(tmp_path: Path, home: Path, *args: str) -> list[dict[str, Any]]:
+    done = run_cli("evolve", "--data", str(fixture(tmp_path)), "--json", *args, home=home, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)

@@ -19,28 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from cli_runner import run_cli
-from evolve_fixture import beam_fixture, fixture
+from evolve_fixture import beam_fixture, evolve, fixture, proposer
 from recorded_endpoint import openai_chat, recorded_endpoint
-
-
-def proposer(tmp_path: Path, name: str, body: str) -> str:
-    """A scripted proposer: a Python script run in the workspace, as any proposer command is."""
-    script = tmp_path / f"{name}.py"
-    script.write_text(
-        "import json, pathlib\n"
-        "params_path = pathlib.Path('harness/params.json')\n"
-        "params = json.loads(params_path.read_text())\n" + body + "\n"
-        "params_path.write_text(json.dumps(params, indent=2, sort_keys=True) + '\\n')\n"
-        "print('hypothesis: the questions name things in other words than the turns')\n",
-        encoding="utf-8",
-    )
-    return f"{sys.executable} {script}"
-
-
-def evolve(tmp_path: Path, home: Path, *args: str) -> list[dict[str, Any]]:
-    done = run_cli("evolve", "--data", str(fixture(tmp_path)), "--json", *args, home=home, timeout=300)
-    assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
 
 
 def test_a_patch_that_helps_everyone_is_accepted_stored_and_adopted_only_on_request(tmp_path: Path, home: Path) -> None:

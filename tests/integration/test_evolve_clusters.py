@@ -39,10 +39,11 @@ def test_a_critic_commands_clusters_are_recorded_and_shown(tmp_path: Path, home:
         expected.setdefault(f"asks {trace['question'].split()[0].lower()!r}", []).append(trace["id"])
     assert {c["label"]: c["traces"] for c in record["clusters"]} == expected
     assert all(c["count"] == len(c["traces"]) for c in record["clusters"])
-    assert record["critic"]["notes"] == ["the critic cited 1 trace ids that are not in the traces (dropped)"]
+    assert record["critic"]["notes"] == ["the critic cited 1 trace id not in the traces (dropped)"]
 
     shown = run_cli("evolve", "log", home=home).stdout
     assert "failure clusters (by the critic):" in shown
+    assert "  critic: the critic cited 1 trace id not in the traces (dropped)" in shown
     where = expected["asks 'what'"]
     assert f"{len(where):>4}  asks 'what' ({', '.join(where[:3])}" in shown
     logged = json.loads(run_cli("evolve", "log", "--json", home=home).stdout)

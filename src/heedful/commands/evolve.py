@@ -143,6 +143,8 @@ def _print_candidate(record: dict[str, Any]) -> None:
         f" {development['questions']} questions missed, traced)"
     )
     _print_clusters(record.get("clusters") or [], record.get("clustered_by"))
+    for note in (record.get("critic") or {}).get("notes") or []:
+        typer.echo(f"  critic: {note}")
     for half in [*(record.get("validation") or []), *(record.get("second_reader") or [])]:
         low, high = half["ci95"]
         metric = half.get("metric", "evidence")

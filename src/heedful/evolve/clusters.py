@@ -126,5 +126,5 @@ def answered_clusters(data: object, known: set[str]) -> tuple[list[FailureCluste
         if kept or counted:  # a cluster of ids we never showed, and no count of its own, says nothing
             clusters.append(FailureCluster(label=found.label, traces=kept, count=found.count))
     if unknown:
-        notes.append(f"the critic cited {len(unknown)} trace ids that are not in the traces (dropped)")
+        notes.append(f"the critic cited {len(unknown)} trace id{'s' * (len(unknown) != 1)} not in the traces (dropped)")
     return clusters, notes

@@ -68,7 +68,7 @@ def test_a_critics_clusters_keep_only_trace_ids_it_was_shown_and_skip_what_canno
     ]
     assert any(n.startswith("the critic's cluster 3 cannot be read (label:") for n in notes)
     assert any(n.startswith("the critic's cluster 4 cannot be read (label:") for n in notes)
-    assert "the critic cited 2 trace ids that are not in the traces (dropped)" in notes
+    assert "the critic cited 2 trace ids not in the traces (dropped)" in notes
     assert answered_clusters(None, known) == ([], ["the critic gave no clusters"])
     assert answered_clusters("three groups", known) == ([], ["the critic's clusters are not a list"])
     # A count below the ids it cites is raised to them; a count may be larger (a sample of ids).

@@ -66,6 +66,10 @@ def evolve(
     per_split: Annotated[
         int | None, typer.Option("--per-split", min=1, help="Only the first N users of each split (a quick run).")
     ] = None,
+    per_user: Annotated[
+        int | None,
+        typer.Option("--per-user", min=1, help="Only the first N questions of each user (for a slow model reader)."),
+    ] = None,
     timeout: Annotated[
         float, typer.Option("--timeout", min=1, help="Seconds the proposer and the critic may take each.")
     ] = 1800,
@@ -117,6 +121,7 @@ def evolve(
             rounds=rounds,
             embedder=embedder or load_cli_settings(where).embedder.name,
             per_split=per_split,
+            per_user=per_user,
             timeout=timeout,
             reader=reader,
             second_reader=second_reader,

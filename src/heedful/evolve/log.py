@@ -35,6 +35,7 @@ class CandidateRecord(BaseModel):
     data_sha256: str
     embedder: str
     per_split: int | None
+    per_user: int | None = None  # questions kept per user (None: all)
     evaluator_sha256: str
     base: str
     proposer: dict[str, Any]

@@ -12,6 +12,7 @@ version changes only on `heedful evolve adopt`.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import secrets
 import tempfile
@@ -44,6 +45,7 @@ class EvolveConfig:
     rounds: int = 1
     embedder: str = "minilm"
     per_split: int | None = None  # only the first N users of each split (a smaller, still fixed, run)
+    per_user: int | None = None  # only the first N questions of each user (for a slow model reader)
     timeout: float = 1800.0
     reader: str | None = None  # a model spec: answers are the first reader (offline: evidence recall)
     second_reader: str | None = None  # a model spec guarding the first (default with a reader: evidence)
@@ -69,7 +71,11 @@ def run(config: EvolveConfig, say: Callable[[str], None] = lambda _: None) -> li
     splits = ev.splits_for(config.bench)
     data_sha = sha256_of(config.data)
     parts = {
-        name: ev.load_units(config.data, splits.part(name, config.per_split), config.bench) for name in ev.SPLIT_NAMES
+        name: [
+            dataclasses.replace(unit, questions=unit.questions[: config.per_user or None])
+            for unit in ev.load_units(config.data, splits.part(name, config.per_split), config.bench)
+        ]
+        for name in ev.SPLIT_NAMES
     }
     every_user = ev.load_units(
         config.data, tuple(i for name in ev.SPLIT_NAMES for i in splits.part(name)), config.bench
@@ -129,6 +135,7 @@ def one_round(
         data_sha256=data_sha,
         embedder=config.embedder,
         per_split=config.per_split,
+        per_user=config.per_user,
         evaluator_sha256=check_frozen(),
         base=current.name,
         proposer=proposal.to_json(),

@@ -274,3 +274,11 @@ def test_a_layout_that_reaches_for_the_benchmark_data_finds_nothing(tmp_path: Pa
         assert "FileNotFoundError" in record["reason"]  # the data's folder is empty in the sandbox
     else:
         assert "only in a sandbox" in record["reason"]
+
+
+def test_per_user_keeps_the_first_questions_of_each_user_and_is_logged(tmp_path: Path, home: Path) -> None:
+    command = proposer(tmp_path, "good", "params['query_expansions'] = {'job': 'work', 'move': 'relocated'}")
+    [record] = evolve(tmp_path, home, "--proposer", command, "--per-user", "1", "--per-split", "2")
+    assert record["per_user"] == 1 and record["per_split"] == 2
+    assert record["development"]["questions"] == 2
+    assert [half["questions"] for half in record["validation"]] == [2, 2]

@@ -155,8 +155,9 @@ def parse_verdict(output: str) -> tuple[Decision, list[str]] | None:
     data = verdict_object(output)
     if data is None:
         return None
+    decision: Decision = "accept" if data["decision"] == "accept" else "reject"
     reasons = data.get("reasons", [])
-    return data["decision"], [str(r) for r in reasons] if isinstance(reasons, list) else [str(reasons)]  # type: ignore[return-value]
+    return decision, [str(r) for r in reasons] if isinstance(reasons, list) else [str(reasons)]
 
 
 def critic_prompt(diff: str, traces: Path) -> str:

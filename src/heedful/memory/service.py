@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 class MemoryService:
     def __init__(self, hf: Heedful) -> None:
         self.hf = hf
-        self.writer = MemoryWriter(hf)
+        self.writer = _writer_for_adopted_harness(hf)
 
     @cached_property
     def recaller(self) -> Recaller:
@@ -136,3 +136,24 @@ class MemoryService:
         from heedful.memory.dream import dream
 
         return dream(self.hf, self.require_user(user_id))
+
+
+def _writer_for_adopted_harness(hf: Heedful) -> MemoryWriter:
+    """The writer with the extraction and retraction rules of the adopted harness version.
+
+    `heedful evolve adopt vN` is the user's word that vN is how their memory is written from now
+    on; without an adopted version (v1) the built-in rules apply, and nothing is read from disk.
+    """
+    from heedful.harness.versions import DEFAULT_HARNESS, default_version
+
+    name = default_version(hf.settings.home)
+    if name == DEFAULT_HARNESS:
+        return MemoryWriter(hf)
+    from heedful.harness.versions import stored_versions
+    from heedful.memory.adjudicate import AdjudicateStep
+    from heedful.memory.extract import ExtractStep
+
+    version = stored_versions(hf.settings.home).get(name)
+    if version is None:  # an adopted file that no longer exists: the built-in rules, as before adoption
+        return MemoryWriter(hf)
+    return MemoryWriter(hf, ExtractStep(version.params.extraction), AdjudicateStep(version.params.retraction))

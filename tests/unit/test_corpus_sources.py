@@ -113,7 +113,9 @@ def test_dialogue_turns_name_their_chat_history_and_previous_turn() -> None:
         assert provenance["url"] == (
             f"https://github.com/{provenance['repository']}/blob/{provenance['commit']}/{provenance['path']}"
         )
-        assert provenance["path"].endswith(".md") and ("aider" in provenance["path"] or ".specstory" in provenance["path"])
+        assert provenance["path"].endswith(".md") and (
+            "aider" in provenance["path"] or ".specstory" in provenance["path"]
+        )
         assert len(row["text"]) <= 500 and row["derived"] is False
         by_history.setdefault((provenance["repository"], provenance["path"], provenance["session"]), []).append(row)
     # The previous turn is the user's own prior message in the same session (the first turn has none).

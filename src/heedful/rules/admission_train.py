@@ -70,8 +70,10 @@ class TrainConfig:
 # lexicon's agreement lifting a most-probable persist is a design decision kept from the start, not a
 # setting: it keeps the rules people state in the lexicon's own words ("keep replies under 100 words").
 CANDIDATES: tuple[TrainConfig, ...] = (
+    TrainConfig(l2=0.03, embedding_penalty=10.0),
     TrainConfig(l2=0.1),
     TrainConfig(l2=0.1, embedding_penalty=10.0),
+    TrainConfig(l2=0.01, embedding_penalty=30.0),
     TrainConfig(l2=1.0),
 )
 

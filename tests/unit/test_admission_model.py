@@ -167,6 +167,11 @@ def test_a_message_of_every_class_with_the_shipped_model() -> None:
         "Fix the failing test in utils.py please.": ("task_local", None),
         "ugh, be more careful with that stuff": ("underspecified", None),
         "thanks, that worked!": ("none", None),
+        # the classes read wrongly before the cue vocabulary: a recurring trigger, a terse durable marker,
+        # a rule motivated by a fact about the repository
+        "run ruff format before every commit": ("persist", None),
+        "No force pushes. Ever.": ("persist", "global"),
+        "This repo is on Python 3.8, don't use walrus operators": ("persist", "project"),
     }
     for text, (decision, scope) in cases.items():
         vector = embedder.embed([text])[0]

@@ -22,7 +22,10 @@ _OCCASIONS = (
     "branch branches install installs package packages dependency dependencies query queries endpoint endpoints "
     "step steps turn turns change request review reviews"
 ).split()
-_EVERY = ("every", "each", "all", "any", "every single", "each and every")
+# "before every commit", "after each change", "on all pushes"; bare "all tests" / "any file" name a task's
+# objects as often as a habit, so "all" and "any" count only after a preposition of time.
+_EVERY = ("every", "each", "every single", "each and every")
+_WHEN = ("before", "after", "on", "for", "with", "at", "in", "when", "during", "between")
 
 
 def _phrases(*groups: Iterable[str]) -> tuple[str, ...]:
@@ -30,7 +33,9 @@ def _phrases(*groups: Iterable[str]) -> tuple[str, ...]:
 
 
 def _every_occasion() -> tuple[str, ...]:
-    return tuple(f"{q} {o}" for q in _EVERY for o in _OCCASIONS)
+    bare = tuple(f"{q} {o}" for q in _EVERY for o in _OCCASIONS)
+    timed = tuple(f"{w} {q} {o}" for w in _WHEN for q in ("all", "any") for o in _OCCASIONS)
+    return bare + timed
 
 
 FAMILIES: dict[str, tuple[str, ...]] = {
@@ -104,16 +109,9 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "note this",
         "note that for",
         "document this",
-        "update the rule",
-        "update that rule",
-        "update the rules",
-        "cursor rule",
         "claude.md",
         "agents.md",
         "memory",
-        "user rule",
-        "user preferences",
-        "my preferences",
         "keep in mind",
         "learn this",
         "lesson",
@@ -225,8 +223,6 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "stuck on",
         "our ci",
         "the ci",
-        "the main workspace",
-        "session repo",
         "monorepo",
         "our team",
         "the team",

@@ -99,6 +99,46 @@ def test_structure_reads_the_form_of_the_sentence(text: str, fired: set[str], si
     assert {name for name in silent if values[name] > 0} == set()
 
 
+@pytest.mark.parametrize(
+    ("text", "fired", "silent"),
+    [
+        ("run ruff format before every commit", {"cue_recurring", "pair_imperative_recurring"}, {"cue_one_off"}),
+        ("No force pushes. Ever.", {"cue_durable", "cue_verbless_ban", "pair_prohibition_durable"}, {"cue_one_off"}),
+        (
+            "This repo is on Python 3.8, don't use walrus operators",
+            {"cue_repo_fact", "pair_prohibition_repo_fact"},
+            {"cue_durable"},
+        ),
+        ("you keep adding print statements, stop", {"cue_habit_complaint"}, {"cue_one_off"}),
+        ("make that a rule", {"cue_rule_request"}, {"cue_recurring"}),
+        ("skip the lint step just this once", {"cue_one_off", "pair_one_off_imperative"}, {"cue_durable"}),
+        ("what does this function do?", {"cue_info_request"}, {"cue_durable", "cue_recurring"}),
+        # a word inside another word is no cue: "forever" is not "ever", "eachother" not "each"
+        ("forevermore eachother", set(), {"cue_durable", "cue_recurring"}),
+    ],
+)
+def test_cue_families_read_the_vocabulary(text: str, fired: set[str], silent: set[str]) -> None:
+    values = dict(zip(admission_features.STRUCTURE_NAMES, admission_features.structure(text), strict=True))
+    assert {name for name in fired if values[name] <= 0} == set()
+    assert {name for name in silent if values[name] > 0} == set()
+
+
+def test_group_statistics_fit_what_the_rows_fit() -> None:
+    """Folds fitted from per-(source, class) sums are the fits on the kept rows themselves."""
+    from heedful.rules import admission_train
+
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((240, 5))
+    y = rng.integers(0, 4, 240)
+    sources = np.array([f"s{i % 4}" for i in range(240)])
+    weights = admission_train._class_weights(y, list(sources))
+    stats = admission_train.GroupStats.of(x, y, sources, weights)
+    kept = sources != "s1"
+    direct = admission_train.fit_ridge(x[kept], y[kept], weights[kept], 0.3)
+    summed = stats.fit("s1", 0.3)
+    assert np.allclose(direct.weight, summed.weight, atol=1e-5) and np.allclose(direct.bias, summed.bias, atol=1e-5)
+
+
 def test_structure_is_total_and_bounded() -> None:
     for text in ("", "   ", "x" * 5000, "\udfff odd", "- **Bold.** `code` here\n- second line", "???"):
         values = admission_features.structure(text)
@@ -127,6 +167,11 @@ def test_a_message_of_every_class_with_the_shipped_model() -> None:
         "Fix the failing test in utils.py please.": ("task_local", None),
         "ugh, be more careful with that stuff": ("underspecified", None),
         "thanks, that worked!": ("none", None),
+        # the classes read wrongly before the cue vocabulary: a recurring trigger, a terse durable marker,
+        # a rule motivated by a fact about the repository
+        "run ruff format before every commit": ("persist", None),
+        "No force pushes. Ever.": ("persist", "global"),
+        "This repo is on Python 3.8, don't use walrus operators": ("persist", "project"),
     }
     for text, (decision, scope) in cases.items():
         vector = embedder.embed([text])[0]

@@ -99,3 +99,26 @@ def test_second_tracker_batch_is_traceable_and_shares_no_message_with_the_first(
     assert len(per_thread) >= 90
     assert max(per_thread.values()) <= 10
     assert {"persist", "task_local", "none"} <= {row["decision"] for row in rows}
+
+
+def test_dialogue_turns_name_their_chat_history_and_previous_turn() -> None:
+    rows = _rows("dialogues_a.jsonl")
+    assert len(rows) >= 500
+    repositories = Counter(row["provenance"]["repository"] for row in rows)
+    assert len(repositories) >= 40
+    by_history: dict[tuple[str, str, int], list[dict]] = {}
+    for row in rows:
+        provenance = row["provenance"]
+        assert re.fullmatch(r"[0-9a-f]{40}", provenance["commit"]), row["id"]
+        assert provenance["url"] == (
+            f"https://github.com/{provenance['repository']}/blob/{provenance['commit']}/{provenance['path']}"
+        )
+        assert provenance["path"].endswith(".md") and (
+            "aider" in provenance["path"] or ".specstory" in provenance["path"]
+        )
+        assert len(row["text"]) <= 500 and row["derived"] is False
+        by_history.setdefault((provenance["repository"], provenance["path"], provenance["session"]), []).append(row)
+    # The previous turn is the user's own prior message in the same session (the first turn has none).
+    assert sum(row["previous"] is None for row in rows) <= len(by_history)
+    assert all(row["previous"] for row in rows if row.get("points_back"))
+    assert {row["decision"] for row in rows} == {"persist", "task_local", "underspecified", "none"}

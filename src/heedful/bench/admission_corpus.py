@@ -44,6 +44,8 @@ class CorpusRow:
     retraction: bool = False
     derived: bool = False
     provenance: dict[str, Any] = field(default_factory=dict)
+    previous: str | None = None  # dialogue sources: the user's prior turn in the same session
+    points_back: bool = False  # the turn resolves against `previous` ("update the rule to do this going forward")
 
     @property
     def checkable_rules(self) -> list[dict[str, Any]]:
@@ -75,6 +77,8 @@ def _from_corpus(raw: dict[str, Any]) -> CorpusRow:
         retraction=bool(raw.get("retraction")),
         derived=bool(raw.get("derived")),
         provenance=dict(raw.get("provenance") or {}),
+        previous=raw.get("previous") if isinstance(raw.get("previous"), str) else None,
+        points_back=bool(raw.get("points_back")),
     )
 
 

@@ -13,7 +13,7 @@ import re
 import zlib
 from collections.abc import Callable
 
-from heedful.rules import detect
+from heedful.rules import admission_cues, detect
 from heedful.rules import lexicon as lx
 
 _PROGRAMS = re.compile(
@@ -327,6 +327,14 @@ def structure(text: str) -> list[float]:
         flag("\n" in text.strip()),
         flag(plain[:1].isupper()),
         flag(plain.endswith(".")),
+        *admission_cues.values(
+            lower,
+            {
+                "imperative": any(imperative),
+                "prohibition": any(prohibition) or bool(_VERBLESS_NO.match(first)),
+                "short": words <= 8,
+            },
+        ),
     ]
 
 
@@ -378,6 +386,8 @@ STRUCTURE_NAMES: tuple[str, ...] = (
     "multi_line",
     "capitalised",
     "full_stop",
+    *admission_cues.NAMES,
+    *admission_cues.PAIR_NAMES,
 )
 
 

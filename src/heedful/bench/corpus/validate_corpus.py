@@ -32,6 +32,8 @@ CHECK_PARAMS: dict[str, tuple[set[str], set[str]]] = {
 SOURCE_OF_FILE = {"instructions": "instruction_files"}
 # Sources whose rows are lines of agent-instruction files (line kinds, repository provenance).
 INSTRUCTION_SOURCES = {"instruction_files", "instructions_b"}
+# Sources whose rows are user turns of committed chat histories: the turn before is known.
+DIALOGUE_SOURCES = {"dialogues_a"}
 REQUIRED = ("id", "source", "text", "decision", "scope", "rules", "retraction", "derived", "provenance")
 
 
@@ -112,6 +114,15 @@ def check_row(row: dict, stem: str, ids: set[str]) -> list[str]:
             problems.append(f"{where}: directive lines persist, other lines do not")
         if "clean" not in row:
             problems.append(f"{where}: missing clean")
+    if row["source"] in DIALOGUE_SOURCES:
+        prov = row["provenance"]
+        for key in ("repository", "path", "commit"):
+            if not isinstance(prov.get(key), str) or not prov.get(key):
+                problems.append(f"{where}: provenance lacks {key}")
+        if "previous" not in row or not (row["previous"] is None or isinstance(row["previous"], str)):
+            problems.append(f"{where}: previous must be the prior user turn or null")
+        if row.get("points_back") and not row["previous"]:
+            problems.append(f"{where}: a turn that points back needs its previous turn")
     if row["derived"] and not row["provenance"].get("from"):
         problems.append(f"{where}: derived row without provenance.from")
     return problems

@@ -17,37 +17,27 @@ from typing import TYPE_CHECKING, Any
 from heedful.config import MAX_MESSAGE_CHARS
 from heedful.errors import InputError, NotFoundError
 from heedful.memory.redact import redact
-from heedful.rules.library import (
-    agents_section,
-    compile_candidate,
-    markdown,
-    markdown_name,
-    normalise_project,
-    restate,
-    row_for,
-    rows_in_scope,
-    rule_from_row,
-    version_for,
-)
-from heedful.rules.models import (
+from heedful.rules.listing import (
     ACTIVE_STATUSES,
     LIVE_STATUSES,
-    ContextMessage,
-    LearnResult,
-    Rule,
-    RuleStatus,
-    Source,
+    PublicRule,
+    listed_rule,
+    normalise_project,
+    rows_in_scope,
 )
 from heedful.rules.parts import RuleParts
-from heedful.rules.proposals import Proposal, approval_rows, proposal_of, retraction_row
+from heedful.rules.proposals import Proposal, proposal_of
 
+# Reading the library (`list`, `pending`, `adopt`) needs only `listing`: the pydantic models, the
+# check kinds and the compiler load with the first operation that builds or compiles a rule.
 if TYPE_CHECKING:
     import numpy as np
 
+    from heedful.rules.models import ContextMessage, LearnResult, Rule, RuleStatus, Source
     from heedful.store.protocols import RuleStore
 
 MAX_TEXT = MAX_MESSAGE_CHARS  # one limit for every message, defined in config
-SOURCES: tuple[Source, ...] = ("user", "assistant", "tool", "file", "system")
+SOURCES: tuple[Source, ...] = ("user", "assistant", "tool", "file", "system")  # every `Source`
 
 
 def _user(user_id: str) -> str:
@@ -88,6 +78,7 @@ class RuleService:
         if source not in SOURCES:
             raise InputError(f"unknown source {source!r}; one of: {', '.join(SOURCES)}")
         from heedful.rules import learn as learning  # the learner (numpy, the steps) loads only to learn
+        from heedful.rules.models import LearnResult
 
         messages = learning.parse_context(context)
         project_path = normalise_project(project)
@@ -110,6 +101,8 @@ class RuleService:
 
     # -- reading -------------------------------------------------------------------------------
     def version_for(self, user_id: str, session: str | None = None, turn: str | None = None) -> int:
+        from heedful.rules.library import version_for
+
         return version_for(self._repo, user_id, session, turn)
 
     def adopt(self, user_id: str, session: str, turn: str) -> int:
@@ -128,6 +121,8 @@ class RuleService:
         statuses: tuple[str, ...] | None = None,
         with_embeddings: bool = False,
     ) -> list[Rule]:
+        from heedful.rules.library import rule_from_row
+
         user = _user(user_id)
         version = self._repo.latest_version(user) if library_version is None else library_version
         wanted = statuses if statuses is not None else (None if include_all else LIVE_STATUSES)
@@ -142,10 +137,19 @@ class RuleService:
         )
         return [rule_from_row(row) for row in rows]
 
-    def list(self, user_id: str, project: str | Path | None = None, include_all: bool = False) -> list[dict[str, Any]]:
+    def list(self, user_id: str, project: str | Path | None = None, include_all: bool = False) -> list[PublicRule]:
         """Rules as `rules list --json` shows them; a pending proposal and its target name each other."""
-        rules = [rule.public() for rule in self.rules(user_id, project, include_all)]
-        pending = {p.rule_id: p for p in self.pending(user_id)}
+        user = _user(user_id)
+        rows = rows_in_scope(
+            self._repo,
+            user,
+            self._repo.latest_version(user),
+            normalise_project(project),
+            statuses=None if include_all else LIVE_STATUSES,
+            any_project=project is None,
+        )
+        rules = [listed_rule(row) for row in rows]
+        pending = {p.rule_id: p for p in self.pending(user)}
         waiting: dict[str, builtins.list[str]] = {}
         for proposal in pending.values():
             if proposal.target:
@@ -164,6 +168,8 @@ class RuleService:
         return [p for p in (proposal_of(row) for row in rows) if p is not None]
 
     def get(self, user_id: str, rule_id: str) -> Rule:
+        from heedful.rules.library import rule_from_row
+
         user = _user(user_id)
         row = self._repo.rule_at(user, rule_id, self._repo.latest_version(user))
         if row is None:
@@ -271,6 +277,8 @@ class RuleService:
         return self._revise(rule, changes, approve)
 
     def _revise(self, rule: Rule, changes: dict[str, Any], approve: bool) -> dict[str, Any]:
+        from heedful.rules.library import compile_candidate, restate, row_for
+
         quotes = [q for q in (changes.get("text"), changes.get("condition"), *changes.get("exceptions", [])) if q]
         candidate = restate(rule, **changes)
         candidate = candidate.model_copy(update={"evidence": list(dict.fromkeys([*rule.evidence, *quotes]))})
@@ -302,6 +310,9 @@ class RuleService:
 
     def approve(self, user_id: str, rule_id: str) -> dict[str, Any]:
         """The user's approval: apply a pending proposal (by its id or its target's) or activate a held rule."""
+        from heedful.rules.library import rule_from_row
+        from heedful.rules.proposals import approval_rows
+
         user = _user(user_id)
         latest = self._repo.latest_version(user)
         row = self._repo.rule_at(user, rule_id, latest)
@@ -344,6 +355,8 @@ class RuleService:
             raise InputError(f"{rule_id} is itself a proposal; only the user can approve or reject it")
         waiting = next((p for p in self.pending(rule.user_id) if p.change == "retract" and p.target == rule.id), None)
         if waiting is None:
+            from heedful.rules.proposals import retraction_row
+
             row = retraction_row(
                 self.parts.new_id(), rule.user_id, rule, [], source, reason.strip() or "no reason given", reason
             )
@@ -365,6 +378,8 @@ class RuleService:
         return None if row is None else proposal_of(row)
 
     def retract(self, user_id: str, rule_id: str, reason: str = "retracted by the user") -> dict[str, Any]:
+        from heedful.rules.library import restate, row_for
+
         rule = self.get(user_id, rule_id)
         if rule.status in ("retracted", "superseded"):
             raise InputError(f"rule {rule_id} is already {rule.status}")
@@ -401,6 +416,8 @@ class RuleService:
         agents_file: str | Path | None = None,
     ) -> dict[str, Any]:
         """One Markdown file per live rule (plus an index), and optionally an AGENTS.md section."""
+        from heedful.rules.library import agents_section, markdown, markdown_name
+
         rules = self.rules(user_id, project)
         target = Path(directory).expanduser()
         if target.exists() and not target.is_dir():

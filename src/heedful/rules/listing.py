@@ -12,7 +12,10 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, Literal, NotRequired
+
+# Not `typing`'s: pydantic reads these shapes too (`results.py`), and needs this TypedDict before Python 3.12.
+from typing_extensions import TypedDict
 
 from heedful.enforce.project import lineage, normalise
 from heedful.errors import InputError

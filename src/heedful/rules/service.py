@@ -184,13 +184,14 @@ class RuleService:
         from heedful.rules.results import RuleDetail
 
         rule = self.get(user_id, rule_id)
-        return RuleDetail(
+        detail = {
             **rule.public(),
-            reason=rule.reason,
-            source_text=rule.source_text,
-            cases=[] if rule.check is None else rule.check.cases,
-            history=len(self._repo.history(rule.user_id, rule_id)),
-        ).model_dump()
+            "reason": rule.reason,
+            "source_text": rule.source_text,
+            "cases": [] if rule.check is None else rule.check.cases,
+            "history": len(self._repo.history(rule.user_id, rule_id)),
+        }
+        return RuleDetail.model_validate(detail).model_dump()
 
     def history(self, user_id: str, rule_id: str) -> builtins.list[dict[str, Any]]:
         """`RuleRevision` per stored revision, oldest first."""

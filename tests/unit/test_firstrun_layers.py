@@ -67,3 +67,24 @@ def test_the_old_import_path_still_works() -> None:
     assert redaction.redact_record is redact_values.redact_record
     assert redaction.redact_value is redact_values.redact_value
     assert redaction.is_safe_column is redact_values.is_safe_column
+
+
+def test_rule_operations_get_their_parts_not_the_facade() -> None:
+    """The learner and the rule service take `RuleParts` (a store, model and embedder loaders, new ids),
+    never the `Heedful` facade or the service's private attributes; enforcement takes its repository."""
+    import inspect
+
+    from heedful.enforce.engine import Enforcer
+    from heedful.rules import learn
+    from heedful.rules.parts import RuleParts
+    from heedful.rules.service import RuleService
+
+    assert inspect.signature(RuleService.__init__).parameters["parts"].annotation in ("RuleParts", RuleParts)
+    assert "parts" in inspect.signature(learn.learn).parameters
+    for module in ("rules/learn.py", "rules/retraction.py", "rules/service_checks.py"):
+        path = SRC / module
+        imported = _imported_modules(path)
+        assert "heedful.api" not in imported and "heedful.rules.service" not in imported, module
+        assert "._repo" not in path.read_text(encoding="utf-8") and "._new_id" not in path.read_text(encoding="utf-8")
+    given = inspect.signature(Enforcer.__init__).parameters
+    assert "hf" not in given and all("Heedful" not in str(p.annotation) for p in given.values())

@@ -68,6 +68,9 @@ def test_rules_list_of_a_real_library_stays_light_in_json_and_draws_its_table(tm
     table, loaded = run(home, "rules", "list", "--project", str(project))
     assert table.returncode == 0, table.stderr
     assert "Never push directly to main." in table.stdout and "rich" in loaded  # rich only to draw
+    shown, _ = run(home, "rules", "show", rules[0]["id"])
+    assert shown.returncode == 0 and rules[0]["text"] in shown.stdout
+    assert "['" not in shown.stdout and "{'" not in shown.stdout  # sentences, not Python's repr
 
 
 def test_option_values_are_still_checked_and_converted(tmp_path: Path) -> None:

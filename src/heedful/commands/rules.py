@@ -228,10 +228,13 @@ def show(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, as_
         def render(d: dict[str, Any]) -> None:
             console().print(f"[bold]{d['text']}[/bold]  ({d['id']} v{d['version']}, {d['status']}, {d['scope']})")
             for key in ("condition", "exceptions", "evidence", "reason"):
-                if d.get(key):
-                    console().print(f"  {key}: {d[key]}")
+                value = d.get(key)
+                if value:  # lists as sentences, not as Python's repr
+                    text = "; ".join(f"«{item}»" for item in value) if isinstance(value, list) else str(value)
+                    console().print(escape(f"  {key}: {text}"))
             if d.get("check"):
-                console().print(f"  check: {json.dumps(d['check'])}")
+                check = d["check"]
+                console().print(escape(f"  check: {check['kind']}@{check['stage']} {json.dumps(check['params'])}"))
 
         emit(data, as_json, render)
 

@@ -67,6 +67,7 @@ def test_the_old_import_path_still_works() -> None:
     assert redaction.redact_record is redact_values.redact_record
     assert redaction.redact_value is redact_values.redact_value
     assert redaction.is_safe_column is redact_values.is_safe_column
+    assert redaction.placeholder_columns is redact_values.placeholder_columns
 
 
 def test_rule_operations_get_their_parts_not_the_facade() -> None:

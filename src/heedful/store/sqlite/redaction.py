@@ -3,8 +3,10 @@
 The connection (`RedactingConnection`) reads each write statement once to learn which column
 each `?` binds to, then passes every text parameter through `heedful.redact_values.redact_value`
 unless its column is known to hold no free text (ids, hashes, timestamps, states, paths of
-projects). JSON text is parsed and its string values redacted, so it stays valid JSON. A new table needs no code
-of its own to be covered: only a column proven safe is ever let through untouched.
+projects). JSON text is parsed and its string values redacted, so it stays valid JSON. A new
+table needs no code of its own to be covered: only a column proven safe is ever let through
+untouched. Which column a `?` binds to, and which columns are safe, is read by the functions of
+`heedful.redact_values`, which the PostgreSQL store shares.
 
     INSERT INTO notes (id, user_id, body) VALUES (?, ?, ?)   -> id, user_id kept; body redacted
     UPDATE jobs SET last_error = ? WHERE id = ?              -> last_error redacted; id kept
@@ -17,81 +19,19 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-# The value-level functions live in a module no backend owns; re-exported for existing importers.
-from heedful.redact_values import SAFE_COLUMNS, SAFE_SUFFIXES, is_safe_column, redact_record, redact_value
-
-_WRITE = re.compile(r"^\s*(?:INSERT|REPLACE|UPDATE)\b", re.IGNORECASE)
-_INSERT = re.compile(
-    r"^\s*(?:INSERT|REPLACE)\s+(?:OR\s+\w+\s+)?INTO\s+[\w.\"]+\s*\(([^)]*)\)\s*VALUES\s*\(", re.IGNORECASE
+# The functions live in a module no backend owns; re-exported here for existing importers.
+from heedful.redact_values import (
+    SAFE_COLUMNS,
+    SAFE_SUFFIXES,
+    is_safe_column,
+    placeholder_columns,
+    redact_record,
+    redact_value,
 )
-_COMPARED = re.compile(r"(\w+)\s*(?:=|==|!=|<>|<=|>=|<|>)\s*(?:\w+\s*\(\s*)?$")
-_IN_LIST = re.compile(r"(\w+)\s+(?:NOT\s+)?IN\s*\((?:\s*\?\s*,)*\s*$", re.IGNORECASE)
+
 _NAMED = re.compile(r"[:@$][A-Za-z_]")
 MAX_PLANS = 512
 MAX_REMEMBERED = 4096
-
-
-def placeholder_columns(sql: str) -> tuple[str | None, ...] | None:
-    """The column each `?` of a write statement binds to (None: unknown); None for other statements."""
-    if not _WRITE.match(sql):
-        return None
-    positions = _placeholders(sql)
-    values = _values_elements(sql)
-    columns: list[str | None] = []
-    for position in positions:
-        column = None
-        if values is not None:
-            names, spans = values
-            column = next((names[k] for k, (start, end) in enumerate(spans) if start <= position < end), None)
-        if column is None:
-            before = sql[:position]
-            found = _COMPARED.search(before) or _IN_LIST.search(before)
-            column = found.group(1) if found else None
-        columns.append(column)
-    return tuple(columns)
-
-
-def _placeholders(sql: str) -> list[int]:
-    """Offsets of `?` outside string literals and quoted names."""
-    offsets: list[int] = []
-    quote = ""
-    for offset, char in enumerate(sql):
-        if quote:
-            if char == quote:
-                quote = ""
-        elif char in "'\"`":
-            quote = char
-        elif char == "?":
-            offsets.append(offset)
-    return offsets
-
-
-def _values_elements(sql: str) -> tuple[list[str], list[tuple[int, int]]] | None:
-    """For `INSERT ... (a, b) VALUES (x, y)`: the column names and the span of each value."""
-    match = _INSERT.match(sql)
-    if match is None:
-        return None
-    names = [name.strip().strip('"`[]') for name in match.group(1).split(",")]
-    spans: list[tuple[int, int]] = []
-    depth, start, quote = 0, match.end(), ""
-    for offset in range(match.end(), len(sql)):
-        char = sql[offset]
-        if quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char == "(":
-            depth += 1
-        elif char == ")" and depth:
-            depth -= 1
-        elif char in ",)" and not depth:
-            spans.append((start, offset))
-            start = offset + 1
-            if char == ")":
-                break
-    if len(spans) != len(names):
-        return None  # an unusual shape: fall back to reading each placeholder's neighbourhood
-    return names, spans
 
 
 class RedactingConnection(sqlite3.Connection):

@@ -183,8 +183,9 @@ class _DeferredCoercion:
 
     Typer (>= 0.2x) coerces every value that is not a flag through a pydantic `TypeAdapter`, and
     building the first one imports pydantic's validators: more than `import typer` costs, on every
-    command with an option left unset. An unset option (None) and a plain text option given text
-    need no adapter; any other value gets Typer's own coercion, built then and kept.
+    command with an option left unset. An unset option (None), a plain text option given text and a
+    number left at its default need no adapter; any other value gets Typer's own coercion, built
+    then and kept.
     """
 
     __slots__ = ("build",)
@@ -196,8 +197,11 @@ class _DeferredCoercion:
         if value is None:  # what Typer's own coercion returns for an unset value
             return () if param.multiple or param.nargs == -1 else None
         info = param.type_descriptor.parameter_info
-        plain_text = param.type_descriptor.annotation is str and getattr(info, "parser", None) is None
-        if plain_text and isinstance(value, str) and not param.multiple and param.nargs == 1:
+        annotation = param.type_descriptor.annotation
+        # Text given as text, or a number's own default: what Typer's adapter would return unchanged.
+        unchecked = getattr(info, "parser", None) is None and getattr(info, "min", None) is None
+        unchecked = unchecked and getattr(info, "max", None) is None and not param.multiple and param.nargs == 1
+        if unchecked and annotation in (str, int, float) and type(value) is annotation:
             return value
         param._runtime_param = self.build()
         return param._runtime_param.coerce(value, param=param, ctx=ctx)

@@ -178,6 +178,54 @@ GROUPS: dict[str, LazyCommand] = {
 LAZY = {**COMMANDS, **GROUPS}
 
 
+class _DeferredCoercion:
+    """Typer's coercion of one parameter, built only for a value that needs it.
+
+    Typer (>= 0.2x) coerces every value that is not a flag through a pydantic `TypeAdapter`, and
+    building the first one imports pydantic's validators: more than `import typer` costs, on every
+    command with an option left unset. An unset option (None), a plain text option given text and a
+    number left at its default need no adapter; any other value gets Typer's own coercion, built
+    then and kept.
+    """
+
+    __slots__ = ("build",)
+
+    def __init__(self, build: Callable[[], Any]) -> None:
+        self.build = build
+
+    def coerce(self, value: Any, param: Any, ctx: Context) -> Any:
+        if value is None:  # what Typer's own coercion returns for an unset value
+            return () if param.multiple or param.nargs == -1 else None
+        info = param.type_descriptor.parameter_info
+        annotation = param.type_descriptor.annotation
+        # Text given as text, or a number's own default: what Typer's adapter would return unchanged.
+        unchecked = getattr(info, "parser", None) is None and getattr(info, "min", None) is None
+        unchecked = unchecked and getattr(info, "max", None) is None and not param.multiple and param.nargs == 1
+        if unchecked and annotation in (str, int, float) and type(value) is annotation:
+            return value
+        param._runtime_param = self.build()
+        return param._runtime_param.coerce(value, param=param, ctx=ctx)
+
+
+def _defer_typer_coercion() -> None:
+    """Give Typer's parameters `_DeferredCoercion` (a no-op on a Typer without pydantic coercion)."""
+    parameter = getattr(typer.core, "_TyperParameter", None)
+    original = getattr(parameter, "get_runtime_param", None)
+    if parameter is None or original is None or getattr(original, "deferred", False):
+        return
+
+    def get_runtime_param(self: Any) -> Any:
+        if self._runtime_param is None:
+            return _DeferredCoercion(lambda: original(self))
+        return self._runtime_param
+
+    get_runtime_param.deferred = True  # type: ignore[attr-defined]
+    parameter.get_runtime_param = get_runtime_param
+
+
+_defer_typer_coercion()
+
+
 class LazyGroup(TyperGroup):
     """The root group: loads a command's module when the command is invoked (or its help asked for)."""
 

@@ -19,11 +19,11 @@ ProjectOption = Annotated[
     Path | None,
     typer.Option(
         "--project",
-        help="Install into this project's settings (.claude/settings.json, .codex/hooks.json, "
-        ".gemini/settings.json, .cursor/hooks.json).",
+        help="This project's settings (.claude/settings.json, .codex/hooks.json, .gemini/settings.json, "
+        ".cursor/hooks.json).",
     ),
 ]
-UserScopeOption = Annotated[bool, typer.Option("--user", help="Install into your user settings (the default).")]
+UserScopeOption = Annotated[bool, typer.Option("--user", help="Your user settings (the default).")]
 ImportOption = Annotated[
     bool | None,
     typer.Option(

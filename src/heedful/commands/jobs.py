@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from heedful.commands.common import HomeOption, JsonOption, emit, opened
+from heedful.commands.common import HomeOption, JsonOption, emit, fail, opened
 
 app = typer.Typer(help="Background jobs (learning, extraction, Dream).", no_args_is_help=True)
 console = Console(stderr=True)
@@ -34,11 +34,18 @@ def drain(
 @app.command("list")
 def list_(
     state: Annotated[str | None, typer.Option(help="pending, running, done or failed.")] = None,
-    limit: Annotated[int, typer.Option(help="At most this many, newest first.")] = 50,
+    limit: Annotated[int, typer.Option(min=1, help="At most this many, newest first.")] = 50,
     home: HomeOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """List jobs with their state, attempts and last error."""
+    from typing import get_args, get_type_hints
+
+    from heedful.store.records import JobRecord
+
+    states = get_args(get_type_hints(JobRecord)["state"])
+    if state is not None and state not in states:  # a typo is an error, not an empty list
+        fail(f"unknown state {state!r}; choose from {', '.join(states)}")
     with opened(home) as hf:
         jobs = hf.store.jobs.list(state=state, limit=limit)
         data = [
@@ -56,6 +63,9 @@ def list_(
         ]
 
         def render(rows: list[dict[str, Any]]) -> None:
+            if not rows:
+                typer.echo("nothing yet" if state is None else f"no {state} job")
+                return
             table = Table("id", "kind", "user", "state", "attempts", "error")
             for r in rows:
                 table.add_row(r["id"], r["kind"], r["user_id"], r["state"], str(r["attempts"]), r["last_error"] or "")

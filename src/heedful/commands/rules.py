@@ -4,21 +4,36 @@ from __future__ import annotations
 
 import json
 import sys
+from functools import cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from heedful.commands import rules_import
 from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, fail, opened, resolve_user
 from heedful.errors import InputError
 
+if TYPE_CHECKING:
+    from rich.console import Console
+
 app = typer.Typer(help="Learned rules: tell once, checked later.", no_args_is_help=True)
 app.command("import")(rules_import.import_rules)
-console = Console()
+
+
+@cache
+def console() -> Console:
+    """The terminal, for output meant for people (rich loads only when there is something to draw)."""
+    from rich.console import Console
+
+    return Console()
+
+
+def escape(text: str) -> str:
+    from rich.markup import escape as rich_escape
+
+    return rich_escape(text)
+
 
 ProjectOption = Annotated[
     Path | None, typer.Option("--project", "-p", help="Project directory (default: the current directory).")
@@ -55,8 +70,10 @@ def _existing_project(project: Path | None) -> str:
 
 def _rules_table(rules: list[dict[str, Any]], empty: str = "nothing yet") -> None:
     if not rules:
-        console.print(f"[dim]{empty}[/dim]")
+        typer.echo(empty)
         return
+    from rich.table import Table
+
     table = Table("id", "status", "scope", "rule", "check", "v")
     for rule in rules:
         check = rule["check"]["kind"] + "@" + rule["check"]["stage"] if rule.get("check") else ""
@@ -71,9 +88,9 @@ def _rules_table(rules: list[dict[str, Any]], empty: str = "nothing yet") -> Non
         if rule.get("pending"):
             status += f" (change pending: {', '.join(rule['pending'])})"
         table.add_row(rule["id"], escape(status), rule["scope"], escape(rule["text"]), check, str(rule["version"]))
-    console.print(table)
+    console().print(table)
     if any(rule.get("proposal") or rule["status"] == "needs_user" for rule in rules):
-        console.print(
+        console().print(
             "[dim]needs_user: nothing changes until you approve with `heedful rules edit ID --approve`"
             " (reject with `heedful rules retract ID`); the rules they would change stay in force.[/dim]"
         )
@@ -99,13 +116,13 @@ def learn(
         data = result.model_dump()
 
         def render(d: dict[str, Any]) -> None:
-            console.print(
+            console().print(
                 f"[bold]{d['decision']}[/bold]"
                 + (f" ({d['scope']})" if d["scope"] else "")
                 + f" — {'; '.join(d['reasons'])}"
             )
             for action in d["actions"]:
-                console.print(escape(_action_line(action)))
+                console().print(escape(_action_line(action)))
 
         emit(data, as_json, render)
 
@@ -156,11 +173,11 @@ def select_rules(
         )
 
         def render(d: dict[str, Any]) -> None:
-            console.print(f"library version {d['library_version']}: {len(d['rules'])} of {d['examined']} rules")
+            console().print(f"library version {d['library_version']}: {len(d['rules'])} of {d['examined']} rules")
             for rule in d["rules"]:
-                console.print(f"  {rule['id']} {rule['text']}  [dim]{rule['why']}[/dim]")
+                console().print(f"  {rule['id']} {rule['text']}  [dim]{rule['why']}[/dim]")
             for check in d["checks"]:
-                console.print(f"  check {check['kind']}@{check['stage']}: {check['text']}")
+                console().print(f"  check {check['kind']}@{check['stage']}: {check['text']}")
 
         emit(data, as_json, render)
 
@@ -193,9 +210,9 @@ def check(
         def render(d: dict[str, Any]) -> None:
             for j in d["judgments"]:
                 quote = f"  «{j['quotes'][0]}»" if j["quotes"] else ""
-                console.print(escape(f"{j['result']:<15} {j['rule_id']} {j['text']} — {j['reason']}{quote}"))
+                console().print(escape(f"{j['result']:<15} {j['rule_id']} {j['text']} — {j['reason']}{quote}"))
             if not d["judgments"]:
-                console.print(f"[dim]no checked rule at the {d['stage']} stage[/dim]")
+                console().print(f"[dim]no checked rule at the {d['stage']} stage[/dim]")
 
         emit(data, as_json, render)
         if fail_on_violation and data["blocked"]:
@@ -209,12 +226,15 @@ def show(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, as_
         data = hf.rules.show(resolve_user(hf, user), rule_id)
 
         def render(d: dict[str, Any]) -> None:
-            console.print(f"[bold]{d['text']}[/bold]  ({d['id']} v{d['version']}, {d['status']}, {d['scope']})")
+            console().print(f"[bold]{d['text']}[/bold]  ({d['id']} v{d['version']}, {d['status']}, {d['scope']})")
             for key in ("condition", "exceptions", "evidence", "reason"):
-                if d.get(key):
-                    console.print(f"  {key}: {d[key]}")
+                value = d.get(key)
+                if value:  # lists as sentences, not as Python's repr
+                    text = "; ".join(f"«{item}»" for item in value) if isinstance(value, list) else str(value)
+                    console().print(escape(f"  {key}: {text}"))
             if d.get("check"):
-                console.print(f"  check: {json.dumps(d['check'])}")
+                check = d["check"]
+                console().print(escape(f"  check: {check['kind']}@{check['stage']} {json.dumps(check['params'])}"))
 
         emit(data, as_json, render)
 
@@ -264,6 +284,8 @@ def history(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, 
         data = hf.rules.history(resolve_user(hf, user), rule_id)
 
         def render(rows: list[dict[str, Any]]) -> None:
+            from rich.table import Table
+
             table = Table("v", "op", "status", "text", "library", "why")
             for row in rows:
                 table.add_row(
@@ -274,7 +296,7 @@ def history(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, 
                     str(row["library_version"]),
                     row["reason"],
                 )
-            console.print(table)
+            console().print(table)
 
         emit(data, as_json, render)
 
@@ -287,7 +309,7 @@ def undo(user: UserOption = None, home: HomeOption = None, as_json: JsonOption =
         emit(
             data,
             as_json,
-            lambda d: console.print(f"undid library version {d['undone']}; now at version {d['library_version']}"),
+            lambda d: console().print(f"undid library version {d['undone']}; now at version {d['library_version']}"),
         )
 
 
@@ -312,7 +334,7 @@ def export(
             project=None if project is None else _project(project),
             agents_file=agents,
         )
-        emit(data, as_json, lambda d: console.print(f"wrote {d['count']} rule files to {d['directory']}"))
+        emit(data, as_json, lambda d: console().print(f"wrote {d['count']} rule files to {d['directory']}"))
 
 
 @app.command()
@@ -329,5 +351,5 @@ def adopt(
         emit(
             {"session": session, "turn": turn, "library_version": version},
             as_json,
-            lambda d: console.print(f"turn {turn} uses library version {d['library_version']}"),
+            lambda d: console().print(f"turn {turn} uses library version {d['library_version']}"),
         )

@@ -6,16 +6,17 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.table import Table
 
 from heedful.commands.common import HomeOption, JsonOption, UserOption, emit, opened, resolve_user
 
-console = Console()
-
 
 def _render(data: dict[str, Any]) -> None:
+    # rich loads here, not with the module: `heedful rules list` imports this module to list `import`.
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console()
     from heedful.rules.import_report import ImportReport
 
     report = ImportReport.model_validate({k: v for k, v in data.items() if k != "counts"})

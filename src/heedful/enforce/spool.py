@@ -95,7 +95,7 @@ class Spool:
         first = writes[0]
         self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         name = f"{time.time_ns():020d}-{session_key(first.user, first.session)}-{os.getpid()}-{os.urandom(4).hex()}"
-        from heedful.store.sqlite.redaction import redact_record  # secrets never reach the spool either
+        from heedful.redact_values import redact_record  # secrets never reach the spool either
 
         records = [{**w.to_json(), "data": redact_record(w.data)} for w in writes]
         body = json.dumps({"writes": records}, ensure_ascii=True)

@@ -264,7 +264,7 @@ def _resolve_one(turn: _Turn, candidate: Candidate, vector: np.ndarray) -> tuple
         if turn.proposed_by is not None and related:
             decision, target = _decide(turn, candidate, related, similarities)
             if decision.op == "noop" and target is not None:
-                return Action(op="noop", rule_id=target.id, rule=target.public(), reason=decision.reason), []
+                return Action(op="noop", rule_id=target.id, rule=dict(target.public()), reason=decision.reason), []
             if decision.op in ("update", "supersede") and target is not None:
                 merged = merge_update(card(target), candidate) if decision.op == "update" else candidate
                 change: Change = "update" if decision.op == "update" else "supersede"
@@ -273,7 +273,7 @@ def _resolve_one(turn: _Turn, candidate: Candidate, vector: np.ndarray) -> tuple
         return _propose(turn, candidate, "new", None, turn.proposed_by or "user", why, vector)
     decision, target = _decide(turn, candidate, *_unchanged_related(turn, candidate, vector))
     if decision.op == "noop" and target is not None:
-        return Action(op="noop", rule_id=target.id, rule=target.public(), reason=decision.reason), []
+        return Action(op="noop", rule_id=target.id, rule=dict(target.public()), reason=decision.reason), []
     if decision.op == "update" and target is not None:
         merged = merge_update(card(target), candidate)
         outcome = compile_candidate(model, merged)

@@ -7,41 +7,15 @@ Pure apart from the rule store and the model passed in.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any
 
-from heedful.enforce.project import lineage, normalise
-from heedful.errors import InputError
 from heedful.llm import Model, run_step
+from heedful.rules.listing import normalise_project, rows_in_scope
 from heedful.rules.models import Candidate, CheckSpec, Rule, RuleStatus
 from heedful.rules.steps import CompileInput, CompileStep
 from heedful.rules.validate import Outcome, validate
 from heedful.store.protocols import RuleStore
 from heedful.store.records import RuleRow
-
-
-def normalise_project(project: str | Path | None) -> str | None:
-    """A project path as rules store it: absolute, then widened to its repository root (as the hooks do)."""
-    if project is None:
-        return None
-    text = str(project).strip()
-    if not text:
-        raise InputError("the project path is empty")
-    return normalise(text)
-
-
-def rows_in_scope(repo: RuleStore, user: str, version: int, project: str | None, **options: Any) -> list[RuleRow]:
-    """Rows of the global rules and of `project`, and of project rules stored for a directory above it."""
-    rows = list(repo.rules_at(user, version, project=project, **options))
-    if options.get("any_project"):
-        return rows
-    seen = {row.id for row in rows}
-    for ancestor in lineage(project)[1:]:
-        for row in repo.rules_at(user, version, project=ancestor, **options):
-            if row.scope == "project" and row.id not in seen:
-                seen.add(row.id)
-                rows.append(row)
-    return rows
 
 
 def version_for(repo: RuleStore, user: str, session: str | None = None, turn: str | None = None) -> int:
@@ -200,3 +174,17 @@ def agents_section(rules: list[Rule]) -> str:
             line += " [this project]"
         lines.append(line)
     return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "agents_section",
+    "compile_candidate",
+    "markdown",
+    "markdown_name",
+    "normalise_project",
+    "restate",
+    "row_for",
+    "rows_in_scope",
+    "rule_from_row",
+    "version_for",
+]

@@ -10,17 +10,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from heedful.rules.checks.verdict import Result, Stage, Verdict
+from heedful.rules.listing import ACTIVE_STATUSES, LIVE_STATUSES, PublicRule, RuleStatus, Scope, public_rule
 
 Decision = Literal["persist", "task_local", "underspecified", "none"]
-Scope = Literal["global", "project"]
-RuleStatus = Literal["checked", "guidance", "inactive", "retracted", "needs_user", "superseded"]
 Op = Literal["new", "update", "supersede", "split", "noop", "retract", "needs_user"]
 Source = Literal["user", "assistant", "tool", "file", "system"]
-__all__ = ["Result", "Stage", "Verdict"]  # re-exported from the check kinds' light module
+# Re-exported from the light modules (the check kinds' verdicts; the library as read without the learner).
+__all__ = ["ACTIVE_STATUSES", "LIVE_STATUSES", "Result", "RuleStatus", "Scope", "Stage", "Verdict"]
 
 STAGES: tuple[Stage, ...] = ("pre_action", "artifact", "delivery")
-ACTIVE_STATUSES: tuple[RuleStatus, ...] = ("checked", "guidance")
-LIVE_STATUSES: tuple[RuleStatus, ...] = ("checked", "guidance", "inactive", "needs_user")
 
 
 class ContextMessage(BaseModel):
@@ -87,23 +85,23 @@ class Rule(BaseModel):
     created_at: str = ""
     updated_at: str = ""
 
-    def public(self) -> dict[str, Any]:
-        """The `rules list --json` shape."""
-        return {
-            "id": self.id,
-            "text": self.text,
-            "scope": self.scope,
-            "project": self.project,
-            "status": self.status,
-            "check": None if self.check is None else self.check.model_dump(exclude={"cases"}),
-            "version": self.version,
-            "condition": self.condition,
-            "exceptions": self.exceptions,
-            "evidence": self.evidence,
-            "supersedes": self.supersedes,
-            "superseded_by": self.superseded_by,
-            "updated_at": self.updated_at,
-        }
+    def public(self) -> PublicRule:
+        """The `rules list --json` shape (one builder for it: `heedful.rules.listing.public_rule`)."""
+        return public_rule(
+            id=self.id,
+            text=self.text,
+            scope=self.scope,
+            project=self.project,
+            status=self.status,
+            check=None if self.check is None else self.check.model_dump(exclude={"cases"}),
+            version=self.version,
+            condition=self.condition,
+            exceptions=self.exceptions,
+            evidence=self.evidence,
+            supersedes=self.supersedes,
+            superseded_by=self.superseded_by,
+            updated_at=self.updated_at,
+        )
 
 
 class Action(BaseModel):

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from heedful.errors import InputError
-from heedful.rules.library import compile_candidate, restate, row_for, rule_from_row
-from heedful.rules.models import Candidate, Rule
-from heedful.rules.revisions import retired_row
 
 if TYPE_CHECKING:
     from heedful.llm import Model
+    from heedful.rules.listing import ProposalView
+    from heedful.rules.models import Candidate, Rule
     from heedful.store.records import RuleRow
 
 Change = Literal["new", "update", "supersede", "retract"]
@@ -38,7 +37,7 @@ class Proposal:
     source: str
     text: str
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> ProposalView:
         return {
             "id": self.rule_id,
             "change": self.change,
@@ -69,6 +68,9 @@ def note(change: Change, source: str, why: str) -> str:
 def retraction_row(
     rule_id: str, user: str, target: Rule, evidence: list[str], source: str, why: str, source_text: str
 ) -> RuleRow:
+    from heedful.rules.library import row_for  # the library and its models load only to write (see listing.py)
+    from heedful.rules.models import Candidate
+
     candidate = Candidate(text=f"Retract {target.id}: {target.text}", evidence=evidence)
     return row_for(
         rule_id,
@@ -100,6 +102,8 @@ def change_row(
     embedding: Any = None,
 ) -> RuleRow:
     """A proposed new rule, or a proposed new wording of `target` (update or supersede)."""
+    from heedful.rules.library import row_for
+
     where_scope, where_project = (
         (target.scope, target.project) if target is not None and change == "update" else (scope, project)
     )
@@ -122,6 +126,9 @@ def change_row(
 
 def approval_rows(repo: Any, model: Model, user: str, proposal: Proposal, row: RuleRow) -> list[RuleRow]:
     """The revisions that apply an approved proposal (the target's change and the closed proposal)."""
+    from heedful.rules.library import compile_candidate, restate, row_for, rule_from_row
+    from heedful.rules.revisions import retired_row
+
     own = rule_from_row(row)
     version = repo.next_rule_version(user, proposal.rule_id)
     if proposal.change == "new":

@@ -17,37 +17,28 @@ from typing import TYPE_CHECKING, Any
 from heedful.config import MAX_MESSAGE_CHARS
 from heedful.errors import InputError, NotFoundError
 from heedful.memory.redact import redact
-from heedful.rules.library import (
-    agents_section,
-    compile_candidate,
-    markdown,
-    markdown_name,
-    normalise_project,
-    restate,
-    row_for,
-    rows_in_scope,
-    rule_from_row,
-    version_for,
-)
-from heedful.rules.models import (
+from heedful.rules.listing import (
     ACTIVE_STATUSES,
     LIVE_STATUSES,
-    ContextMessage,
-    LearnResult,
-    Rule,
-    RuleStatus,
-    Source,
+    PublicRule,
+    listed_rule,
+    normalise_project,
+    rows_in_scope,
 )
 from heedful.rules.parts import RuleParts
-from heedful.rules.proposals import Proposal, approval_rows, proposal_of, retraction_row
+from heedful.rules.proposals import Proposal, proposal_of
 
+# Reading the library (`list`, `pending`, `adopt`) needs only `listing`: the pydantic models, the
+# check kinds and the compiler load with the first operation that builds or compiles a rule.
 if TYPE_CHECKING:
     import numpy as np
 
+    from heedful.rules.models import ContextMessage, LearnResult, Rule, RuleStatus, Source
+    from heedful.rules.results import RuleView
     from heedful.store.protocols import RuleStore
 
 MAX_TEXT = MAX_MESSAGE_CHARS  # one limit for every message, defined in config
-SOURCES: tuple[Source, ...] = ("user", "assistant", "tool", "file", "system")
+SOURCES: tuple[Source, ...] = ("user", "assistant", "tool", "file", "system")  # every `Source`
 
 
 def _user(user_id: str) -> str:
@@ -88,6 +79,7 @@ class RuleService:
         if source not in SOURCES:
             raise InputError(f"unknown source {source!r}; one of: {', '.join(SOURCES)}")
         from heedful.rules import learn as learning  # the learner (numpy, the steps) loads only to learn
+        from heedful.rules.models import LearnResult
 
         messages = learning.parse_context(context)
         project_path = normalise_project(project)
@@ -110,6 +102,8 @@ class RuleService:
 
     # -- reading -------------------------------------------------------------------------------
     def version_for(self, user_id: str, session: str | None = None, turn: str | None = None) -> int:
+        from heedful.rules.library import version_for
+
         return version_for(self._repo, user_id, session, turn)
 
     def adopt(self, user_id: str, session: str, turn: str) -> int:
@@ -128,6 +122,8 @@ class RuleService:
         statuses: tuple[str, ...] | None = None,
         with_embeddings: bool = False,
     ) -> list[Rule]:
+        from heedful.rules.library import rule_from_row
+
         user = _user(user_id)
         version = self._repo.latest_version(user) if library_version is None else library_version
         wanted = statuses if statuses is not None else (None if include_all else LIVE_STATUSES)
@@ -142,10 +138,19 @@ class RuleService:
         )
         return [rule_from_row(row) for row in rows]
 
-    def list(self, user_id: str, project: str | Path | None = None, include_all: bool = False) -> list[dict[str, Any]]:
+    def list(self, user_id: str, project: str | Path | None = None, include_all: bool = False) -> list[PublicRule]:
         """Rules as `rules list --json` shows them; a pending proposal and its target name each other."""
-        rules = [rule.public() for rule in self.rules(user_id, project, include_all)]
-        pending = {p.rule_id: p for p in self.pending(user_id)}
+        user = _user(user_id)
+        rows = rows_in_scope(
+            self._repo,
+            user,
+            self._repo.latest_version(user),
+            normalise_project(project),
+            statuses=None if include_all else LIVE_STATUSES,
+            any_project=project is None,
+        )
+        rules = [listed_rule(row) for row in rows]
+        pending = {p.rule_id: p for p in self.pending(user)}
         waiting: dict[str, builtins.list[str]] = {}
         for proposal in pending.values():
             if proposal.target:
@@ -164,44 +169,40 @@ class RuleService:
         return [p for p in (proposal_of(row) for row in rows) if p is not None]
 
     def get(self, user_id: str, rule_id: str) -> Rule:
+        from heedful.rules.library import rule_from_row
+
         user = _user(user_id)
         row = self._repo.rule_at(user, rule_id, self._repo.latest_version(user))
         if row is None:
             raise NotFoundError(f"no rule {rule_id!r} for user {user!r}")
         return rule_from_row(row)
 
+    # The operations below answer with their typed result's `model_dump()` (see `rules/results.py`):
+    # the one shape of the CLI's `--json`, the HTTP API and library callers.
     def show(self, user_id: str, rule_id: str) -> dict[str, Any]:
+        """`RuleDetail`: the rule, why it is as it is, its validation cases and its number of revisions."""
+        from heedful.rules.results import RuleDetail
+
         rule = self.get(user_id, rule_id)
-        out = rule.public()
-        out["reason"] = rule.reason
-        out["source_text"] = rule.source_text
-        out["cases"] = [] if rule.check is None else [c.model_dump() for c in rule.check.cases]
-        out["history"] = len(self._repo.history(rule.user_id, rule_id))
-        return out
+        detail = {
+            **rule.public(),
+            "reason": rule.reason,
+            "source_text": rule.source_text,
+            "cases": [] if rule.check is None else rule.check.cases,
+            "history": len(self._repo.history(rule.user_id, rule_id)),
+        }
+        return RuleDetail.model_validate(detail).model_dump()
 
     def history(self, user_id: str, rule_id: str) -> builtins.list[dict[str, Any]]:
+        """`RuleRevision` per stored revision, oldest first."""
+        from heedful.rules.results import RuleRevision
+
         user = _user(user_id)
         rows = self._repo.history(user, rule_id)
         if not rows:
             raise NotFoundError(f"no rule {rule_id!r} for user {user!r}")
-        return [
-            {
-                "version": r.version,
-                "op": r.op,
-                "status": r.status,
-                "text": r.text,
-                "condition": r.condition,
-                "exceptions": r.exceptions,
-                "evidence": r.evidence,
-                "reason": r.reason,
-                "source_text": r.source_text,
-                "library_version": r.library_version,
-                "supersedes": r.supersedes,
-                "superseded_by": r.superseded_by,
-                "created_at": r.created_at,
-            }
-            for r in rows
-        ]
+        fields = RuleRevision.model_fields
+        return [RuleRevision.model_validate({name: getattr(r, name) for name in fields}).model_dump() for r in rows]
 
     # -- selection and checking (rules/service_checks.py) ----------------------------------------
     def select(
@@ -271,6 +272,10 @@ class RuleService:
         return self._revise(rule, changes, approve)
 
     def _revise(self, rule: Rule, changes: dict[str, Any], approve: bool) -> dict[str, Any]:
+        """`RuleChange`."""
+        from heedful.rules.library import compile_candidate, restate, row_for
+        from heedful.rules.results import RuleChange
+
         quotes = [q for q in (changes.get("text"), changes.get("condition"), *changes.get("exceptions", [])) if q]
         candidate = restate(rule, **changes)
         candidate = candidate.model_copy(update={"evidence": list(dict.fromkeys([*rule.evidence, *quotes]))})
@@ -298,10 +303,21 @@ class RuleService:
         version = self._repo.commit(
             rule.user_id, "approve" if approve and not changes else "edit", f"edit {rule.id}", [row]
         )
-        return {"library_version": version, "rule": self.get(rule.user_id, rule.id).public()}
+        return RuleChange(library_version=version, rule=self._view(rule.user_id, rule.id)).model_dump()
+
+    def _view(self, user_id: str, rule_id: str) -> RuleView:
+        from heedful.rules.results import RuleView
+
+        return RuleView.of(self.get(user_id, rule_id).public())
 
     def approve(self, user_id: str, rule_id: str) -> dict[str, Any]:
-        """The user's approval: apply a pending proposal (by its id or its target's) or activate a held rule."""
+        """The user's approval: apply a pending proposal (by its id or its target's) or activate a held rule.
+
+        `Approval` of a proposal, `RuleChange` of a held rule."""
+        from heedful.rules.library import rule_from_row
+        from heedful.rules.proposals import approval_rows
+        from heedful.rules.results import Approval
+
         user = _user(user_id)
         latest = self._repo.latest_version(user)
         row = self._repo.rule_at(user, rule_id, latest)
@@ -329,14 +345,14 @@ class RuleService:
                 new.embedding = self._embed_one(new.text, new.condition)
         version = self._repo.commit(user, "approve", f"approve {proposal.change} {proposal.rule_id}", rows)
         applied = proposal.target if proposal.change in ("retract", "update") else proposal.rule_id
-        return {
-            "library_version": version,
-            "approved": proposal.public(),
-            "rule": self.get(user, applied or proposal.rule_id).public(),
-        }
+        return Approval(
+            library_version=version, approved=proposal.public(), rule=self._view(user, applied or proposal.rule_id)
+        ).model_dump()
 
     def propose_retract(self, user_id: str, rule_id: str, reason: str, source: str) -> dict[str, Any]:
-        """A retraction someone other than the user asks for: held until the user approves it."""
+        """A retraction someone other than the user asks for: held until the user approves it (`RetractionProposal`)."""
+        from heedful.rules.results import RetractionProposal
+
         rule = self.get(user_id, rule_id)
         if rule.status in ("retracted", "superseded"):
             raise InputError(f"rule {rule_id} is already {rule.status}")
@@ -344,6 +360,8 @@ class RuleService:
             raise InputError(f"{rule_id} is itself a proposal; only the user can approve or reject it")
         waiting = next((p for p in self.pending(rule.user_id) if p.change == "retract" and p.target == rule.id), None)
         if waiting is None:
+            from heedful.rules.proposals import retraction_row
+
             row = retraction_row(
                 self.parts.new_id(), rule.user_id, rule, [], source, reason.strip() or "no reason given", reason
             )
@@ -352,19 +370,22 @@ class RuleService:
         else:
             version = self._repo.latest_version(rule.user_id)
         assert waiting is not None
-        return {
-            "library_version": version,
-            "status": "needs_user",
-            "proposal": waiting.public(),
-            "rule": self.get(user_id, rule_id).public(),
-            "note": f"the rule stays in force until the user approves: heedful rules edit {waiting.rule_id} --approve",
-        }
+        return RetractionProposal(
+            library_version=version,
+            proposal=waiting.public(),
+            rule=self._view(user_id, rule_id),
+            note=f"the rule stays in force until the user approves: heedful rules edit {waiting.rule_id} --approve",
+        ).model_dump()
 
     def _proposal(self, user: str, rule_id: str) -> Proposal | None:
         row = self._repo.rule_at(user, rule_id, self._repo.latest_version(user))
         return None if row is None else proposal_of(row)
 
     def retract(self, user_id: str, rule_id: str, reason: str = "retracted by the user") -> dict[str, Any]:
+        """`RuleChange`."""
+        from heedful.rules.library import restate, row_for
+        from heedful.rules.results import RuleChange
+
         rule = self.get(user_id, rule_id)
         if rule.status in ("retracted", "superseded"):
             raise InputError(f"rule {rule_id} is already {rule.status}")
@@ -384,14 +405,17 @@ class RuleService:
             reason,
         )
         version = self._repo.commit(rule.user_id, "retract", f"retract {rule.id}", [row])
-        return {"library_version": version, "rule": self.get(user_id, rule_id).public()}
+        return RuleChange(library_version=version, rule=self._view(user_id, rule_id)).model_dump()
 
     def undo(self, user_id: str) -> dict[str, Any]:
+        """`LibraryUndo`."""
+        from heedful.rules.results import LibraryUndo
+
         user = _user(user_id)
         done = self._repo.undo(user)
         if done is None:
             raise InputError("nothing to undo")
-        return {"undone": done[0], "library_version": done[1]}
+        return LibraryUndo(undone=done[0], library_version=done[1]).model_dump()
 
     def export(
         self,
@@ -400,7 +424,10 @@ class RuleService:
         project: str | Path | None = None,
         agents_file: str | Path | None = None,
     ) -> dict[str, Any]:
-        """One Markdown file per live rule (plus an index), and optionally an AGENTS.md section."""
+        """One Markdown file per live rule (plus an index), and optionally an AGENTS.md section (`RuleExport`)."""
+        from heedful.rules.library import agents_section, markdown, markdown_name
+        from heedful.rules.results import RuleExport
+
         rules = self.rules(user_id, project)
         target = Path(directory).expanduser()
         if target.exists() and not target.is_dir():
@@ -413,12 +440,15 @@ class RuleService:
             written.append(str(path))
         index = ["# Learned rules", ""] + [f"- [{r.text}]({markdown_name(r)}) — {r.status}, {r.scope}" for r in rules]
         (target / "INDEX.md").write_text("\n".join(index) + "\n", encoding="utf-8")
-        out: dict[str, Any] = {"directory": str(target), "files": written, "count": len(written)}
         if agents_file is not None:
             active = [r for r in rules if r.status in ACTIVE_STATUSES]
             Path(agents_file).expanduser().write_text(agents_section(active), encoding="utf-8")
-            out["agents_file"] = str(agents_file)
-        return out
+        return RuleExport(
+            directory=str(target),
+            files=written,
+            count=len(written),
+            agents_file=None if agents_file is None else str(agents_file),
+        ).model_dump()
 
     def _embed_one(self, text: str, condition: str | None) -> np.ndarray:
         return self.parts.embedder.embed([" ".join([text, condition or ""])])[0]

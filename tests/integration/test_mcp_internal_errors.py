@@ -1,0 +1,34 @@
+"""heedful's own failure inside an MCP tool reaches the agent as one line; the traceback goes to the log."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import anyio
+import pytest
+
+from heedful.api import Heedful
+
+pytest.importorskip("mcp")
+
+
+def test_an_internal_error_is_one_line_for_the_agent_and_logged(home: Path) -> None:
+    from heedful.integrations.mcp_server import build_server
+
+    hf = Heedful.open(home, embedder="hashing")
+    hf.rules.learn(hf.settings.user.default or "me", "never push to main")
+    server = build_server(hf)
+    hf.close()  # the store is gone under the server: a real failure that is nobody's input
+
+    async def call() -> object:
+        return await server.call_tool("list_rules", {})
+
+    with pytest.raises(Exception) as raised:
+        anyio.run(call)
+    message = str(raised.value)
+    assert "internal error: Cannot operate on a closed database" in message
+    assert "\n" not in message and "Traceback" not in message
+    log = home / "logs" / "mcp.log"
+    assert "Traceback" in log.read_text(encoding="utf-8")
+    assert stat.S_IMODE(log.stat().st_mode) == 0o600

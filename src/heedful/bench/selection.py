@@ -10,7 +10,9 @@ and tasks from several sources. For each source in turn, a scorer is trained on 
   the size) filled with rules of the other sources; only the left-out source's rules count.
 
 Both selectors are measured: the service's (`heedful.rules.select`, with MiniLM cosine) and the
-hook's (`heedful.enforce.select`, no embedder). Recall and precision are micro-averaged over
+hook's (`heedful.enforce.select`, no embedder), the latter with each rule's reading as stored at
+learning time (read with the rule's embedding, `heedful.rules.selection_readings`), capped and
+uncapped, and as before, reading rules from their words (`hook_words`). Recall and precision are micro-averaged over
 tasks and shuffled library orders. `--train` fits the shipped model on the whole corpus instead.
 """
 
@@ -30,7 +32,8 @@ import typer
 from heedful.rules.models import Rule
 from heedful.rules.selection_corpus import Corpus, RuleItem, load_corpus
 
-NAMES = ("service", "hook", "hook_uncapped")  # the hook caps each block (every answer, coding habits, topical)
+# the hook caps each block (every answer, coding habits, topical); hook_words: rules read from words, none stored
+NAMES = ("service", "hook", "hook_uncapped", "hook_words")
 PROTOCOL = (
     "each fold's scorer is fitted without the left-out source (seed fixed, thresholds by F2 on the training "
     "pairs only, the sentence read-out's ridge penalty by cross-fitted error on the training texts); the fixed "
@@ -71,11 +74,20 @@ def evaluate_fold(
 ) -> dict[str, Any]:
     from heedful.enforce import select as hook_select
     from heedful.rules import select as service_select
+    from heedful.rules.selection_readings import content_key, read_rule
     from heedful.rules.selection_train import train
 
     train_rules = [r for r in corpus.rules if not (kind == "rules" and r.source == source)]
     train_tasks = [t for t in corpus.tasks if not (kind == "tasks" and t.source == source)]
     model = train(corpus, embeddings.words, train_rules, train_tasks, embeddings.rules, embeddings.tasks)
+    model.cues.index_all()
+    # each rule read once, with its embedding, as when it is learned
+    stored = {
+        content_key(r.text, r.condition): read_rule(
+            model, r.text, r.condition, embeddings.rules[r.id].tolist(), embeddings.embedder
+        )
+        for r in corpus.rules
+    }
     eval_tasks = [t for t in corpus.tasks if t.source == source] if kind == "tasks" else corpus.tasks
     counted = {r.id for r in corpus.rules if kind == "tasks" or r.source == source}
     first = [r for r in corpus.rules if r.source == source] if kind == "rules" else []
@@ -111,13 +123,17 @@ def evaluate_fold(
                     embedder=embeddings.embedder,
                 )
                 started = time.perf_counter()
-                hook = hook_select.select(dicts, task.text, languages, scorer=model)
+                hook = hook_select.select(dicts, task.text, languages, scorer=model, readings=stored)
                 timings.append((time.perf_counter() - started) * 1000)
-                uncapped = hook_select.select(dicts, task.text, languages, scorer=model, max_rules=None)
+                uncapped = hook_select.select(
+                    dicts, task.text, languages, scorer=model, max_rules=None, readings=stored
+                )
+                words = hook_select.select(dicts, task.text, languages, scorer=model)
                 for name, picked in (
                     ("service", {s.rule.id for s in chosen.rules}),
                     ("hook", {r["id"] for r in hook}),
                     ("hook_uncapped", {r["id"] for r in uncapped}),
+                    ("hook_words", {r["id"] for r in words}),
                 ):
                     picked &= counted
                     tally[name][0] += len(picked & gold)
@@ -218,6 +234,9 @@ def cli(
     orders: Annotated[int, typer.Option("--orders", help="Shuffled library draws per size.")] = 2,
     train_model: Annotated[bool, typer.Option("--train", help="Train the shipped model on the whole corpus.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    only: Annotated[
+        str, typer.Option("--folds", help="Comma-separated left-out sources to run, e.g. rules:instructions.")
+    ] = "",
 ) -> None:
     """Selection recall and precision per left-out source, for the service's and the hook's selector."""
     if train_model:
@@ -232,7 +251,8 @@ def cli(
     if not parsed or min(parsed) <= 0 or orders <= 0:
         typer.echo("error: sizes and orders must be positive", err=True)
         raise typer.Exit(2)
-    report = run(sizes=parsed, orders=orders)
+    folds = tuple(f.strip() for f in only.split(",") if f.strip()) or None
+    report = run(sizes=parsed, orders=orders, folds=folds)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:

@@ -40,6 +40,7 @@ from heedful.rules.models import (
 )
 from heedful.rules.parts import RuleParts
 from heedful.rules.proposals import Proposal, approval_rows, proposal_of, retraction_row
+from heedful.rules.selection_readings import refresh as refresh_readings
 
 if TYPE_CHECKING:
     import numpy as np
@@ -105,6 +106,7 @@ class RuleService:
         text = redact(text).text
         messages = [m.model_copy(update={"text": redact(m.text).text}) for m in messages]
         result = learning.learn(self.parts, user, text, project_path, messages, proposed_by=proposed_by)
+        refresh_readings(self.parts, user)  # each new rule's selection reading, stored for the hook
         result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
         return result
 
@@ -298,6 +300,7 @@ class RuleService:
         version = self._repo.commit(
             rule.user_id, "approve" if approve and not changes else "edit", f"edit {rule.id}", [row]
         )
+        refresh_readings(self.parts, rule.user_id)
         return {"library_version": version, "rule": self.get(rule.user_id, rule.id).public()}
 
     def approve(self, user_id: str, rule_id: str) -> dict[str, Any]:
@@ -328,6 +331,7 @@ class RuleService:
             if new.status in ACTIVE_STATUSES:
                 new.embedding = self._embed_one(new.text, new.condition)
         version = self._repo.commit(user, "approve", f"approve {proposal.change} {proposal.rule_id}", rows)
+        refresh_readings(self.parts, user)
         applied = proposal.target if proposal.change in ("retract", "update") else proposal.rule_id
         return {
             "library_version": version,
@@ -391,6 +395,7 @@ class RuleService:
         done = self._repo.undo(user)
         if done is None:
             raise InputError("nothing to undo")
+        refresh_readings(self.parts, user)  # a reading pruned since is made again
         return {"undone": done[0], "library_version": done[1]}
 
     def export(

@@ -74,20 +74,21 @@ def evaluate_fold(
 ) -> dict[str, Any]:
     from heedful.enforce import select as hook_select
     from heedful.rules import select as service_select
-    from heedful.rules.selection_readings import content_key, read_rule
+    from heedful.rules.selection_readings import content_key, decode, encode, read_rule
     from heedful.rules.selection_train import train
 
     train_rules = [r for r in corpus.rules if not (kind == "rules" and r.source == source)]
     train_tasks = [t for t in corpus.tasks if not (kind == "tasks" and t.source == source)]
     model = train(corpus, embeddings.words, train_rules, train_tasks, embeddings.rules, embeddings.tasks)
     model.cues.index_all()
-    # each rule read once, with its embedding, as when it is learned
-    stored = {
+    # each rule read once, with its embedding, as when it is learned, and kept as the store keeps it
+    made = {
         content_key(r.text, r.condition): read_rule(
             model, r.text, r.condition, embeddings.rules[r.id].tolist(), embeddings.embedder
         )
         for r in corpus.rules
     }
+    stored = decode(encode(model.fingerprint, made), model.fingerprint, len(model.facet_names))
     eval_tasks = [t for t in corpus.tasks if t.source == source] if kind == "tasks" else corpus.tasks
     counted = {r.id for r in corpus.rules if kind == "tasks" or r.source == source}
     first = [r for r in corpus.rules if r.source == source] if kind == "rules" else []
@@ -229,6 +230,14 @@ def _render(report: dict[str, Any]) -> None:
             )
 
 
+def _latency_line(timing: dict[str, Any]) -> str:
+    prompt = timing["user_prompt_submit_ms"]
+    return (
+        f"UserPromptSubmit, {timing['rules']} rules, p50: stored readings {prompt['stored_readings']['p50']} ms, "
+        f"words only {prompt['words_only']['p50']} ms, python -c pass {timing['python_c_pass_ms']['p50']} ms"
+    )
+
+
 def cli(
     sizes: Annotated[str, typer.Option("--sizes", help="Comma-separated library sizes.")] = "50,200,500",
     orders: Annotated[int, typer.Option("--orders", help="Shuffled library draws per size.")] = 2,
@@ -237,8 +246,22 @@ def cli(
     only: Annotated[
         str, typer.Option("--folds", help="Comma-separated left-out sources to run, e.g. rules:instructions.")
     ] = "",
+    latency: Annotated[
+        bool, typer.Option("--latency", help="Time UserPromptSubmit with and without stored readings instead.")
+    ] = False,
+    rules: Annotated[int, typer.Option("--rules", help="Library size for --latency.")] = 500,
+    runs: Annotated[int, typer.Option("--runs", help="Timed runs of each for --latency.")] = 30,
 ) -> None:
     """Selection recall and precision per left-out source, for the service's and the hook's selector."""
+    if latency:
+        from heedful.bench.selection_latency import run as run_latency
+
+        if rules <= 0 or runs <= 0:
+            typer.echo("error: --rules and --runs must be positive", err=True)
+            raise typer.Exit(2)
+        timing = run_latency(rules=rules, runs=runs)
+        typer.echo(json.dumps(timing, indent=2) if as_json else _latency_line(timing))
+        return
     if train_model:
         summary = train_shipped()
         typer.echo(json.dumps(summary, indent=2) if as_json else f"trained: {summary}")

@@ -32,7 +32,7 @@ if TYPE_CHECKING:  # the selection model loads only where a reading is made or u
     from heedful.rules.selection_model import Reading, SelectionModel
 
 KEY_PREFIX = "selection_readings:"
-FORMAT = 1
+FORMAT = 2  # facets as one byte each (hex), word lists space-joined: the hook decodes hundreds per prompt
 MAX_KEPT = 4000  # readings kept per user; past this, those of texts no live rule has are dropped
 EMBEDDER_META_KEY = "embedder"  # where the store records the embedder its vectors come from
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "selection_model.json"
@@ -105,13 +105,13 @@ def encode(fingerprint: str, readings: dict[str, StoredReading]) -> str:
         "format": FORMAT,
         "model": fingerprint,
         "readings": {
-            key: {
-                "f": [round(p, 4) for p in r.facets],
-                "l": sorted(r.languages),
-                "x": sorted(r.lexicon),
-                "w": sorted(r.words),
-                "s": int(r.sentence),
-            }
+            key: [
+                bytes(min(255, max(0, round(p * 255))) for p in r.facets).hex(),
+                " ".join(sorted(r.languages)),
+                " ".join(sorted(r.lexicon)),
+                " ".join(sorted(r.words)),
+                int(r.sentence),
+            ]
             for key, r in readings.items()
         },
     }
@@ -142,13 +142,17 @@ def decode(raw: str | None, fingerprint: str, width: int) -> dict[str, StoredRea
         return {}
     try:
         out = {}
-        for key, r in body["readings"].items():
-            probs = tuple(float(p) for p in r["f"])
-            if len(probs) != width:
+        scale = [b / 255 for b in range(256)]
+        for key, (probs, langs, lexicon, words, sentence) in body["readings"].items():
+            facets = bytes.fromhex(probs)
+            if len(facets) != width:
                 continue
-            words = frozenset(str(w) for w in r["w"])
             out[str(key)] = StoredReading(
-                probs, frozenset(map(str, r["l"])), frozenset(map(str, r["x"])), words, bool(r["s"])
+                tuple(scale[b] for b in facets),
+                frozenset(langs.split()),
+                frozenset(lexicon.split()),
+                frozenset(words.split()),
+                bool(sentence),
             )
         return out
     except (ValueError, TypeError, KeyError, AttributeError):

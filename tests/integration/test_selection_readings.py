@@ -80,8 +80,25 @@ def test_readings_of_another_model_or_garbled_are_ignored() -> None:
     assert decode(raw, "another-model", len(model.facet_names)) == {}
     assert decode(raw, model.fingerprint, len(model.facet_names) + 1) == {}
     assert decode("{not json", model.fingerprint, len(model.facet_names)) == {}
-    assert decode(json.dumps({"format": 2, "model": model.fingerprint, "readings": []}), model.fingerprint, 3) == {}
+    assert decode(json.dumps({"format": 3, "model": model.fingerprint, "readings": []}), model.fingerprint, 3) == {}
     assert model.fingerprint == model_fingerprint()
+
+
+def test_a_large_library_round_trips_through_the_store(hf: Heedful) -> None:
+    """Every reading survives the store's redaction of written text (digits can look like a card number)."""
+    from heedful.rules.parts import RuleParts
+    from heedful.rules.selection_corpus import load_corpus
+    from heedful.rules.selection_readings import RuleText, remember
+
+    model = load_model()
+    rules = [RuleText(r.text, r.condition) for r in load_corpus().rules]
+    assert remember(RuleParts.of(hf).meta, "me", rules, model) == len({content_key(r.text, r.condition) for r in rules})
+    kept = readings(hf)
+    assert len(kept) == len({content_key(r.text, r.condition) for r in rules})
+    for rule in rules[:50]:
+        made = model.read_rule(rule.text, rule.condition).facets
+        got = kept[content_key(rule.text, rule.condition)].facets
+        assert max(abs(a - b) for a, b in zip(got, made, strict=True)) < 0.003
 
 
 def test_hook_selects_an_answer_rule_for_a_task_that_never_mentions_answers(home: Path, tmp_path: Path) -> None:

@@ -32,7 +32,9 @@ if TYPE_CHECKING:  # the selection model loads only where a reading is made or u
     from heedful.rules.selection_model import Reading, SelectionModel
 
 KEY_PREFIX = "selection_readings:"
-FORMAT = 2  # facets as one byte each (hex), word lists space-joined: the hook decodes hundreds per prompt
+# facets as integers 0-255 (the store redacts every written string, and a run of hex digits can read as a
+# card number; numbers are left alone), word lists space-joined: the hook decodes hundreds per prompt
+FORMAT = 3
 MAX_KEPT = 4000  # readings kept per user; past this, those of texts no live rule has are dropped
 EMBEDDER_META_KEY = "embedder"  # where the store records the embedder its vectors come from
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "selection_model.json"
@@ -106,7 +108,7 @@ def encode(fingerprint: str, readings: dict[str, StoredReading]) -> str:
         "model": fingerprint,
         "readings": {
             key: [
-                bytes(min(255, max(0, round(p * 255))) for p in r.facets).hex(),
+                [min(255, max(0, round(p * 255))) for p in r.facets],
                 " ".join(sorted(r.languages)),
                 " ".join(sorted(r.lexicon)),
                 " ".join(sorted(r.words)),
@@ -144,18 +146,17 @@ def decode(raw: str | None, fingerprint: str, width: int) -> dict[str, StoredRea
         out = {}
         scale = [b / 255 for b in range(256)]
         for key, (probs, langs, lexicon, words, sentence) in body["readings"].items():
-            facets = bytes.fromhex(probs)
-            if len(facets) != width:
+            if len(probs) != width:
                 continue
             out[str(key)] = StoredReading(
-                tuple(scale[b] for b in facets),
+                tuple(scale[b] for b in probs),
                 frozenset(langs.split()),
                 frozenset(lexicon.split()),
                 frozenset(words.split()),
                 bool(sentence),
             )
         return out
-    except (ValueError, TypeError, KeyError, AttributeError):
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError):
         return {}
 
 

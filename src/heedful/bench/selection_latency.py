@@ -22,12 +22,15 @@ from heedful.integrations import payloads
 
 
 def seed(home: Path, user: str, count: int, stored: bool) -> int:
-    """A home with `count` guidance rules of the selection corpus; their readings stored when `stored`."""
+    """A home with `count` guidance rules of the selection corpus, their readings stored when `stored`;
+    returns how many readings the hook will find."""
     from heedful.api import Heedful
     from heedful.ids import new_id
     from heedful.rules.parts import RuleParts
     from heedful.rules.selection_corpus import load_corpus
+    from heedful.rules.selection_model import load_model
     from heedful.rules.selection_readings import refresh
+    from heedful.rules.selection_readings import stored as stored_readings
     from heedful.store.records import RuleRow
 
     corpus = load_corpus()
@@ -59,7 +62,7 @@ def seed(home: Path, user: str, count: int, stored: bool) -> int:
         hf.store.rules.commit(user, "learn", f"benchmark library of {len(rows)} rules", rows)
         if stored:
             refresh(RuleParts.of(hf), user)
-        return len(rows)
+        return len(stored_readings(hf.store.get_meta, user, load_model()))
 
 
 def prompts() -> list[str]:
@@ -89,9 +92,7 @@ def run(rules: int = 500, runs: int = 30, warmup: int = 2) -> dict[str, Any]:
         project = (root / "project").resolve()
         project.mkdir()
         homes = {"stored": root / "stored", "words": root / "words"}
-        count = 0
-        for name, home in homes.items():
-            count = seed(home, "bench", rules, stored=name == "stored")
+        found = {name: seed(home, "bench", rules, stored=name == "stored") for name, home in homes.items()}
         envs = {}
         for name, home in homes.items():
             env = payloads.hook_env(home, user="bench")
@@ -117,7 +118,8 @@ def run(rules: int = 500, runs: int = 30, warmup: int = 2) -> dict[str, Any]:
     stats = {name: _stats(values) for name, values in timings.items()}
     floor = stats["python_c_pass"]["p50"]
     return {
-        "rules": count,
+        "rules": rules,
+        "readings_found": found,
         "runs": runs,
         "user_prompt_submit_ms": {"stored_readings": stats["stored"], "words_only": stats["words"]},
         "python_c_pass_ms": stats["python_c_pass"],

@@ -15,6 +15,7 @@ from heedful.rules.selection_readings import (
     StoredReading,
     content_key,
     decode,
+    done_key,
     encode,
     model_fingerprint,
     readings_key,
@@ -65,6 +66,7 @@ def test_a_library_without_readings_gets_them_at_the_next_learn(hf: Heedful, tmp
     hf.rules.learn("me", PIP, project=tmp_path)
     hf.rules.learn("me", ANSWERS)
     hf.store.set_meta(readings_key("me"), "")  # a home from before readings were stored
+    hf.store.set_meta(done_key("me"), "")
     assert readings(hf) == {}
     result = hf.rules.learn("me", "thanks, that looks good")
     assert not result.actions

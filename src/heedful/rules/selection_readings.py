@@ -79,6 +79,11 @@ def readings_key(user: str) -> str:
     return KEY_PREFIX + user
 
 
+def done_key(user: str) -> str:
+    """Where `refresh` notes the library version (and model) whose rules all have readings."""
+    return KEY_PREFIX + "done:" + user
+
+
 def read_rule(
     model: SelectionModel,
     text: str,
@@ -215,15 +220,21 @@ def refresh(parts: RuleParts, user: str) -> int:
 
         repo = parts.repo
         version = repo.latest_version(user)
+        done = f"{model_fingerprint()}:{version}"
+        if meta.get_meta(done_key(user)) == done:
+            return 0  # the usual case: a learn that changed nothing
         rows = repo.rules_at(user, version, statuses=LIVE_STATUSES, any_project=True)
         known = stored_keys(meta.get_meta(readings_key(user)), model_fingerprint())
         if all(content_key(r.text, r.condition) in known for r in rows):
-            return 0  # the usual case: nothing to read, and the selection model is never loaded
+            meta.set_meta(done_key(user), done)
+            return 0  # nothing new to read, and the selection model is never loaded
         from heedful.rules.selection_model import load_service_model
 
         model = load_service_model()
         rows = repo.rules_at(user, version, statuses=LIVE_STATUSES, any_project=True, with_embeddings=True)
         texts = [RuleText(r.text, r.condition, r.embedding.tolist() if r.embedding is not None else None) for r in rows]
-        return remember(meta, user, texts, model, meta.get_meta(EMBEDDER_META_KEY))
+        added = remember(meta, user, texts, model, meta.get_meta(EMBEDDER_META_KEY))
+        meta.set_meta(done_key(user), done)
+        return added
     except Exception:
         return 0

@@ -139,3 +139,12 @@ def test_minilm_rules_are_read_with_their_embedding(home: Path) -> None:
         assert hf.rules.learn("me", ANSWERS).actions
         kept = readings(hf)
     assert len(kept) == 1 and next(iter(kept.values())).sentence
+
+
+def test_prompt_latency_bench_runs_the_hook_with_and_without_readings() -> None:
+    from heedful.bench.selection_latency import run
+
+    report = run(rules=30, runs=1, warmup=0)
+    assert report["readings_found"] == {"stored": 30, "words": 0}
+    timings = report["user_prompt_submit_ms"]
+    assert timings["stored_readings"]["p50"] > 0 and timings["words_only"]["p50"] > 0

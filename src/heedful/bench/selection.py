@@ -10,7 +10,9 @@ and tasks from several sources. For each source in turn, a scorer is trained on 
   the size) filled with rules of the other sources; only the left-out source's rules count.
 
 Both selectors are measured: the service's (`heedful.rules.select`, with MiniLM cosine) and the
-hook's (`heedful.enforce.select`, no embedder). Recall and precision are micro-averaged over
+hook's (`heedful.enforce.select`, no embedder), the latter with each rule's reading as stored at
+learning time (read with the rule's embedding, `heedful.rules.selection_readings`), capped and
+uncapped, and as before, reading rules from their words (`hook_words`). Recall and precision are micro-averaged over
 tasks and shuffled library orders. `--train` fits the shipped model on the whole corpus instead.
 """
 
@@ -30,7 +32,8 @@ import typer
 from heedful.rules.models import Rule
 from heedful.rules.selection_corpus import Corpus, RuleItem, load_corpus
 
-NAMES = ("service", "hook", "hook_uncapped")  # the hook caps each block (every answer, coding habits, topical)
+# the hook caps each block (every answer, coding habits, topical); hook_words: rules read from words, none stored
+NAMES = ("service", "hook", "hook_uncapped", "hook_words")
 PROTOCOL = (
     "each fold's scorer is fitted without the left-out source (seed fixed, thresholds by F2 on the training "
     "pairs only, the sentence read-out's ridge penalty by cross-fitted error on the training texts); the fixed "
@@ -71,11 +74,21 @@ def evaluate_fold(
 ) -> dict[str, Any]:
     from heedful.enforce import select as hook_select
     from heedful.rules import select as service_select
+    from heedful.rules.selection_readings import content_key, decode, encode, read_rule
     from heedful.rules.selection_train import train
 
     train_rules = [r for r in corpus.rules if not (kind == "rules" and r.source == source)]
     train_tasks = [t for t in corpus.tasks if not (kind == "tasks" and t.source == source)]
     model = train(corpus, embeddings.words, train_rules, train_tasks, embeddings.rules, embeddings.tasks)
+    model.cues.index_all()
+    # each rule read once, with its embedding, as when it is learned, and kept as the store keeps it
+    made = {
+        content_key(r.text, r.condition): read_rule(
+            model, r.text, r.condition, embeddings.rules[r.id].tolist(), embeddings.embedder
+        )
+        for r in corpus.rules
+    }
+    stored = decode(encode(model.fingerprint, made), model.fingerprint, len(model.facet_names))
     eval_tasks = [t for t in corpus.tasks if t.source == source] if kind == "tasks" else corpus.tasks
     counted = {r.id for r in corpus.rules if kind == "tasks" or r.source == source}
     first = [r for r in corpus.rules if r.source == source] if kind == "rules" else []
@@ -111,13 +124,17 @@ def evaluate_fold(
                     embedder=embeddings.embedder,
                 )
                 started = time.perf_counter()
-                hook = hook_select.select(dicts, task.text, languages, scorer=model)
+                hook = hook_select.select(dicts, task.text, languages, scorer=model, readings=stored)
                 timings.append((time.perf_counter() - started) * 1000)
-                uncapped = hook_select.select(dicts, task.text, languages, scorer=model, max_rules=None)
+                uncapped = hook_select.select(
+                    dicts, task.text, languages, scorer=model, max_rules=None, readings=stored
+                )
+                words = hook_select.select(dicts, task.text, languages, scorer=model)
                 for name, picked in (
                     ("service", {s.rule.id for s in chosen.rules}),
                     ("hook", {r["id"] for r in hook}),
                     ("hook_uncapped", {r["id"] for r in uncapped}),
+                    ("hook_words", {r["id"] for r in words}),
                 ):
                     picked &= counted
                     tally[name][0] += len(picked & gold)
@@ -213,13 +230,38 @@ def _render(report: dict[str, Any]) -> None:
             )
 
 
+def _latency_line(timing: dict[str, Any]) -> str:
+    prompt = timing["user_prompt_submit_ms"]
+    return (
+        f"UserPromptSubmit, {timing['rules']} rules, p50: stored readings {prompt['stored_readings']['p50']} ms, "
+        f"words only {prompt['words_only']['p50']} ms, python -c pass {timing['python_c_pass_ms']['p50']} ms"
+    )
+
+
 def cli(
     sizes: Annotated[str, typer.Option("--sizes", help="Comma-separated library sizes.")] = "50,200,500",
     orders: Annotated[int, typer.Option("--orders", help="Shuffled library draws per size.")] = 2,
     train_model: Annotated[bool, typer.Option("--train", help="Train the shipped model on the whole corpus.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
+    only: Annotated[
+        str, typer.Option("--folds", help="Comma-separated left-out sources to run, e.g. rules:instructions.")
+    ] = "",
+    latency: Annotated[
+        bool, typer.Option("--latency", help="Time UserPromptSubmit with and without stored readings instead.")
+    ] = False,
+    rules: Annotated[int, typer.Option("--rules", help="Library size for --latency.")] = 500,
+    runs: Annotated[int, typer.Option("--runs", help="Timed runs of each for --latency.")] = 30,
 ) -> None:
     """Selection recall and precision per left-out source, for the service's and the hook's selector."""
+    if latency:
+        from heedful.bench.selection_latency import run as run_latency
+
+        if rules <= 0 or runs <= 0:
+            typer.echo("error: --rules and --runs must be positive", err=True)
+            raise typer.Exit(2)
+        timing = run_latency(rules=rules, runs=runs)
+        typer.echo(json.dumps(timing, indent=2) if as_json else _latency_line(timing))
+        return
     if train_model:
         summary = train_shipped()
         typer.echo(json.dumps(summary, indent=2) if as_json else f"trained: {summary}")
@@ -232,7 +274,8 @@ def cli(
     if not parsed or min(parsed) <= 0 or orders <= 0:
         typer.echo("error: sizes and orders must be positive", err=True)
         raise typer.Exit(2)
-    report = run(sizes=parsed, orders=orders)
+    folds = tuple(f.strip() for f in only.split(",") if f.strip()) or None
+    report = run(sizes=parsed, orders=orders, folds=folds)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:

@@ -211,7 +211,8 @@ class Enforcer:
         from heedful.enforce import select
         from heedful.rules.facets import detect_languages
 
-        chosen = select.select(_plain(rules), prompt[: bounds.HEAD_CHARS], detect_languages(project))
+        readings = select.stored_readings(self.repo.get_meta, self.user)  # each rule read once, when learned
+        chosen = select.select(_plain(rules), prompt[: bounds.HEAD_CHARS], detect_languages(project), readings=readings)
         context = [
             {"role": role, "text": text[-MAX_CONTEXT_TEXT:]}
             for role, text in (("user", session["last_prompt"]), ("assistant", session["last_reply"]))

@@ -7,15 +7,21 @@ tone) is always shown and does not count against the topical budget; nor does a 
 habit (naming, comments, types, small diffs) when the request changes code: those come in a compact
 block of their own. Any other rule competes for the topical budget and is shown when the scorer,
 reading the activities it governs and the request involves from per-word cues, and the words they
-share, says it applies. Checked rules stay armed at every stage whatever the selection: a check
-that does not apply answers not_applicable.
+share, says it applies. A rule's reading is the one stored when it was learned (read with its
+embedding, `heedful.rules.selection_readings`) when there is one, else it is read here from its
+words. Checked rules stay armed at every stage whatever the selection: a check that does not apply
+answers not_applicable.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from heedful.rules.selection_model import SelectionModel, load_model, stem, tokens
+
+if TYPE_CHECKING:
+    from heedful.rules.selection_readings import StoredReading
 
 MAX_RULES = 20  # topical rules shown per turn
 MAX_EVERY = 12  # rules about every answer, shown besides
@@ -61,10 +67,14 @@ def select(
     available: set[str] | None = None,
     scorer: SelectionModel | None = None,
     max_rules: int | None = MAX_RULES,
+    readings: dict[str, StoredReading] | None = None,
 ) -> list[dict[str, Any]]:
     """The rules that apply to `request`, each with `why` and `reach`: every-answer rules first (at
     most MAX_EVERY), general coding habits (at most MAX_CODE), then at most `max_rules` topical rules
-    by score, checked ones first. `max_rules=None` lifts every cap (the benchmark's uncapped hook)."""
+    by score, checked ones first. `max_rules=None` lifts every cap (the benchmark's uncapped hook).
+    `readings` are the rules' stored readings by content key (`selection_readings.content_key`)."""
+    from heedful.rules.selection_readings import content_key
+
     scorer = scorer or load_model()
     task = scorer.read_task(request, available)
     words = stems(request)
@@ -74,8 +84,13 @@ def select(
     for rule in rules:
         if _exception_met(rule, words) is not None:
             continue
-        reading = scorer.read_rule(str(rule.get("text", "")), rule.get("condition"))
-        decision = scorer.decide(reading, task)
+        text, condition = str(rule.get("text", "")), rule.get("condition")
+        kept = readings.get(content_key(text, condition)) if readings else None
+        if kept is not None:
+            weights = scorer.stored_weights if kept.sentence else scorer.hook_weights
+            decision = scorer.decide(kept.reading(), task, weights=weights)
+        else:
+            decision = scorer.decide(scorer.read_rule(text, condition), task)
         if not decision.applies:
             continue
         chosen = {**rule, "why": decision.why, "reach": REACH.get(decision.kind, "topical")}
@@ -92,6 +107,13 @@ def select(
 
 
 REACH = {"every": "every_answer", "code": "every_code_change"}
+
+
+def stored_readings(get_meta: Callable[[str], str | None], user: str) -> dict[str, StoredReading]:
+    """The user's rule readings stored at learning time, for the shipped model; {} when there are none."""
+    from heedful.rules.selection_readings import stored
+
+    return stored(get_meta, user, load_model())
 
 
 def _line(rule: dict[str, Any]) -> str:

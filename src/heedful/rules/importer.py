@@ -63,6 +63,9 @@ def import_rules(
     if run.rows and not dry_run:
         names = ", ".join(display_path(str(t.path), t.project) for t in files)
         version = hf.store.rules.commit(user, LIBRARY_KIND, f"import {names}"[:120], run.rows)
+        from heedful.rules.selection_readings import refresh
+
+        refresh(run.parts, user)  # each imported rule's selection reading, stored for the hook
     if not dry_run:
         _record_stamps(hf, user, files)
     return ImportReport(dry_run=dry_run, library_version=version, files=reports)

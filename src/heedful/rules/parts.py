@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from heedful.api import Heedful
     from heedful.embed import Embedder
     from heedful.llm import Model
+    from heedful.rules.selection_readings import MetaStore
     from heedful.store.protocols import RuleStore
 
 
@@ -32,6 +33,7 @@ class RuleParts:
     load_model: Callable[[], Model]
     load_embedder: Callable[[], Embedder]
     new_id: Callable[[], str] = new_rule_id
+    meta: MetaStore | None = None  # where each rule's selection reading is kept (`rules.selection_readings`)
 
     @property
     def model(self) -> Model:
@@ -44,4 +46,4 @@ class RuleParts:
     @classmethod
     def of(cls, hf: Heedful) -> RuleParts:
         """The parts of an open `Heedful` (its model and embedder still load on first use)."""
-        return cls(hf.store.rules, lambda: hf.model, lambda: hf.embedder)
+        return cls(hf.store.rules, lambda: hf.model, lambda: hf.embedder, meta=hf.store)

@@ -40,10 +40,12 @@ Train with `heedful bench selection --train` (see `heedful.rules.selection_train
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
 from array import array
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -140,12 +142,21 @@ class CueTable:
 
     def row(self, word: str) -> int:
         """Row index of `word` (or its stem), -1 when unknown."""
+        if self._index is not None:
+            found = self._index.get(word)
+            return self._index.get(stem(word), -1) if found is None else found
+        # a hook reads one task per process: a few bisects cost less than indexing 22k words
+        found = self._find(word)
+        return self._find(stem(word)) if found < 0 else found
+
+    def _find(self, word: str) -> int:
+        i = bisect_left(self.words, word)
+        return i if i < len(self.words) and self.words[i] == word else -1
+
+    def index_all(self) -> None:
+        """Index every word (for a process that reads many texts: training, the benchmark, the service)."""
         if self._index is None:
             self._index = dict(zip(self.words, range(len(self.words)), strict=True))
-        found = self._index.get(word)
-        if found is None:
-            found = self._index.get(stem(word), -1)
-        return found
 
     def pool(self, words: list[str]) -> tuple[list[float], list[float]]:
         """Mean cue over `words` (unknown words count as zeros) and the strongest positive cue, per facet."""
@@ -268,6 +279,8 @@ class SelectionModel:
         peak_weight: list[float] | None = None,
         answer_form_weight: float = 0.0,
         sentence: SentenceReader | None = None,
+        stored_weights: Weights | None = None,
+        fingerprint: str = "",
     ) -> None:
         self.facet_names = facet_names  # facet_names[0] is EVERY
         self.mean_weight = mean_weight or [1.0] * len(facet_names)
@@ -278,6 +291,10 @@ class SelectionModel:
         self.cues = cues
         self.weights = weights
         self.hook_weights = hook_weights
+        # the hook's pair scorer for rules read once with their embedding (stored at learning time)
+        # against a task read from its words
+        self.stored_weights = stored_weights or hook_weights
+        self.fingerprint = fingerprint  # which model made a stored reading (`heedful.rules.selection_readings`)
         self.sentence = sentence  # None: facets from words alone, as on the hook path
         self._rules: dict[tuple[str, bool], Reading] = {}  # by text: a library repeats words, a bench repeats rules
         self.code_index = facet_names.index(CODE) if CODE in facet_names else -1
@@ -331,9 +348,14 @@ class SelectionModel:
         return "topical"
 
     def decide(
-        self, rule: Reading, task: Reading, keyword: float | None = None, cosine: float | None = None
+        self,
+        rule: Reading,
+        task: Reading,
+        keyword: float | None = None,
+        cosine: float | None = None,
+        weights: Weights | None = None,
     ) -> Decision:
-        """Whether `rule` applies to `task`; without `cosine` the hook's weights are used."""
+        """Whether `rule` applies to `task`; without `cosine` the hook's weights are used (or `weights`)."""
         if rule.languages and task.languages and not rule.languages & task.languages:
             return Decision(
                 False,
@@ -341,7 +363,8 @@ class SelectionModel:
                 0.0,
                 f"names {', '.join(sorted(rule.languages))}, which this task and project do not use",
             )
-        weights = self.weights if cosine is not None else self.hook_weights
+        if weights is None:
+            weights = self.weights if cosine is not None else self.hook_weights
         if rule.facets[0] >= weights.every_threshold:
             return Decision(True, "every", rule.facets[0], "governs every answer")
         if keyword is None:
@@ -394,7 +417,8 @@ def _number(value: object) -> float:
 
 
 def model_from_files(model_path: Path, cues_path: Path, sentence_path: Path | None = None) -> SelectionModel:
-    raw = json.loads(model_path.read_text(encoding="utf-8"))
+    blob = model_path.read_bytes()
+    raw = json.loads(blob)
     cues = CueTable.from_bytes(cues_path.read_bytes())
     sentence = None
     if sentence_path is not None and sentence_path.exists():
@@ -410,6 +434,8 @@ def model_from_files(model_path: Path, cues_path: Path, sentence_path: Path | No
         [float(w) for w in raw["peak_weight"]],
         float(raw["answer_form_weight"]),
         sentence,
+        _weights(raw["stored_weights"]) if "stored_weights" in raw else None,
+        hashlib.sha256(blob).hexdigest()[:16],  # as `selection_readings.model_fingerprint`
     )
 
 
@@ -422,4 +448,6 @@ def load_model() -> SelectionModel:
 @lru_cache(maxsize=1)
 def load_service_model() -> SelectionModel:
     """The shipped model with its sentence reader (the service path, which has the embedder)."""
-    return model_from_files(DATA_DIR / MODEL_FILE, DATA_DIR / CUES_FILE, DATA_DIR / SENTENCE_FILE)
+    model = model_from_files(DATA_DIR / MODEL_FILE, DATA_DIR / CUES_FILE, DATA_DIR / SENTENCE_FILE)
+    model.cues.index_all()
+    return model

@@ -16,7 +16,9 @@ and `rules/data/selection_cues.bin`. Steps:
 4. With the corpus embeddings (the service path): a ridge read-out of the whole text's MiniLM
    embedding per facet, cross-fitted on the same folds, is mixed with the cue logit by a per-facet
    logistic fitted on the held-out logits of both; the service's pair scorer is fitted on those
-   mixed readings, the hook's on the cue readings alone.
+   mixed readings, the hook's on the cue readings alone, and the hook's scorer for stored readings
+   (`stored_weights`) on mixed rule readings against cue task readings: the hook reads a rule once,
+   with its embedding, when it is learned (`heedful.rules.selection_readings`), but a task from its words.
 """
 
 from __future__ import annotations
@@ -391,11 +393,14 @@ def train(
     hook_weights = _pair_scorer(corpus, HOOK_FEATURES, rules, tasks, rule_read, task_read)
     sentence = None
     weights = hook_weights
+    stored_weights = None
     if rule_vectors is not None and task_vectors is not None:
         sentence, rule_mixed, task_mixed = fit_sentence(
             facets, rules, tasks, rule_vectors, task_vectors, rule_logits, task_logits
         )
         rule_read = _readings(rule_mixed, [r.matching_text for r in rules], False, [r.named for r in rules], code)
+        # the hook: rules read once with their embedding (stored at learning time), tasks from their words
+        stored_weights = _pair_scorer(corpus, HOOK_FEATURES, rules, tasks, rule_read, task_read)
         task_read = _readings(task_mixed, [t.text for t in tasks], True, [t.available for t in tasks], code)
         cosines = np.vstack([task_vectors[t.id] for t in tasks]) @ np.vstack([rule_vectors[r.id] for r in rules]).T
         weights = _pair_scorer(corpus, TOPICAL_FEATURES, rules, tasks, rule_read, task_read, cosines)
@@ -410,6 +415,7 @@ def train(
         [float(w) for w in reader.peak_weight],
         reader.answer_form_weight,
         sentence,
+        stored_weights,
     )
 
 
@@ -481,6 +487,7 @@ def save(model: SelectionModel, directory: Path, summary: dict[str, Any]) -> Non
         "task_bias": [round(b, 5) for b in model.task_bias],
         "weights": weights(model.weights),
         "hook_weights": weights(model.hook_weights),
+        "stored_weights": weights(model.stored_weights),
         "trained_on": summary,
     }
     (directory / "selection_model.json").write_text(json.dumps(body, indent=1) + "\n", encoding="utf-8")

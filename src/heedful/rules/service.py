@@ -97,6 +97,7 @@ class RuleService:
         text = redact(text).text
         messages = [m.model_copy(update={"text": redact(m.text).text}) for m in messages]
         result = learning.learn(self.parts, user, text, project_path, messages, proposed_by=proposed_by)
+        refresh_readings(self.parts, user)  # each new rule's selection reading, stored for the hook
         result.elapsed_ms = round((time.perf_counter() - started) * 1000, 2)
         return result
 
@@ -303,6 +304,7 @@ class RuleService:
         version = self._repo.commit(
             rule.user_id, "approve" if approve and not changes else "edit", f"edit {rule.id}", [row]
         )
+        refresh_readings(self.parts, rule.user_id)
         return RuleChange(library_version=version, rule=self._view(rule.user_id, rule.id)).model_dump()
 
     def _view(self, user_id: str, rule_id: str) -> RuleView:
@@ -344,6 +346,7 @@ class RuleService:
             if new.status in ACTIVE_STATUSES:
                 new.embedding = self._embed_one(new.text, new.condition)
         version = self._repo.commit(user, "approve", f"approve {proposal.change} {proposal.rule_id}", rows)
+        refresh_readings(self.parts, user)
         applied = proposal.target if proposal.change in ("retract", "update") else proposal.rule_id
         return Approval(
             library_version=version, approved=proposal.public(), rule=self._view(user, applied or proposal.rule_id)
@@ -415,6 +418,7 @@ class RuleService:
         done = self._repo.undo(user)
         if done is None:
             raise InputError("nothing to undo")
+        refresh_readings(self.parts, user)  # a reading pruned since is made again
         return LibraryUndo(undone=done[0], library_version=done[1]).model_dump()
 
     def export(
@@ -455,3 +459,10 @@ class RuleService:
 
 
 __all__ = ["RuleService", "normalise_project"]
+
+
+def refresh_readings(parts: RuleParts, user_id: str) -> None:
+    """Store the selection reading of every live rule that lacks one (loaded only when a rule changed)."""
+    from heedful.rules.selection_readings import refresh
+
+    refresh(parts, user_id)

@@ -38,6 +38,8 @@ CONFIG_FILE = "config.toml"
 DB_FILE = "heedful.db"
 # The longest message heedful learns from or stores as a correction (the hook, the CLI, MCP, HTTP).
 MAX_MESSAGE_CHARS = 20_000
+# The longest message memory stores (a pasted document is memory, not a correction).
+MAX_MEMORY_MESSAGE_CHARS = 100_000
 POSTGRES_SCHEMES = ("postgresql", "postgres")
 
 # Environment variable -> the dotted setting it overrides. Later rows win over earlier ones for

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from heedful.config import MAX_MEMORY_MESSAGE_CHARS
 from heedful.errors import InputError
 from heedful.ids import new_id, validate_user_id
 from heedful.llm.prompts.adjudicate_facts import (
@@ -46,7 +47,7 @@ log = logging.getLogger(__name__)
 
 BUFFER_FLUSH_MESSAGES = 8
 NEIGHBOURS = 5
-MAX_MESSAGE_CHARS = 100_000
+MAX_MESSAGE_CHARS = MAX_MEMORY_MESSAGE_CHARS  # defined with the other limits in config
 
 
 @dataclass(slots=True)

@@ -38,6 +38,24 @@ def admissible_states(
     if not unique:
         return {}
     where = np.fromiter((index.position[i] for i in unique), dtype=np.int64, count=len(unique))
+    keep, forgotten, superseded = _states(index, where, moment, include_forgotten)
+    states: dict[str, State] = {}
+    for n in np.flatnonzero(keep):
+        states[unique[n]] = "forgotten" if forgotten[n] else "superseded" if superseded[n] else "current"
+    return states
+
+
+def admissible(
+    index: UserRecallIndex, positions: np.ndarray, moment: int | None, include_forgotten: bool
+) -> np.ndarray:
+    """Which of `positions` may come back (the rule of `admissible_states`, without building ids)."""
+    return _states(index, positions, moment, include_forgotten)[0]
+
+
+def _states(
+    index: UserRecallIndex, where: np.ndarray, moment: int | None, include_forgotten: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(may come back, forgotten, superseded) for each position in `where`."""
     valid_to, expired = index.valid_to[where], index.expired_at[where]
     if moment is None:
         keep = np.ones(len(where), dtype=bool)
@@ -47,10 +65,7 @@ def admissible_states(
         forgotten, superseded = expired <= moment, valid_to <= moment
     if not include_forgotten:
         keep &= ~forgotten
-    states: dict[str, State] = {}
-    for n in np.flatnonzero(keep):
-        states[unique[n]] = "forgotten" if forgotten[n] else "superseded" if superseded[n] else "current"
-    return states
+    return keep, forgotten, superseded
 
 
 def _replacement(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from heedful.memory.recall.routes import Ranking, RouteContext
+from heedful.memory.recall.routes import EMPTY, Ranking, RouteContext
 from heedful.store.sqlite.recall_index import micros_of
 from heedful.timeutil import to_text
 
@@ -23,7 +23,7 @@ AFTER_SCORE = 0.5
 def run(ctx: RouteContext) -> Ranking:
     window = ctx.analysis.window
     if window is None:
-        return []
+        return EMPTY
     start, end = micros_of(to_text(window.start)), micros_of(to_text(window.end))
     ranked = [(here, 1.0) for here in ctx.search.window_positions(ctx.index, start, end, WINDOW_LIMIT)]
     if window.end - window.start <= SHORT_WINDOW:

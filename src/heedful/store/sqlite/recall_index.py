@@ -152,6 +152,9 @@ class UserRecallIndex:
         self._projected: _Grow | None = None
         self._coarse_lock = threading.Lock()
         self._recent: np.ndarray | None = None
+        self._session_codes = _Grow(np.int32)
+        self._session_number: dict[str, int] = {}
+        self._codes_lock = threading.Lock()
 
     # -- columns -------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -246,6 +249,16 @@ class UserRecallIndex:
         if self._recent is None or len(self._recent) != len(self):
             self._recent = np.lexsort((-self.rowids, -self.valid_from.astype(np.float64)))
         return self._recent
+
+    def session_codes(self) -> np.ndarray:
+        """Each position's session as a small integer (-1 for none), extended as rows are appended."""
+        with self._codes_lock:
+            done = self._session_codes.size
+            if done < len(self):
+                number = self._session_number
+                fresh = [-1 if s is None else number.setdefault(s, len(number)) for s in self.sessions[done:]]
+                self._session_codes.extend(np.asarray(fresh, dtype=np.int32))
+            return self._session_codes.view
 
     # -- keyword postings ------------------------------------------------------------------------
     def postings(self, conn: sqlite3.Connection, terms: Iterable[str]) -> dict[str, Postings]:

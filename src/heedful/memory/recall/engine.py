@@ -182,7 +182,9 @@ class Recaller:
         asks_now = present and asks_about_now(words(query))
         started = time.perf_counter()
         if config.session_stage is not None and len(first):
-            neighbours = config.session_stage.present_neighbours or not asks_now
+            # a modal question ("what should I ...") keeps its neighbours: they help it more than they mislead
+            stated_now = present and asks_about_now(words(query), modal=False)
+            neighbours = config.session_stage.present_neighbours or not stated_now
             first = self._rescore(index, first, config.session_stage, moment_us, include_forgotten, neighbours)
         if config.session_stage is not None:
             route_ms["session"] = round((time.perf_counter() - started) * 1000, 3)

@@ -15,6 +15,7 @@ placed just above it, and brought in when no route found it. The superseded item
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -124,13 +125,18 @@ def current_first(
 # BEAM @10 4.6: off by default (None), kept as an option (`Recaller(restated_cosine=...)`).
 RESTATED_COSINE: float | None = None
 _PAST_WORDS = frozenset(
-    "originally initially first earliest before previously previous formerly used old older earlier prior".split()
+    "originally initially earliest before previously previous formerly old older earlier prior".split()
 )
+# Words that name an earlier state only in a phrase: "used to", "at first" (not "the key used in my
+# app" or "the first sprint", which ask about now).
+_PAST_PHRASES = (("used", "to"), ("at", "first"))
 
 
 def asks_about_the_past(words: Sequence[str]) -> bool:
     """A question naming an earlier state ("what was my original budget?") wants the old item first."""
-    return any(word in _PAST_WORDS or word.startswith("original") for word in words)
+    if any(word in _PAST_WORDS or word.startswith("original") for word in words):
+        return True
+    return any(pair in _PAST_PHRASES for pair in pairwise(words))
 
 
 def newer_first(

@@ -14,6 +14,7 @@ term is one array operation instead of an SQL aggregate over tens of thousands o
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 import threading
 from collections.abc import Iterable
@@ -49,7 +50,22 @@ _STATES = (
 COARSE_FROM_ROWS = 50_000
 COARSE_DIMS = 96
 COARSE_SAMPLE = 4000
+# A full garbage collection walks every object the process holds (tens of thousands once the store
+# and numpy are loaded: 10-200 ms on a busy 2-core machine), and one landing inside a recall was
+# most of its tail. After a large index is built (and once per process), what is alive is collected
+# once and frozen: later collections walk only what was made since.
+FREEZE_FROM_ROWS = 5000
+_frozen = threading.Event()
 _POSTINGS = "SELECT fact_rowid, tf, dl FROM fact_terms WHERE user_id = ? AND term = ? AND fact_rowid > ?"
+
+
+def settle_long_lived(rows: int) -> None:
+    """Collect once and freeze the survivors, after an index of `rows` rows was built (see FREEZE_FROM_ROWS)."""
+    if rows < FREEZE_FROM_ROWS and _frozen.is_set():
+        return
+    _frozen.set()
+    gc.collect()
+    gc.freeze()
 
 
 @dataclass(frozen=True, slots=True)

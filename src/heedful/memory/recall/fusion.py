@@ -146,14 +146,12 @@ def order_by_score_then_id(scores: np.ndarray, ids: Sequence[str], positions: np
     same = np.flatnonzero(ordered[1:] == ordered[:-1])
     if not len(same):
         return order
-    # runs of equal scores: sort each run by id (few and short, except a wide tied route's)
+    # runs of equal scores (a wide tied route makes long ones): each sorted by id
     starts = same[np.concatenate(([True], np.diff(same) > 1))]
-    for start in starts:
-        end = start + 1
-        while end < len(ordered) and ordered[end] == ordered[start]:
-            end += 1
+    ends = np.append(same[np.flatnonzero(np.diff(same) > 1)], same[-1]) + 2
+    for start, end in zip(starts.tolist(), ends.tolist(), strict=True):
         run = order[start:end]
-        order[start:end] = sorted(run.tolist(), key=lambda row: ids[int(positions[row])])
+        order[start:end] = run[np.argsort(np.array([ids[here] for here in positions[run].tolist()]), kind="stable")]
     return order
 
 
@@ -174,7 +172,7 @@ def fuse_positions(
     for route in routes:
         ranking = rankings[route]
         ranks = tied_ranks(ranking.scores) if route in tied else np.arange(1, len(ranking) + 1, dtype=np.float64)
-        _, first = np.unique(ranking.positions, return_index=True)  # a route's first mention of an item counts
+        first = _first_mentions(ranking.positions)  # a route's first mention of an item counts
         columns.append((ranking.positions[first], ranks[first], ranking.scores[first]))
     every = np.unique(np.concatenate([col[0] for col in columns])) if columns else np.zeros(0, dtype=np.int64)
     shape = (len(every), len(routes))
@@ -195,3 +193,12 @@ def fuse_positions(
     rows = np.flatnonzero(kept)
     order = rows[order_by_score_then_id(scores[rows], ids, every[rows])]
     return FusedTable(every[order], scores[order], routes, ranks[order], route_scores[order], contributions[order])
+
+
+def _first_mentions(positions: np.ndarray) -> np.ndarray:
+    """Indexes of the first occurrence of each position, in order (routes rarely repeat one)."""
+    order = np.argsort(positions, kind="stable")
+    ordered = positions[order]
+    first = np.ones(len(positions), dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    return np.sort(order[first])

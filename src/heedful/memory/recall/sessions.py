@@ -65,8 +65,9 @@ def rescore(
 ) -> tuple[np.ndarray, np.ndarray]:
     """`session_rescored` as arrays: (positions, scores) of the fused positions (distinct, best first)
     followed by the neighbours brought in."""
-    first = np.zeros(len(index), dtype=np.float64)
-    first[positions] = scores
+    if not len(positions):
+        return positions, scores
+    first = _Scores(positions, scores)
     share = stage.neighbour_share if neighbours else 0.0
     candidates = positions
     if share > 0:
@@ -75,10 +76,9 @@ def rescore(
         near = near[near >= 0].astype(np.int64)
         brought = np.setdiff1d(near, positions)
         candidates = np.concatenate([positions, brought])
-    out = first[candidates]
+    out = first.at(candidates)
     if share > 0:
-        before, after = index.previous[candidates], index.following[candidates]
-        best = np.maximum(np.where(before >= 0, first[before], 0.0), np.where(after >= 0, first[after], 0.0))
+        best = np.maximum(first.at(index.previous[candidates]), first.at(index.following[candidates]))
         out = out + share * best
     if stage.session_prior > 0:
         codes = index.session_codes()
@@ -91,3 +91,16 @@ def rescore(
         prior = stage.session_prior * votes[mine] / best_vote / (k + 1)
         out = out + prior
     return candidates, out
+
+
+class _Scores:
+    """The first stage's score of each position (0 for a position it did not find, or -1), looked up
+    in its sorted positions: no array as long as the user's index per recall."""
+
+    def __init__(self, positions: np.ndarray, scores: np.ndarray) -> None:
+        order = np.argsort(positions)
+        self.keys, self.values = positions[order], scores[order]
+
+    def at(self, where: np.ndarray) -> np.ndarray:
+        found = np.minimum(np.searchsorted(self.keys, where), len(self.keys) - 1)
+        return np.where(self.keys[found] == where, self.values[found], 0.0)

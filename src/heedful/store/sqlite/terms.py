@@ -65,26 +65,6 @@ class Tokenizer:
             found[int(doc)][str(term)] = int(count)
         return found
 
-    def sequences(self, texts: Sequence[str]) -> list[list[str]]:
-        """Each text as its terms in order (the tokens BM25 counts, stemmed as FTS5 stems them)."""
-        if not texts:
-            return []
-        with self._lock:
-            self._prepare()
-            try:
-                self.conn.executemany(
-                    f"INSERT INTO temp.{_TEMP_TABLE} (rowid, text) VALUES (?, ?)", list(enumerate(texts))
-                )
-                rows = self.conn.execute(
-                    f"SELECT doc, term FROM temp.{_TEMP_TABLE}_vocab ORDER BY doc, offset"
-                ).fetchall()
-            finally:
-                self.conn.execute(f"DELETE FROM temp.{_TEMP_TABLE}")
-        found: list[list[str]] = [[] for _ in texts]
-        for doc, term in rows:
-            found[int(doc)].append(str(term))
-        return found
-
     def terms(self, texts: Iterable[str]) -> list[str]:
         """The distinct terms of some query words, in order."""
         listed = [text for text in texts if text.strip()]

@@ -9,8 +9,9 @@ route runs under a timeout in a thread pool; a route that times out (or fails) i
 the others still answer. Items are filtered before fusion: with `as_of`, only rows valid by then,
 in their state then (validity and expiry both read at that time); never forgotten ones (expired,
 or matching an active request to forget) unless `include_forgotten`; superseded items come back
-marked `superseded`. The fused list then goes through the session stage (sessions.py: a session
-prior and the neighbouring turns), shown in explain as a `session` part of each score. Every
+marked `superseded`. Routes rank positions in the user's index, and fusion and the session stage
+(sessions.py: a session prior and the neighbouring turns, shown in explain as a `session` part of
+each score) work on arrays; only the rows returned are read from the store and made into objects. Every
 weight and stage setting comes from a named configuration (config.py), reported by explain.
 """
 

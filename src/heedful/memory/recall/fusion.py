@@ -4,6 +4,11 @@ Each route gives a ranking (best first) of `(item id, route score)`. An item's f
 sum over the routes that found it of `weight / (k + rank)`. Content routes decide what may come
 back; anchor routes (time, place) and recency only raise items a content route found. When no
 content route found anything, anchor routes admit items; recency never admits an item alone.
+
+`fuse` works on item ids and builds one `Fused` per item; recall uses `fuse_positions`, the same
+fusion over positions in the user's index as arrays (a recall at 100,000 items fuses thousands of
+candidates, and one object per candidate made the garbage collector the largest part of its
+tail), and turns into `Fused` only the rows it returns. A property test holds the two equal.
 """
 
 from __future__ import annotations

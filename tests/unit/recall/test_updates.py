@@ -52,11 +52,19 @@ def test_an_item_holding_little_of_the_question_is_not_a_restatement() -> None:
     assert [entry.id for entry in order] == ["old", "new"]
 
 
-def test_every_newer_restatement_goes_above_the_older_newest_first_and_nothing_is_lost() -> None:
+def test_the_best_ranked_restatement_goes_first_and_nothing_is_lost() -> None:
     fused = _fused("a", "b", "c", "d")
     coverage = np.array([1.0, 1.0, 0.1, 1.0])
     started = np.array([1, 2, 9, 3])
     order = [entry.id for entry in newest_on_subject(fused, coverage, started)]
+    assert order == ["b", "a", "c", "d"]
+
+
+def test_with_every_each_newer_restatement_goes_above_the_older_newest_first() -> None:
+    fused = _fused("a", "b", "c", "d")
+    coverage = np.array([1.0, 1.0, 0.1, 1.0])
+    started = np.array([1, 2, 9, 3])
+    order = [entry.id for entry in newest_on_subject(fused, coverage, started, every=True)]
     assert order == ["d", "b", "a", "c"]
 
 

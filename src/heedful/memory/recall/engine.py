@@ -196,7 +196,7 @@ class Recaller:
             records.update(self.store.memory.get_facts(user_id, missing) if missing else {})
             fused = newer_first(fused, records, index, config.restated_cosine)
             if asks_now:
-                fused = self._newest_on_subject(fused, index, analysis)
+                fused = self._newest_on_subject(fused, index, analysis, config.every_restatement)
         items = self._items(fused, records, states)
         packed, used = pack(items, lambda item: item.tokens, budget, max_items)
         return RecallResult(
@@ -308,12 +308,14 @@ class Recaller:
             np.column_stack([grown(first.contributions, 0.0), np.where(lifted, raised, 0.0)]),
         )
 
-    def _newest_on_subject(self, fused: list[Fused], index: UserRecallIndex, analysis: QueryAnalysis) -> list[Fused]:
+    def _newest_on_subject(
+        self, fused: list[Fused], index: UserRecallIndex, analysis: QueryAnalysis, every: bool
+    ) -> list[Fused]:
         where = np.array([index.position.get(entry.id, -1) for entry in fused], dtype=np.int64)
         if not len(where) or (where < 0).any():
             return fused
         coverage = self.store.search.query_coverage(index, analysis.match_expression, where)
-        return newest_on_subject(fused, coverage, index.valid_from[where])
+        return newest_on_subject(fused, coverage, index.valid_from[where], every=every)
 
     def _honour_tombstones(
         self,

@@ -27,6 +27,8 @@ QUESTIONS = [
     "what is my dog called?",
     "user",
     "Lisbon Berlin Porto baker teacher Rex Bruno budget",
+    "which monthly book budget is used for the first purchase?",  # "used", "first": not about the past
+    "what should I call my dog?",
 ]
 
 
@@ -130,3 +132,38 @@ def test_restated_messages_put_the_newer_first_only_when_asked(hf: Heedful) -> N
         recaller.close()
     assert restated.index(new) < restated.index(old)
     assert past.index(old) < past.index(new)
+
+
+def test_an_update_said_in_passing_ranks_above_the_original_for_a_question_about_now(hf: Heedful) -> None:
+    """Raw messages: the original states a time; its reply repeats it; days later the user mentions the new
+    time inside a message about something else. Asked about now, the update comes first; asked about the
+    original, or as of a moment before the update, the original does."""
+    user = "erin"
+    original = "I have a Zoom meeting with Professor Dana on March 22 at 3 PM to review my thesis draft."
+    reply = "A Zoom meeting with Professor Dana to review your thesis draft is a good chance to get feedback."
+    update = "I am nervous about my slides; the Zoom meeting with Professor Dana about my thesis draft moved to 4 PM."
+    filler = [f"I watered the {plant} on the balcony today." for plant in ("basil", "mint", "tomatoes", "roses")]
+    hf.memory.add(
+        user,
+        [
+            NewMessage(original, at=T0, session_id="a"),
+            NewMessage(reply, at=T0 + timedelta(seconds=30), session_id="a", role="assistant"),
+            *[NewMessage(text, at=T0 + timedelta(days=1, minutes=n), session_id="b") for n, text in enumerate(filler)],
+            NewMessage(update, at=T0 + timedelta(days=4), session_id="c"),
+        ],
+        extract=False,
+    )
+
+    def order(question: str, as_of: str | None = None) -> list[str]:
+        return [item.text for item in hf.memory.recall(user, question, as_of=as_of).items]
+
+    for question in (
+        "What time should I join the Zoom meeting with Professor Dana to review my thesis draft?",
+        "When is my Zoom meeting with Professor Dana to review my thesis draft?",
+    ):
+        found = order(question)
+        assert found.index(update) < found.index(original), (question, found)
+    asked_back = order("What time was the Zoom meeting with Professor Dana originally?")
+    assert asked_back.index(original) < asked_back.index(update)
+    before = order("When is my Zoom meeting with Professor Dana?", as_of=to_text(T0 + timedelta(days=2)))
+    assert original in before and update not in before

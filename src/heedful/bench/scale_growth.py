@@ -12,6 +12,7 @@ query by query, so that load from other work on the machine falls on every size 
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import random
@@ -39,6 +40,31 @@ LOCOMO_QUESTIONS = 24
 TARGET_P95_MS = {10_000: 25.0, 100_000: 60.0}
 TARGET_INGEST_RATIO = 0.9
 START = datetime(2023, 1, 1, tzinfo=UTC)
+
+
+class GcClock:
+    """Time spent in Python's garbage collector (all generations), read around each recall."""
+
+    def __init__(self) -> None:
+        self.seconds = 0.0
+        self.collections = 0
+        self.full = 0
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        self.seconds += time.perf_counter() - self._started
+        self.collections += 1
+        self.full += info.get("generation") == 2
+
+    def __enter__(self) -> GcClock:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        gc.callbacks.remove(self)
 
 
 class CachedEmbedder:
@@ -196,17 +222,23 @@ def run(sizes: list[int], runs: int = 3, embedder: str = "minilm", data: Path | 
                 rows[size]["index_rss_mb"] = round(_rss_mb() - before, 1)
                 for query in queries:
                     hf.memory.recall(USER, query)
-            for _ in range(runs):
-                for query in queries:
-                    for size, hf in homes.items():
-                        began, cpu = time.perf_counter(), time.process_time()
-                        result = hf.memory.recall(USER, query)
-                        timings[size]["total"].append((time.perf_counter() - began) * 1000)
-                        # CPU time of the whole process (every thread): what one recall costs,
-                        # apart from the time it waited for a core on a loaded machine.
-                        timings[size].setdefault("cpu", []).append((time.process_time() - cpu) * 1000)
-                        for route, ms in result.route_ms.items():
-                            timings[size].setdefault(route, []).append(ms)
+            collections = {size: [0, 0] for size in sizes}
+            with GcClock() as clock:
+                for _ in range(runs):
+                    for query in queries:
+                        for size, hf in homes.items():
+                            before_gc, before_count, before_full = clock.seconds, clock.collections, clock.full
+                            began, cpu = time.perf_counter(), time.process_time()
+                            result = hf.memory.recall(USER, query)
+                            timings[size]["total"].append((time.perf_counter() - began) * 1000)
+                            # CPU time of the whole process (every thread): what one recall costs,
+                            # apart from the time it waited for a core on a loaded machine.
+                            timings[size].setdefault("cpu", []).append((time.process_time() - cpu) * 1000)
+                            timings[size].setdefault("gc", []).append((clock.seconds - before_gc) * 1000)
+                            collections[size][0] += clock.collections - before_count
+                            collections[size][1] += clock.full - before_full
+                            for route, ms in result.route_ms.items():
+                                timings[size].setdefault(route, []).append(ms)
         finally:
             for hf in homes.values():
                 hf.close()
@@ -215,6 +247,7 @@ def run(sizes: list[int], runs: int = 3, embedder: str = "minilm", data: Path | 
             name: {"p50": round(percentile(v, 50), 2), "p95": round(percentile(v, 95), 2)}
             for name, v in timings[size].items()
         }
+        rows[size]["gc_collections"], rows[size]["gc_full_collections"] = collections[size]
         target = TARGET_P95_MS.get(size)
         rows[size]["target_p95_ms"] = target
         rows[size]["meets_p95_target"] = None if target is None else rows[size]["recall_ms"]["total"]["p95"] <= target
@@ -230,12 +263,17 @@ def print_report(report: dict[str, Any], echo: Any) -> None:
         f"one user's recall as memory grows ({report['queries']} queries x {report['runs']} runs, sizes side by side;"
         f" LoCoMo text {'included' if report['locomo_text'] else 'absent: generated notes only'})"
     )
-    routes = sorted({r for row in report["sizes"].values() for r in row["recall_ms"] if r not in ("total", "cpu")})
-    echo("items    total p50/p95 ms  cpu p50/p95 ms  " + "  ".join(f"{r} p50/p95" for r in routes))
+    routes = sorted(
+        {r for row in report["sizes"].values() for r in row["recall_ms"] if r not in ("total", "cpu", "gc")}
+    )
+    echo("items    total p50/p95 ms  cpu p50/p95 ms  gc p50/p95 ms  " + "  ".join(f"{r} p50/p95" for r in routes))
     for size, row in report["sizes"].items():
         ms = row["recall_ms"]
         cells = "  ".join(f"{ms[r]['p50']}/{ms[r]['p95']}" if r in ms else "-" for r in routes)
-        echo(f"{size:>7}  {ms['total']['p50']}/{ms['total']['p95']}  {ms['cpu']['p50']}/{ms['cpu']['p95']}  {cells}")
+        echo(
+            f"{size:>7}  {ms['total']['p50']}/{ms['total']['p95']}  {ms['cpu']['p50']}/{ms['cpu']['p95']}"
+            f"  {ms['gc']['p50']}/{ms['gc']['p95']}  {cells}"
+        )
     echo("items    ingest items/s  embedder alone/s  ratio  index MB  first recall ms")
     for size, row in report["sizes"].items():
         ingest = row["ingest"]

@@ -1,9 +1,11 @@
 from __future__ import annotations
 
-from hypothesis import given
+import numpy as np
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heedful.memory.recall.fusion import RRF_K, fuse, ranks_with_ties
+from heedful.memory.recall.fusion import RRF_K, fuse, fuse_positions, ranks_with_ties
+from heedful.memory.recall.routes import Ranking
 
 
 def test_rrf_sums_weighted_reciprocal_ranks() -> None:
@@ -63,3 +65,25 @@ def test_fusion_properties(routes: dict[str, list[tuple[str, float]]], weights: 
         if content:
             assert entry.id in content
         assert set(entry.routes) != {"recency"}
+
+
+@settings(deadline=None)  # timing on a shared machine is not what this checks
+@given(rankings, st.dictionaries(st.sampled_from(["vector", "keyword", "entity", "time"]), st.floats(0, 3)))
+def test_fusion_over_positions_is_fusion_over_ids(
+    routes: dict[str, list[tuple[str, float]]], weights: dict[str, float]
+) -> None:
+    """The array form recall uses gives the same items, order, scores and per-route parts as `fuse`."""
+    tied = frozenset({"entity", "time", "place"})
+    ids = list("hgfedcba")  # positions order differently from ids: ties must still break by id
+    by_position = {
+        route: Ranking(
+            np.array([ids.index(item) for item, _ in ranking], dtype=np.int64),
+            np.array([score for _, score in ranking], dtype=np.float64),
+        )
+        for route, ranking in routes.items()
+    }
+    expected = fuse(routes, weights, tied=tied)
+    table = fuse_positions(by_position, ids, weights, tied=tied)
+    got = table.entries(ids)
+    assert [(e.id, e.score) for e in got] == [(e.id, e.score) for e in expected]
+    assert [e.routes for e in got] == [e.routes for e in expected]

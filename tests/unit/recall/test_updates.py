@@ -7,6 +7,7 @@ import pytest
 
 from heedful.memory.recall.fusion import Fused
 from heedful.memory.recall.query import words
+from heedful.memory.recall.supersession import asks_about_the_past
 from heedful.memory.recall.updates import asks_about_now, newest_on_subject
 
 
@@ -19,6 +20,7 @@ from heedful.memory.recall.updates import asks_about_now, newest_on_subject
         ("Where does Alice live now?", True),
         ("When did Caroline go to the support group?", False),
         ("How many cupcakes did I order for the event?", False),
+        ("What time should I plan to join the Zoom meeting?", True),
         ("What was my first budget?", False),
         ("pottery in Osaka", False),
     ],
@@ -42,9 +44,9 @@ def test_newer_restatement_moves_above_the_older_one() -> None:
 
 def test_an_item_holding_little_of_the_question_is_not_a_restatement() -> None:
     fused = _fused("old", "new")
-    order = newest_on_subject(fused, np.array([0.9, 0.3]), np.array([1, 2]))
+    order = newest_on_subject(fused, np.array([0.9, 0.2]), np.array([1, 2]))
     assert [entry.id for entry in order] == ["old", "new"]
-    order = newest_on_subject(fused, np.array([0.9, 0.45]), np.array([1, 2]))  # on subject, but much less of it
+    order = newest_on_subject(fused, np.array([0.9, 0.4]), np.array([1, 2]))  # on subject, but much less of it
     assert [entry.id for entry in order] == ["old", "new"]
     order = newest_on_subject(fused, np.array([0.9, 0.6]), np.array([2, 1]))  # a restatement, but older
     assert [entry.id for entry in order] == ["old", "new"]
@@ -56,3 +58,33 @@ def test_the_best_ranked_restatement_goes_first_and_nothing_is_lost() -> None:
     started = np.array([1, 2, 9, 3])
     order = [entry.id for entry in newest_on_subject(fused, coverage, started)]
     assert order == ["b", "a", "c", "d"]
+
+
+def test_with_every_each_newer_restatement_goes_above_the_older_newest_first() -> None:
+    fused = _fused("a", "b", "c", "d")
+    coverage = np.array([1.0, 1.0, 0.1, 1.0])
+    started = np.array([1, 2, 9, 3])
+    order = [entry.id for entry in newest_on_subject(fused, coverage, started, every=True)]
+    assert order == ["d", "b", "a", "c"]
+
+
+def test_an_update_said_in_passing_still_restates() -> None:
+    # the update holds about half of what the original holds of the question (a message about something else)
+    fused = _fused("original", "reply", "update")
+    order = newest_on_subject(fused, np.array([1.0, 0.9, 0.55]), np.array([1, 1, 5]))
+    assert [entry.id for entry in order] == ["update", "original", "reply"]
+
+
+@pytest.mark.parametrize(
+    ("question", "past"),
+    [
+        ("What was my original budget?", True),
+        ("Where did I live before Lisbon?", True),
+        ("Which editor did I used to prefer?", True),
+        ("What did I think at first?", True),
+        ("What is the daily call quota for the API key used in my application?", False),
+        ("What is the deadline for completing the first sprint?", False),
+    ],
+)
+def test_asks_about_the_past_only_for_an_earlier_state(question: str, past: bool) -> None:
+    assert asks_about_the_past(words(question)) is past

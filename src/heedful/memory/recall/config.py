@@ -44,6 +44,9 @@ class RecallConfig:
     session_stage: SessionStage | None = field(default_factory=SessionStage)
     # Two messages at least this alike (cosine) count as one thing said twice (None: only linked facts).
     restated_cosine: float | None = None
+    # For a question about now: every newer restatement goes above an older statement (True), or only
+    # the best-ranked one (False). See updates.py for what each costs; derive a configuration to use it.
+    every_restatement: bool = False
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.weights) - set(ROUTE_NAMES))
@@ -68,6 +71,7 @@ class RecallConfig:
             "weights": dict(self.weights),
             "session_stage": None if stage is None else dataclasses.asdict(stage),
             "restated_cosine": self.restated_cosine,
+            "every_restatement": self.every_restatement,
         }
 
 

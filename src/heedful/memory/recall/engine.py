@@ -9,8 +9,9 @@ route runs under a timeout in a thread pool; a route that times out (or fails) i
 the others still answer. Items are filtered before fusion: with `as_of`, only rows valid by then,
 in their state then (validity and expiry both read at that time); never forgotten ones (expired,
 or matching an active request to forget) unless `include_forgotten`; superseded items come back
-marked `superseded`. The fused list then goes through the session stage (sessions.py: a session
-prior and the neighbouring turns), shown in explain as a `session` part of each score. Every
+marked `superseded`. Routes rank positions in the user's index, and fusion and the session stage
+(sessions.py: a session prior and the neighbouring turns, shown in explain as a `session` part of
+each score) work on arrays; only the rows returned are read from the store and made into objects. Every
 weight and stage setting comes from a named configuration (config.py), reported by explain.
 """
 
@@ -36,11 +37,20 @@ from heedful.memory.recall.budget import (
     pack,
 )
 from heedful.memory.recall.config import DEFAULT, RecallConfig, recall_config
-from heedful.memory.recall.fusion import BOOST_ONLY_ROUTES, CONTENT_ROUTES, RRF_K, Fused, RouteRank, fuse
+from heedful.memory.recall.fusion import (
+    BOOST_ONLY_ROUTES,
+    CONTENT_ROUTES,
+    RRF_K,
+    Fused,
+    FusedTable,
+    fuse_positions,
+    order_by_score_then_id,
+)
 from heedful.memory.recall.query import QueryAnalysis, analyze, words
 from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
-from heedful.memory.recall.sessions import SessionStage, session_rescored
+from heedful.memory.recall.sessions import SessionStage, rescore
 from heedful.memory.recall.supersession import (
+    admissible,
     admissible_states,
     asks_about_the_past,
     current_first,
@@ -159,34 +169,34 @@ class Recaller:
         )
         # Only content routes admit items (anchors admit only when no content route found any), so
         # only their items need a state; the anchor routes' other items could never come back.
-        admitting = [name for name in rankings if name in CONTENT_ROUTES and rankings[name]]
+        admitting = [name for name in rankings if name in CONTENT_ROUTES and len(rankings[name])]
         if not admitting:
             admitting = [name for name in rankings if name not in BOOST_ONLY_ROUTES]
         moment_us = micros_of(moment) if moment else None
-        states = admissible_states(
-            index, [i for name in admitting for i, _ in rankings[name]], moment_us, include_forgotten
-        )
-        filtered = {
-            route: [(item_id, score) for item_id, score in ranking if item_id in states]
-            for route, ranking in rankings.items()
-        }
-        first = fuse(filtered, config.weights, k=RRF_K, tied=TIED_ROUTES)
+        allowed = np.zeros(len(index), dtype=bool)
+        if admitting:
+            pool = np.concatenate([rankings[name].positions for name in admitting])
+            allowed[pool[admissible(index, pool, moment_us, include_forgotten)]] = True
+        filtered = {route: ranking.where(allowed[ranking.positions]) for route, ranking in rankings.items()}
+        first = fuse_positions(filtered, index.ids, config.weights, k=RRF_K, tied=TIED_ROUTES)
         present = (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(words(query))
         asks_now = present and asks_about_now(words(query))
         started = time.perf_counter()
-        if config.session_stage is not None and first:
-            neighbours = config.session_stage.present_neighbours or not asks_now
-            first = self._rescore(index, first, config.session_stage, states, moment_us, include_forgotten, neighbours)
+        if config.session_stage is not None and len(first):
+            # a modal question ("what should I ...") keeps its neighbours: they help it more than they mislead
+            stated_now = present and asks_about_now(words(query), modal=False)
+            neighbours = config.session_stage.present_neighbours or not stated_now
+            first = self._rescore(index, first, config.session_stage, moment_us, include_forgotten, neighbours)
         if config.session_stage is not None:
             route_ms["session"] = round((time.perf_counter() - started) * 1000, 3)
-        fused, records = self._honour_tombstones(user_id, first, states, include_forgotten, max_items)
+        fused, records, states = self._honour_tombstones(user_id, index, first, moment_us, include_forgotten, max_items)
         if present:  # a question about the present: what holds now comes first
             fused = current_first(fused, states, index, moment_us, include_forgotten)[:max_items]
             missing = [entry.id for entry in fused if entry.id not in records]
             records.update(self.store.memory.get_facts(user_id, missing) if missing else {})
             fused = newer_first(fused, records, index, config.restated_cosine)
             if asks_now:
-                fused = self._newest_on_subject(fused, index, analysis)
+                fused = self._newest_on_subject(fused, index, analysis, config.every_restatement)
         items = self._items(fused, records, states)
         packed, used = pack(items, lambda item: item.tokens, budget, max_items)
         return RecallResult(
@@ -265,67 +275,73 @@ class Recaller:
     def _rescore(
         self,
         index: UserRecallIndex,
-        first: list[Fused],
+        first: FusedTable,
         stage: SessionStage,
-        states: dict[str, State],
         moment_us: int | None,
         include_forgotten: bool,
         neighbours: bool,
-    ) -> list[Fused]:
-        known = [entry for entry in first if entry.id in index.position]
-        rescored = session_rescored(
-            index, [index.position[e.id] for e in known], [e.score for e in known], stage, RRF_K, neighbours
-        )
-        by_id = {entry.id: entry for entry in first}
-        new_ids = [index.ids[here] for here in rescored if index.ids[here] not in by_id]
-        states.update(admissible_states(index, new_ids, moment_us, include_forgotten))
-        out = [entry for entry in first if entry.id not in index.position]
-        raised: dict[str, float] = {}
-        for here, score in rescored.items():
-            item_id = index.ids[here]
-            entry = by_id.get(item_id)
-            if entry is None:
-                if item_id not in states:
-                    continue
-                entry = Fused(item_id, 0.0)
-            raised[item_id] = score - entry.score
-            entry.score = score
-            out.append(entry)
-        out.sort(key=lambda entry: (-entry.score, entry.id))
-        # What the stage added shows in explain as one more part of the score, so the parts still add up.
-        for rank, entry in enumerate(out, start=1):
-            if raised.get(entry.id, 0.0) > 0:
-                entry.routes["session"] = RouteRank(float(rank), raised[entry.id], raised[entry.id])
-        return out
+    ) -> FusedTable:
+        """The fused table scored again by the session stage, with the neighbours it brings in (those that
+        may come back) and a `session` column holding what it added."""
+        positions, scores = rescore(index, first.positions, first.scores, stage, RRF_K, neighbours)
+        known = len(first)
+        brought = positions[known:]
+        keep = np.concatenate([np.ones(known, dtype=bool), admissible(index, brought, moment_us, include_forgotten)])
+        positions, scores = positions[keep], scores[keep]
+        added = len(positions) - known
+        raised = scores - np.concatenate([first.scores, np.zeros(added)])
+        order = order_by_score_then_id(scores, index.ids, positions)
 
-    def _newest_on_subject(self, fused: list[Fused], index: UserRecallIndex, analysis: QueryAnalysis) -> list[Fused]:
+        def grown(table: np.ndarray, fill: float) -> np.ndarray:
+            return np.vstack([table, np.full((added, table.shape[1]), fill)])[order]
+
+        raised = raised[order]
+        lifted = raised > 0
+        session = np.where(lifted, np.arange(1, len(order) + 1, dtype=np.float64), np.nan)
+        # What the stage added shows in explain as one more part of the score, so the parts still add up.
+        return FusedTable(
+            positions[order],
+            scores[order],
+            (*first.routes, "session"),
+            np.column_stack([grown(first.ranks, np.nan), session]),
+            np.column_stack([grown(first.route_scores, 0.0), np.where(lifted, raised, 0.0)]),
+            np.column_stack([grown(first.contributions, 0.0), np.where(lifted, raised, 0.0)]),
+        )
+
+    def _newest_on_subject(
+        self, fused: list[Fused], index: UserRecallIndex, analysis: QueryAnalysis, every: bool
+    ) -> list[Fused]:
         where = np.array([index.position.get(entry.id, -1) for entry in fused], dtype=np.int64)
         if not len(where) or (where < 0).any():
             return fused
         coverage = self.store.search.query_coverage(index, analysis.match_expression, where)
-        return newest_on_subject(fused, coverage, index.valid_from[where])
+        return newest_on_subject(fused, coverage, index.valid_from[where], every=every)
 
     def _honour_tombstones(
         self,
         user_id: str,
-        fused: list[Fused],
-        states: dict[str, State],
+        index: UserRecallIndex,
+        table: FusedTable,
+        moment_us: int | None,
         include_forgotten: bool,
         max_items: int,
-    ) -> tuple[list[Fused], dict[str, FactRecord]]:
+    ) -> tuple[list[Fused], dict[str, FactRecord], dict[str, State]]:
         """The first `max_items` items that no active request to forget hides (checked in rank order),
-        and their rows (read in rank order, a batch at a time, only as far as needed).
+        their rows and their states (read in rank order, a batch at a time, only as far as needed).
 
         A hidden item is left out, or with `include_forgotten` kept and marked forgotten.
         """
         tombstones = TombstoneFilter(self.store.search.tombstones(user_id))
         kept: list[Fused] = []
         records: dict[str, FactRecord] = {}
+        states: dict[str, State] = {}
         batch = max_items + 8
-        for start in range(0, len(fused), batch):
-            chunk = fused[start : start + batch]
-            records.update(self.store.memory.get_facts(user_id, [entry.id for entry in chunk]))
-            vectors = self.store.search.vectors_for(user_id, [entry.id for entry in chunk]) if tombstones else {}
+        for start in range(0, len(table), batch):
+            chunk = table.entries(index.ids, start, start + batch)
+            chunk_ids = [entry.id for entry in chunk]
+            states.update(admissible_states(index, chunk_ids, moment_us, include_forgotten))
+            records.update(self.store.memory.get_facts(user_id, chunk_ids))
+            vectors = self.store.search.vectors_for(user_id, chunk_ids) if tombstones else {}
             for entry in chunk:
                 record = records.get(entry.id)
                 if record is None:
@@ -337,8 +353,8 @@ class Recaller:
                     states[entry.id] = "forgotten"
                 kept.append(entry)
                 if len(kept) >= max_items:
-                    return kept, records
-        return kept, records
+                    return kept, records, states
+        return kept, records, states
 
     def _items(
         self, fused: list[Fused], records: Mapping[str, FactRecord], states: Mapping[str, State]

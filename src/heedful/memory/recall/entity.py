@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from heedful.memory.recall.routes import Ranking, RouteContext
+from heedful.memory.recall.routes import EMPTY, Ranking, RouteContext
 
 HOP_WEIGHT = 0.5
 MAX_NEIGHBOURS = 10
@@ -27,7 +27,7 @@ GROUP_DEPTH_FACTOR = 4
 
 def run(ctx: RouteContext) -> Ranking:
     if not ctx.analysis.entities:
-        return []
+        return EMPTY
     index = ctx.index
     total = max(len(index), 1)
     named = {name: index.entities[name] for name in ctx.analysis.entities if index.entities.get(name)}

@@ -14,7 +14,7 @@ Two refinements over a plain BM25 query:
 from __future__ import annotations
 
 from heedful.memory.recall.query import fts_expression
-from heedful.memory.recall.routes import Ranking, RouteContext
+from heedful.memory.recall.routes import EMPTY, Ranking, RouteContext
 
 COMMON_SHARE = 0.05
 # Below this many items, shares say little and every term is kept.
@@ -28,7 +28,7 @@ SHORT_TURN_CHARS = 600
 def run(ctx: RouteContext) -> Ranking:
     terms = ctx.analysis.terms
     if not terms:
-        return []
+        return EMPTY
     kept = terms
     names = set(ctx.analysis.entities) if NAMES_ONLY else set(terms)
     if len(ctx.index) >= MIN_ROWS_TO_PRUNE and names & set(terms):
@@ -38,7 +38,7 @@ def run(ctx: RouteContext) -> Ranking:
             kept = terms
     expression = fts_expression(kept)
     if not expression:
-        return []
+        return EMPTY
     hits = ctx.search.keyword_positions(ctx.index, expression, ctx.depth)
     if PREVIOUS_WEIGHT <= 0 or not hits:
         return ctx.ranking(hits)

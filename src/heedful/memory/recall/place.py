@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from heedful.memory.recall.routes import Ranking, RouteContext
+from heedful.memory.recall.routes import EMPTY, Ranking, RouteContext
 
 PLACE_LIMIT = 1000
 
 
 def run(ctx: RouteContext) -> Ranking:
     if not ctx.analysis.places:
-        return []
+        return EMPTY
     found = ctx.search.place_positions(ctx.index, ctx.analysis.places, PLACE_LIMIT)
     return ctx.ranking([(here, 1.0) for here in found])

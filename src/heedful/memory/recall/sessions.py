@@ -27,6 +27,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 if TYPE_CHECKING:
     from heedful.store.sqlite.recall_index import UserRecallIndex
 
@@ -52,28 +54,53 @@ def session_rescored(
 ) -> dict[int, float]:
     """Position -> second-stage score, for the fused positions (best first, with their fused `scores`)
     and the neighbours brought in. `k` is fusion's RRF constant: the prior is a share of 1 / (k + 1)."""
-    first = dict(zip((int(here) for here in positions), (float(score) for score in scores), strict=True))
-    sessions, previous, following = index.sessions, index.previous, index.following
-    votes: dict[str, float] = {}
-    for here in list(first)[: stage.voters]:
-        session = sessions[here]
-        if session is not None:
-            votes[session] = votes.get(session, 0.0) + first[here]
-    best_vote = max(votes.values(), default=0.0) or 1.0
+    found, rescored = rescore(
+        index, np.asarray(positions, dtype=np.int64), np.asarray(scores, dtype=np.float64), stage, k, neighbours
+    )
+    return dict(zip(found.tolist(), rescored.tolist(), strict=True))
+
+
+def rescore(
+    index: UserRecallIndex, positions: np.ndarray, scores: np.ndarray, stage: SessionStage, k: int, neighbours: bool
+) -> tuple[np.ndarray, np.ndarray]:
+    """`session_rescored` as arrays: (positions, scores) of the fused positions (distinct, best first)
+    followed by the neighbours brought in."""
+    if not len(positions):
+        return positions, scores
+    first = _Scores(positions, scores)
     share = stage.neighbour_share if neighbours else 0.0
-    candidates = list(first)
+    candidates = positions
     if share > 0:
-        for here in list(first)[: stage.bring_from]:
-            candidates.extend(int(n) for n in (previous[here], following[here]) if n >= 0)
-    out: dict[int, float] = {}
-    for here in candidates:
-        if here in out:
-            continue
-        score = first.get(here, 0.0)
-        if share > 0:
-            score += share * max(first.get(int(previous[here]), 0.0), first.get(int(following[here]), 0.0))
-        session = sessions[here]
-        if session is not None and stage.session_prior > 0:
-            score += stage.session_prior * votes.get(session, 0.0) / best_vote / (k + 1)
-        out[here] = score
-    return out
+        leading = positions[: stage.bring_from]
+        near = np.concatenate([index.previous[leading], index.following[leading]])
+        near = near[near >= 0].astype(np.int64)
+        brought = np.setdiff1d(near, positions)
+        candidates = np.concatenate([positions, brought])
+    out = first.at(candidates)
+    if share > 0:
+        best = np.maximum(first.at(index.previous[candidates]), first.at(index.following[candidates]))
+        out = out + share * best
+    if stage.session_prior > 0:
+        codes = index.session_codes()
+        voting = codes[positions[: stage.voters]]
+        named = voting >= 0
+        votes = np.zeros(int(codes.max(initial=-1)) + 2)  # the extra last one: what no session (-1) reads
+        np.add.at(votes, voting[named], scores[: stage.voters][named])  # in rank order, as a running sum
+        best_vote = float(votes.max(initial=0.0)) or 1.0
+        mine = codes[candidates]
+        prior = stage.session_prior * votes[mine] / best_vote / (k + 1)
+        out = out + prior
+    return candidates, out
+
+
+class _Scores:
+    """The first stage's score of each position (0 for a position it did not find, or -1), looked up
+    in its sorted positions: no array as long as the user's index per recall."""
+
+    def __init__(self, positions: np.ndarray, scores: np.ndarray) -> None:
+        order = np.argsort(positions)
+        self.keys, self.values = positions[order], scores[order]
+
+    def at(self, where: np.ndarray) -> np.ndarray:
+        found = np.minimum(np.searchsorted(self.keys, where), len(self.keys) - 1)
+        return np.where(self.keys[found] == where, self.values[found], 0.0)

@@ -15,6 +15,7 @@ placed just above it, and brought in when no route found it. The superseded item
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -38,6 +39,24 @@ def admissible_states(
     if not unique:
         return {}
     where = np.fromiter((index.position[i] for i in unique), dtype=np.int64, count=len(unique))
+    keep, forgotten, superseded = _states(index, where, moment, include_forgotten)
+    states: dict[str, State] = {}
+    for n in np.flatnonzero(keep):
+        states[unique[n]] = "forgotten" if forgotten[n] else "superseded" if superseded[n] else "current"
+    return states
+
+
+def admissible(
+    index: UserRecallIndex, positions: np.ndarray, moment: int | None, include_forgotten: bool
+) -> np.ndarray:
+    """Which of `positions` may come back (the rule of `admissible_states`, without building ids)."""
+    return _states(index, positions, moment, include_forgotten)[0]
+
+
+def _states(
+    index: UserRecallIndex, where: np.ndarray, moment: int | None, include_forgotten: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(may come back, forgotten, superseded) for each position in `where`."""
     valid_to, expired = index.valid_to[where], index.expired_at[where]
     if moment is None:
         keep = np.ones(len(where), dtype=bool)
@@ -47,10 +66,7 @@ def admissible_states(
         forgotten, superseded = expired <= moment, valid_to <= moment
     if not include_forgotten:
         keep &= ~forgotten
-    states: dict[str, State] = {}
-    for n in np.flatnonzero(keep):
-        states[unique[n]] = "forgotten" if forgotten[n] else "superseded" if superseded[n] else "current"
-    return states
+    return keep, forgotten, superseded
 
 
 def _replacement(
@@ -109,13 +125,18 @@ def current_first(
 # BEAM @10 4.6: off by default (None), kept as an option (`Recaller(restated_cosine=...)`).
 RESTATED_COSINE: float | None = None
 _PAST_WORDS = frozenset(
-    "originally initially first earliest before previously previous formerly used old older earlier prior".split()
+    "originally initially earliest before previously previous formerly old older earlier prior".split()
 )
+# Words that name an earlier state only in a phrase: "used to", "at first" (not "the key used in my
+# app" or "the first sprint", which ask about now).
+_PAST_PHRASES = (("used", "to"), ("at", "first"))
 
 
 def asks_about_the_past(words: Sequence[str]) -> bool:
     """A question naming an earlier state ("what was my original budget?") wants the old item first."""
-    return any(word in _PAST_WORDS or word.startswith("original") for word in words)
+    if any(word in _PAST_WORDS or word.startswith("original") for word in words):
+        return True
+    return any(pair in _PAST_PHRASES for pair in pairwise(words))
 
 
 def newer_first(

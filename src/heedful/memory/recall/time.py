@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from heedful.memory.recall.routes import Ranking, RouteContext
+import numpy as np
+
+from heedful.memory.recall.routes import EMPTY, Ranking, RouteContext
 from heedful.store.sqlite.recall_index import micros_of
 from heedful.timeutil import to_text
 
@@ -23,12 +25,14 @@ AFTER_SCORE = 0.5
 def run(ctx: RouteContext) -> Ranking:
     window = ctx.analysis.window
     if window is None:
-        return []
+        return EMPTY
     start, end = micros_of(to_text(window.start)), micros_of(to_text(window.end))
-    ranked = [(here, 1.0) for here in ctx.search.window_positions(ctx.index, start, end, WINDOW_LIMIT)]
-    if window.end - window.start <= SHORT_WINDOW:
-        seen = {here for here, _ in ranked}
-        after = micros_of(to_text(window.end + TOLD_AFTER))
-        later = ctx.search.window_positions(ctx.index, end, after, WINDOW_LIMIT)
-        ranked.extend((here, AFTER_SCORE) for here in later if here not in seen)
-    return ctx.ranking(ranked)
+    inside = np.asarray(ctx.search.window_positions(ctx.index, start, end, WINDOW_LIMIT), dtype=np.int64)
+    if window.end - window.start > SHORT_WINDOW:
+        return Ranking(inside, np.ones(len(inside)))
+    after = micros_of(to_text(window.end + TOLD_AFTER))
+    later = np.asarray(ctx.search.window_positions(ctx.index, end, after, WINDOW_LIMIT), dtype=np.int64)
+    later = later[~np.isin(later, inside)]
+    return Ranking(
+        np.concatenate([inside, later]), np.concatenate([np.ones(len(inside)), np.full(len(later), AFTER_SCORE)])
+    )

@@ -6,11 +6,11 @@ answer is found through the question it follows.
 
 from __future__ import annotations
 
-from heedful.memory.recall.routes import Ranking, RouteContext
+from heedful.memory.recall.routes import EMPTY, Ranking, RouteContext
 
 
 def run(ctx: RouteContext) -> Ranking:
     if ctx.embedder is None or not ctx.analysis.text.strip():
-        return []
+        return EMPTY
     query = ctx.embedder.embed([ctx.analysis.text])[0]
     return ctx.ranking(ctx.search.vector_positions(ctx.index, query, ctx.depth))

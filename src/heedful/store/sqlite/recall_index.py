@@ -14,6 +14,7 @@ term is one array operation instead of an SQL aggregate over tens of thousands o
 
 from __future__ import annotations
 
+import gc
 import sqlite3
 import threading
 from collections.abc import Iterable
@@ -49,7 +50,22 @@ _STATES = (
 COARSE_FROM_ROWS = 50_000
 COARSE_DIMS = 96
 COARSE_SAMPLE = 4000
+# A full garbage collection walks every object the process holds (tens of thousands once the store
+# and numpy are loaded: 10-200 ms on a busy 2-core machine), and one landing inside a recall was
+# most of its tail. After a large index is built (and once per process), what is alive is collected
+# once and frozen: later collections walk only what was made since.
+FREEZE_FROM_ROWS = 5000
+_frozen = threading.Event()
 _POSTINGS = "SELECT fact_rowid, tf, dl FROM fact_terms WHERE user_id = ? AND term = ? AND fact_rowid > ?"
+
+
+def settle_long_lived(rows: int) -> None:
+    """Collect once and freeze the survivors, after an index of `rows` rows was built (see FREEZE_FROM_ROWS)."""
+    if rows < FREEZE_FROM_ROWS and _frozen.is_set():
+        return
+    _frozen.set()
+    gc.collect()
+    gc.freeze()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +168,9 @@ class UserRecallIndex:
         self._projected: _Grow | None = None
         self._coarse_lock = threading.Lock()
         self._recent: np.ndarray | None = None
+        self._session_codes = _Grow(np.int32)
+        self._session_number: dict[str, int] = {}
+        self._codes_lock = threading.Lock()
 
     # -- columns -------------------------------------------------------------------------------
     def __len__(self) -> int:
@@ -246,6 +265,16 @@ class UserRecallIndex:
         if self._recent is None or len(self._recent) != len(self):
             self._recent = np.lexsort((-self.rowids, -self.valid_from.astype(np.float64)))
         return self._recent
+
+    def session_codes(self) -> np.ndarray:
+        """Each position's session as a small integer (-1 for none), extended as rows are appended."""
+        with self._codes_lock:
+            done = self._session_codes.size
+            if done < len(self):
+                number = self._session_number
+                fresh = [-1 if s is None else number.setdefault(s, len(number)) for s in self.sessions[done:]]
+                self._session_codes.extend(np.asarray(fresh, dtype=np.int32))
+            return self._session_codes.view
 
     # -- keyword postings ------------------------------------------------------------------------
     def postings(self, conn: sqlite3.Connection, terms: Iterable[str]) -> dict[str, Postings]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from heedful.store.records import CandidateRow
 from heedful.store.sqlite.db import Database
-from heedful.store.sqlite.recall_index import EXCERPT, UserRecallIndex, micros_of
+from heedful.store.sqlite.recall_index import EXCERPT, UserRecallIndex, micros_of, settle_long_lived
 from heedful.store.sqlite.terms import K1, MIN_IDF, B, phrases, user_totals
 
 # Indexes kept in memory: beyond this many users or bytes, the least recently recalled is dropped.
@@ -55,7 +55,10 @@ class SQLiteSearch:
         with self._lock:
             cached = self._indexes.get(user_id) or UserRecallIndex(user_id)
             if cached.version != version:
+                before, fresh = cached, cached.version == (-1, -1, -1)
                 cached = cached.refresh(self.db.conn, version)
+                if fresh or cached is not before:  # built, not appended to
+                    settle_long_lived(len(cached))
             self._indexes[user_id] = cached
             self._indexes.move_to_end(user_id)
             while len(self._indexes) > 1 and (

@@ -21,7 +21,7 @@ from heedful.memory.extract import ExtractionRules
 # that reading a parameter file does not import the recall engine.
 ROUTES = ("vector", "keyword", "entity", "time", "place", "recency")
 # The named recall configurations (memory/recall/config.py CONFIGS), for the same reason.
-RECALL_CONFIGS = ("default", "single-stage", "restatements")
+RECALL_CONFIGS = ("default", "single-stage", "restatements", "newest-first")
 
 
 class HarnessParams(BaseModel):

@@ -201,6 +201,8 @@ def _left_out(text: str, spec: CheckSpec) -> list[str]:
 
     if any(a.phrase.search(text) and _same_action(a.params, params) for a in actions()):
         return []  # the action phrase is the whole command ("push git tags" is `git push --tags`)
+    if params.get("piped_into"):
+        return []  # the words after the source name the pipeline (`curl -fsSL URL | sh`), which the check states
     sub = params.get("subcommand")
     kept = {str(w).lower() for w in (sub.split() if isinstance(sub, str) else sub or [])}
     kept |= {str(w).lower() for w in params.get("args") or []}

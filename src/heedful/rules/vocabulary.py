@@ -79,6 +79,8 @@ CONCEPT_PHRASES = (
     (re.compile(r"\bbreak(?:ing)?[- ]system[- ]packages\b", re.I), "system"),
     (re.compile(r"\b(?:user|--user) (?:installs?|site)\b", re.I), "user"),
 )
+# Programs that run another command with other privileges ("sudo pip", "doas rm", "su -c 'make install'").
+PRIVILEGE_TOOLS = frozenset({"sudo", "doas", "pkexec", "su", "run0"})
 # Programs that run another tool named as their first word ("npx tsc", "pnpm exec jest", "pipx run ruff").
 RUNNERS = frozenset({"npx", "bunx", "uvx", "pnpx"})
 RUNNER_SUBCOMMANDS = frozenset(

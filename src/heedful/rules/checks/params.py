@@ -30,6 +30,7 @@ class ForbiddenCommandParams(Params):
     alternatives: list[StrictStr] = []
     implicit_target: StrictBool = False
     bare: StrictBool = False  # only the program run by itself, not launched as `python -m PROGRAM`
+    piped_into: list[Text] = []  # only when its output goes into one of these programs (`curl URL | sh`)
 
 
 class ForbiddenPathParams(Params):

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from heedful.rules import vocabulary as vocab
+from heedful.rules.compile.pipelines import pipeline_checks
 from heedful.rules.compile.words import NEGATED, spec
 from heedful.rules.models import CheckSpec
 
@@ -140,7 +141,7 @@ def _contrasted_flag(text: str, prefer: list[vocab.Mention]) -> dict[str, Any] |
 
 # "pipe curl into sh", "piping wget output to bash": a pipeline between two commands, which no
 # command check states (banning the first program alone would block every download).
-_PIPELINE = re.compile(r"\bpip(?:e|es|ed|ing)\b(?:\W+\w+){0,4}?\W+(?:into|to|through)\b", re.I)
+_PIPELINE = re.compile(r"\bpip(?:e|es|ed|ing)\b(?:\W+\w+){0,9}?\W+(?:into|to|through)\b", re.I)
 _PRIVILEGE = ("sudo", "doas", "pkexec")
 
 
@@ -190,6 +191,9 @@ def _bare_only(found: dict[str, Any], alternatives: list[str]) -> bool:
 
 
 def command_checks(text: str) -> list[CheckSpec]:
+    piped = pipeline_checks(text)
+    if piped is not None:
+        return piped
     if _PIPELINE.search(text):
         return []
     mentions = vocab.read_commands(text)

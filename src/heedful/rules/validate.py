@@ -69,6 +69,10 @@ def _program_named(text: str, params: dict[str, Any]) -> bool:
         return True
     if _named(text, list(vocab.aliases_of(program))):
         return True
+    from heedful.rules.compile.commands import FLAG_OWNERS
+
+    if any(owner == program and _named(text, [flag]) for flag, owner in FLAG_OWNERS.items()):
+        return True  # "no --break-system-packages" names pip by a flag only pip has
     alternatives = [a.split()[0] for a in params.get("alternatives") or [] if isinstance(a, str) and a.split()]
     return any(vocab.family_default(a) == program and _named(text, list(vocab.aliases_of(a))) for a in alternatives)
 
@@ -150,6 +154,10 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
         from heedful.rules.compile import NUMBERS
 
         limit = params.get("limit")
+        if limit == 0 and params.get("unit") == "bullets":
+            from heedful.rules.compile.replies import no_bullets
+
+            return [] if no_bullets(text) else ["a limit of no bullets"]  # "no bullet points" names the 0
         named = re.findall(r"\d+", text) + [str(n) for w, n in NUMBERS.items() if _named(text, [w])]
         if isinstance(limit, int) and re.search(r"\b(?:under|below|fewer than|less than)\b", text, re.I):
             named.append(str(int(named[0]) - 1) if named and named[0].isdigit() else "")  # "under 20 lines": 19

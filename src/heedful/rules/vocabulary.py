@@ -44,6 +44,8 @@ CONCEPT_WORDS: dict[str, str] = {
     "tags": "tags",
     "delete": "delete",
     "deleting": "delete",
+    "privileged": "privileged",
+    "unsigned": "no_gpg_sign",
 }
 # Concepts that change what a rule forbids: a program without a spelling for them cannot state the rule.
 STRICT_CONCEPTS = frozenset({"force", "global", "recursive", "hard", "no_verify"})
@@ -59,7 +61,8 @@ COMMAND_CUES = frozenset(
 # Nouns after a program that add nothing a check needs ("npm packages", "git hooks").
 FILLER = frozenset(
     "packages package deps dependencies things stuff hooks files file tools tool commands command "
-    "scripts script binary binaries cli one-liners one-liner oneliners oneliner invocations invocation".split()
+    "scripts script binary binaries cli one-liners one-liner oneliners oneliner invocations invocation processes "
+    "process".split()
 )
 NOT_PROGRAMS = frozenset(
     "the a an any it this that tests test anything something commands scripts code stuff "
@@ -78,6 +81,13 @@ CONCEPT_PHRASES = (
     (re.compile(r"\bin[- ]place\b", re.I), "in_place"),
     (re.compile(r"\bbreak(?:ing)?[- ]system[- ]packages\b", re.I), "system"),
     (re.compile(r"\b(?:user|--user) (?:installs?|site)\b", re.I), "user"),
+    (re.compile(r"\bunsigned commits?\b|\bwithout (?:gpg[- ])?sign(?:ing|atures?)\b", re.I), "no_gpg_sign"),
+)
+# Words before a subcommand named alone that leave it whole ("no force pushes", "never make new commits"); any
+# other word narrows which ones the rule means ("no empty commits", "no merge commits"): more than a check states.
+SUBCOMMAND_LEADS = frozenset(
+    "make making made create creating do doing any more new extra additional your own git random those these "
+    "such ever please just also again".split()
 )
 # Programs that run another command with other privileges ("sudo pip", "doas rm", "su -c 'make install'").
 PRIVILEGE_TOOLS = frozenset({"sudo", "doas", "pkexec", "su", "run0"})

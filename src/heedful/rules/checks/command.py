@@ -106,7 +106,9 @@ def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool
         if not wrapped or not named:
             return named, False
         head = [command.program, *(p.lower() for p in positionals(command))]
-        return head[: len(wrapped)] == wrapped, False
+        # "never sudo rm -rf": the flags are the privileged command's own
+        flagged = all(any(has_flag(command, a) for a in group) for group in _flag_groups(params.get("flags")))
+        return head[: len(wrapped)] == wrapped and flagged, False
     # a script named by its path (`scripts/reindex.sh`) is matched by its file name, as the shell reader names it
     if isinstance(program, str) and program and command.program != program.lower().rsplit("/", 1)[-1]:
         return False, False
@@ -177,7 +179,8 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
 def _example(params: dict[str, Any]) -> str:
     if str(params.get("program") or "").lower() in PRIVILEGE:
         wrapped = [*_text_list(params.get("subcommand")), *_text_list(params.get("args"))]
-        return " ".join([str(params["program"]), *wrapped, "example"])
+        flags = [group[0] for group in _flag_groups(params.get("flags"))] if wrapped else []
+        return " ".join([str(params["program"]), *wrapped, *flags, "example"])
     words = [str(params.get("program") or "tool"), *_text_list(params.get("subcommand"))]
     groups = _flag_groups(params.get("flags"))
     words += [group[-1] if len(group) > 1 else group[0] for group in groups]

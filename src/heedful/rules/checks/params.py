@@ -75,7 +75,13 @@ class ReplyWordLimitParams(Params):
 
 class ReplyCountLimitParams(Params):
     unit: Literal["lines", "bullets", "sentences", "paragraphs"]
-    limit: Limit
+    limit: Annotated[StrictInt, Field(ge=0)]
+
+    @model_validator(mode="after")
+    def _some_reply_left(self) -> Self:
+        if self.limit == 0 and self.unit != "bullets":  # "no bullet points" leaves prose; no lines leaves nothing
+            raise ValueError(f"a limit of 0 {self.unit} allows no reply at all; only bullets may be 0")
+        return self
 
 
 class ReplyForbiddenTextParams(Params):

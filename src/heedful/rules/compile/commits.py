@@ -34,7 +34,17 @@ _PR_TEXT = re.compile(r"\b(?:PR|pull[- ]request|merge[- ]request)\s+(?:titles?|d
 _ELSEWHERE = re.compile(r"\b(?:source|code|comments?|docs?|documentation|issues?|diagnostics|tests?|rustdoc)\b", re.I)
 
 
+# "with an Assisted-by trailer", "add a `Signed-off-by` trailer": a trailer named by its key
+_NAMED_TRAILER = re.compile(r"\b(?:an?|the|your)\s+`?(?P<key>[A-Za-z]+(?:-[A-Za-z]+)+)`?:?\s+(?:trailers?|lines?)\b")
+
+
 def commit_message(text: str) -> CheckSpec | None:
+    named = _NAMED_TRAILER.search(text)
+    if named and re.search(r"\btrailers?\b", text, re.I) and not _TRAILER.search(named.group("key")):
+        key = named.group("key")
+        if NEGATED.search(text[: named.start()]):
+            return spec("commit_message", {"forbid": [f"{key}:"]})
+        return spec("commit_message", {"require": f"(?m)^{key}: "})  # the key is letters and dashes only
     if not _COMMIT.search(text) and not _TRAILER.search(text):
         return None
     own = re.search(r"(?<!-)\bcommit (?:messages?|subjects?|titles?|bod(?:y|ies))\b", text, re.I)
@@ -98,8 +108,8 @@ def commit_message(text: str) -> CheckSpec | None:
             forbid.append("Generated with")
         if not forbid and re.search(r"\bsigned-off-by\b", text, re.I):
             forbid.append("Signed-off-by")
-        if not forbid and re.search(r"\bWIP\b", text):
-            forbid.append("WIP")
+        if not forbid and re.search(r"\bWIP\b", text) and not re.search(r"\bcommit\s+(?:the\s+)?WIP\b", text):
+            forbid.append("WIP")  # "commit WIP instead" names the way to do it, not text to keep out
         if forbid:
             params["forbid"] = forbid
     elif re.search(r"\bsigned-off-by\b", text, re.I):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from heedful.rules.checks.path import system_path
 from heedful.rules.compile.words import spec
 from heedful.rules.models import CheckSpec
 
@@ -42,6 +43,8 @@ FILE_NOUNS = {
 FILE_KINDS = {
     r"terraform state(?: files?)?|tfstate files?": ["*.tfstate", "*.tfstate.backup"],
     r"kubeconfigs?(?: files?)?": ["kubeconfig", "*.kubeconfig"],
+    # yarn.lock, Cargo.lock, poetry.lock, uv.lock, Gemfile.lock, composer.lock, bun.lock are all *.lock
+    r"lock ?files?|dependency locks?": ["*.lock", "package-lock.json", "pnpm-lock.yaml"],
 }
 # Folders that live beside the code they belong to, one per app or test folder: named alone, they are at any depth.
 NESTED_DIRS = frozenset({"migrations", "__snapshots__", "__pycache__"})
@@ -149,18 +152,19 @@ def _globs(rest: str) -> list[str]:
             ):
                 # "the generated client" is an adjective, not the generated/ folder
                 found.append(f"**/{word}/**" if word in NESTED_DIRS else f"{word}/**")
-            elif word in ("lockfile", "lockfiles"):
-                return []
             continue
         raw = (match.group("p") or match.group("w") or "").strip("`")
         if (
             not raw
-            or raw.startswith(("/", "~", "http"))
-            or raw in (".", "..")
+            or raw.startswith(("~", "http", "//"))
+            or raw.strip("/.") == ""
             or re.fullmatch(r"e\.g|i\.e|etc\.?|i/o|and/or|w/o|n/a", raw, re.I)
         ):
             return []
         last = raw.rstrip("/").rsplit("/", 1)[-1]
+        if system_path(raw):
+            found.append(raw.rstrip("/"))  # "/etc/hosts" is that file, or everything below it if a folder
+            continue
         if (
             match.group("w")
             or match.group("dir")

@@ -43,6 +43,8 @@ _NOT_COMMAND = frozenset(
         "nothing them those these commands command relevant appropriate necessary same following full whole".split()
     )
 )
+# Words before a command that say how much of it to run ("a targeted pnpm test", "the relevant cargo test").
+_MODIFIERS = frozenset("targeted relevant affected the a an full also always then scoped focused".split())
 _COMMAND_WORD = re.compile(r"(?:\.{0,2}/)?[a-zA-Z][\w.+-]*(?:/[\w.+-]+)*")
 
 
@@ -119,6 +121,8 @@ def command_list(phrase: str) -> list[list[str]] | None:
         words = part.split()
         if words and words[0].lower() in ("run", "execute"):
             words = words[1:]
+        while len(words) > 1 and words[0].lower() in _MODIFIERS:
+            words = words[1:]  # "targeted pnpm test --run": which tests, not another program
         found = _leading(words, False)
         if found is None:
             return None

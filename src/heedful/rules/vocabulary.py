@@ -62,7 +62,7 @@ COMMAND_CUES = frozenset(
 FILLER = frozenset(
     "packages package deps dependencies things stuff hooks files file tools tool commands command "
     "scripts script binary binaries cli one-liners one-liner oneliners oneliner invocations invocation processes "
-    "process".split()
+    "process changes change work".split()
 )
 NOT_PROGRAMS = frozenset(
     "the a an any it this that tests test anything something commands scripts code stuff "
@@ -79,6 +79,13 @@ CONCEPT_PHRASES = (
         "no_verify",
     ),
     (re.compile(r"\bin[- ]place\b", re.I), "in_place"),
+    # "never use sed to edit files": sed that writes the files it reads, not sed reading them
+    (
+        re.compile(
+            r"\bto (?:edit|modify|change|rewrite|update|patch) (?:the |your |any |source )?(?:files?|code)\b", re.I
+        ),
+        "in_place",
+    ),
     (re.compile(r"\bbreak(?:ing)?[- ]system[- ]packages\b", re.I), "system"),
     (re.compile(r"\b(?:user|--user) (?:installs?|site)\b", re.I), "user"),
     (re.compile(r"\bunsigned commits?\b|\bwithout (?:gpg[- ])?sign(?:ing|atures?)\b", re.I), "no_gpg_sign"),
@@ -157,6 +164,7 @@ class Program:
     aliases: tuple[str, ...]
     subcommands: dict[str, str]  # prose form -> canonical subcommand
     flags: dict[str, FlagRule]
+    replaces: str | None = None  # the usual tool it stands in for ("use rg" forbids grep)
 
 
 @dataclass(frozen=True)
@@ -229,7 +237,7 @@ def vocabulary() -> Vocabulary:
             for concept, rule in spec.get("flags", {}).items()
         }
         aliases = tuple(spec.get("aliases", [name]))
-        programs[name] = Program(name, member.get(name), aliases, subcommands, flags)
+        programs[name] = Program(name, member.get(name), aliases, subcommands, flags, spec.get("replaces"))
         for alias in (name, *aliases):
             phrases.setdefault(tuple(alias.lower().split()), name)
     return Vocabulary(programs, families, phrases, max(len(p) for p in phrases))
@@ -287,6 +295,9 @@ def read_commands(text: str) -> list[Mention]:
 
 def family_default(program: str) -> str | None:
     """What "we use X" forbids: the family's usual tool, when X is not that tool."""
+    known = vocabulary().programs.get(program)
+    if known is not None and known.replaces:
+        return known.replaces
     family = vocabulary().family_of(program)
     if family is None or not family.default or family.default == program:
         return None

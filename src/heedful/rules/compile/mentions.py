@@ -152,6 +152,10 @@ def _read_after(
         if plain == "with" and i + 1 < len(words) and plain_token(words[i + 1]).startswith("-"):
             i += 1  # "never run find with -exec rm": the flags the command is run with
             continue
+        if plain == "/" and explicit and not args and i + 1 == len(words):
+            args.append("/")  # "never run `rm -rf /`": the root is the target, not a separator
+            i += 1
+            continue
         if plain == "." and subcommand[-1:] in (["add"], ["stage"]) and not args:
             args.append(".")  # "never git add .": the whole tree, not a full stop
             i += 1

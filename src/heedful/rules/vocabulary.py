@@ -52,7 +52,7 @@ STRICT_CONCEPTS = frozenset({"force", "global", "recursive", "hard", "no_verify"
 # English words that are also program names: a program only when the words around say so.
 AMBIGUOUS = frozenset(
     "make find open watch env screen just tail head cat dd kill less more port go trash pod buf snap "
-    "apt rye fly helm turbo tee code ls tf http nc su gem az watch".split()
+    "apt rye fly helm turbo tee code ls tf http nc su gem az watch locate".split()
 )
 COMMAND_CUES = frozenset(
     "run running ran use using used with via invoke invoking call calling execute type typing "
@@ -67,7 +67,8 @@ FILLER = frozenset(
 NOT_PROGRAMS = frozenset(
     "the a an any it this that tests test anything something commands scripts code stuff "
     "migrations servers server builds jobs things containers interactive it's them database databases queries "
-    "statements sql production prod staging ci locally bare plain naked raw".split()
+    "statements sql production prod staging ci locally bare plain naked raw more than one multiple several two "
+    "each every all".split()
 )
 CONCEPT_PHRASES = (
     (

@@ -87,7 +87,8 @@ def describe(params: dict[str, Any]) -> str:
         parts.append(" ".join(args) if privileged else "|".join(args))
     receivers = _receivers(params)
     if receivers:
-        parts.append(f"| {'|'.join(receivers)}")
+        shells = {"sh", "bash", "zsh"} <= set(receivers)  # every shell: say so rather than list them
+        parts.append("| a shell" if shells else f"| {' or '.join(receivers)}")
     return " ".join(parts)
 
 

@@ -156,7 +156,13 @@ def _read_after(
             args.append("/")  # "never run `rm -rf /`": the root is the target, not a separator
             i += 1
             continue
-        if plain == "." and subcommand[-1:] in (["add"], ["stage"]) and not args:
+        whole_tree = subcommand[-1:] in (["add"], ["stage"], ["checkout"], ["restore"])
+        if (
+            plain == "."
+            and (explicit or whole_tree)
+            and not args
+            and (i + 1 == len(words) or plain_token(words[i + 1]) in STOP)
+        ):
             args.append(".")  # "never git add .": the whole tree, not a full stop
             i += 1
             continue
@@ -246,6 +252,8 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
                 and before not in program.subcommands  # "installing go tools", "install gems": its own subcommand
             ):
                 return None
+            if program.name in AMBIGUOUS and size == 1 and after in ("than", "of", "like"):
+                return None  # "never run more than one npm install": a word of the sentence
             return program, size
     word = flat[i]
     if (

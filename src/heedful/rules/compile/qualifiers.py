@@ -78,9 +78,13 @@ def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
     return re.sub(r"\s+", " ", main).strip(" ,;:.!?"), conditions, exceptions
 
 
+# Prepositions of a condition carry no activity of their own ("when you look *through* the code").
+_PREPOSITIONS = frozenset("if as long through across into over around inside within from at by via".split())
+
+
 def _content_words(text: str) -> list[str]:
     words = [w.strip("'\"`").rstrip(".").lower() for w in re.findall(r"[\w.'`/*-]+", text)]
-    return [w for w in words if w and w not in GENERIC and not w.startswith("when") and w not in ("if", "as", "long")]
+    return [w for w in words if w and w not in GENERIC and not w.startswith("when") and w not in _PREPOSITIONS]
 
 
 def condition_decided(condition: str, check: CheckSpec) -> bool:

@@ -85,6 +85,7 @@ PRECONDITION = re.compile(
 # "Run X <when>": the words that end the command and start the moment it is due.
 _WHEN = re.compile(
     r"\s+(?P<when>before|prior to|after|once|when(?:ever)?|if|at the end of|by the end of|every time|each time|"
+    r"on(?= (?:the |any |all |every |your )?(?:changed|edited|modified|touched|new)\b)|"
     r"to (?:verify|ensure|check|validate|confirm|make sure|format|lint|catch|fix|keep)|"
     r"for (?:\w+ )?(?:style|lint(?:ing)?|formatting|type[- ]?check(?:ing|s)?|typing))\b(?P<rest>.*)$",
     re.I,

@@ -135,12 +135,13 @@ def stated_tool(before: str, after: list[str]) -> bool:
 
 
 def _read_after(
-    program: Program, words: list[str], index: int, explicit: bool = False
+    program: Program, words: list[str], index: int, explicit: bool = False, span: bool = False
 ) -> tuple[list[str], list[list[str]], list[str], list[str], int]:
     """Subcommand words, literal flags, positional args and unread words right after a program.
 
     `explicit`: the rule names a command line ("never run gcloud app deploy"), so plain words after
-    the program are its positional words even when the vocabulary does not know them."""
+    the program are its positional words even when the vocabulary does not know them. `span`: the words
+    are one backticked command, so a final `.` is its argument rather than a full stop."""
     subcommand: list[str] = []
     flags: list[list[str]] = []
     args: list[str] = []
@@ -159,7 +160,7 @@ def _read_after(
         whole_tree = subcommand[-1:] in (["add"], ["stage"], ["checkout"], ["restore"])
         if (
             plain == "."
-            and (explicit or whole_tree)
+            and (span or whole_tree)
             and not args
             and (i + 1 == len(words) or plain_token(words[i + 1]) in STOP)
         ):
@@ -346,7 +347,8 @@ def read_commands(text: str) -> list[Mention]:
             inner = tokens(words[i].strip("`"))
             program = _backticked_program(inner)
             if program is not None:
-                sub, flags, args, unread, _ = _read_after(program, [plain_token(t) for t in inner], 1, explicit=True)
+                inner_words = [plain_token(t) for t in inner]
+                sub, flags, args, unread, _ = _read_after(program, inner_words, 1, explicit=True, span=True)
                 mention = Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args, unread=unread)
                 mention.spelled = " ".join(t.strip("`") for t in inner)
                 mentions.append(_launched(mention))

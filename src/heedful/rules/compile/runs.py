@@ -44,7 +44,9 @@ _NOT_COMMAND = frozenset(
     )
 )
 # Words before a command that say how much of it to run ("a targeted pnpm test", "the relevant cargo test").
-_MODIFIERS = frozenset("targeted relevant affected the a an full also always then scoped focused".split())
+_MODIFIERS = frozenset("targeted relevant affected scoped focused".split())
+# "the type checker (mypy)", "the linter (`ruff check`)": the tool named in parentheses is the command
+_NAMED_IN_PARENS = re.compile(r"^(?:the |your |our )?[a-z][\w -]{1,30}?\s*\(\s*`?(?P<command>[^()`]+?)`?\s*\)$", re.I)
 _COMMAND_WORD = re.compile(r"(?:\.{0,2}/)?[a-zA-Z][\w.+-]*(?:/[\w.+-]+)*")
 
 
@@ -103,6 +105,9 @@ def command_list(phrase: str) -> list[list[str]] | None:
     phrase = phrase.strip().rstrip(".!;: ")
     if is_test_phrase(phrase):
         return None
+    named = _NAMED_IN_PARENS.match(phrase)
+    if named and vocab.program_named(named.group("command").split()[0]):
+        phrase = named.group("command")
     spans = re.findall(r"`([^`]+)`", phrase)
     if spans:
         # prose beside the backticks ("`just f` for formatting") is read as prose, not as a command

@@ -310,8 +310,8 @@ SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "fish"]
         ("Not use sudo with pip, it is breaking the system python", [{"program": "sudo", "args": ["pip"]}]),
         ("never run npm with sudo", [{"program": "sudo", "args": ["npm"]}]),
         # a pipeline: curl only when its output goes into a shell; banning curl would block downloads
-        ("Dont pipe curl into sh.", [{"program": "curl", "piped_into": SHELLS}]),
-        ("never pipe wget output to bash", [{"program": "wget", "piped_into": SHELLS}]),
+        ("Dont pipe curl into sh.", [{"program": "curl", "piped_into": SHELLS, "synonyms": ["wget"]}]),
+        ("never pipe wget output to bash", [{"program": "wget", "piped_into": SHELLS, "synonyms": ["curl"]}]),
         ("do not use sudo", [{"program": "sudo"}]),
     ],
 )

@@ -5,7 +5,8 @@ params: program (str | None: any program), subcommand ([str], leading positional
 any of these positionals, refspecs read as their target), alternatives ([str], shown in reasons),
 implicit_target (bool: a `git push` naming no target reads the current branch from the evidence),
 piped_into ([str]: only when the command's output goes into one of these programs, through a pipe or
-as the script of a shell: `curl URL | sh`, `bash <(wget -qO- URL)`).
+as the script of a shell: `curl URL | sh`, `bash <(wget -qO- URL)`), synonyms ([str]: programs that
+do the same job, matched like program: wget beside curl for "never pipe curl into sh").
 """
 
 from __future__ import annotations
@@ -78,8 +79,14 @@ def _receivers(params: dict[str, Any]) -> list[str]:
     return [name.lower().rsplit("/", 1)[-1] for name in _text_list(params.get("piped_into"))]
 
 
+def _synonyms(params: dict[str, Any]) -> list[str]:
+    return [name.lower().rsplit("/", 1)[-1] for name in _text_list(params.get("synonyms"))]
+
+
 def describe(params: dict[str, Any]) -> str:
-    parts = [str(params.get("program") or "any program"), *_text_list(params.get("subcommand"))]
+    program = str(params.get("program") or "any program")
+    synonyms = _synonyms(params)
+    parts = [f"{program} (or {', '.join(synonyms)})" if synonyms else program, *_text_list(params.get("subcommand"))]
     parts += [group[0] for group in _flag_groups(params.get("flags"))]
     args = _text_list(params.get("args"))
     if args:
@@ -111,7 +118,12 @@ def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool
         flagged = all(any(has_flag(command, a) for a in group) for group in _flag_groups(params.get("flags")))
         return head[: len(wrapped)] == wrapped and flagged, False
     # a script named by its path (`scripts/reindex.sh`) is matched by its file name, as the shell reader names it
-    if isinstance(program, str) and program and command.program != program.lower().rsplit("/", 1)[-1]:
+    if (
+        isinstance(program, str)
+        and program
+        and command.program != program.lower().rsplit("/", 1)[-1]
+        and command.program not in _synonyms(params)
+    ):
         return False, False
     if params.get("bare") is True and command.launcher:  # "not bare pytest": `python -m pytest` is the way
         return False, False
@@ -212,6 +224,15 @@ def cases(params: dict[str, Any]) -> list[Case]:
     program = str(params.get("program") or "").lower()
     wrapped = [*_text_list(params.get("subcommand")), *_text_list(params.get("args"))]
     receivers = _receivers(params)
+    for synonym in _synonyms(params)[:1]:
+        found.append(
+            Case(
+                stage=STAGE,
+                evidence={"action": {"tool": "Bash", "command": violating.replace(program, synonym, 1)}},
+                expected="violated",
+                note="a program that does the same job",
+            )
+        )
     if receivers:
         # the same command whose output goes to a file and is run later, by choice: not the pipeline
         head = violating.rsplit(" | ", 1)[0]
@@ -285,7 +306,8 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
             continue  # the launched form is the rule's own alternative
         runs_python = program.lower() in ("python", "python3")
         head = tokens[1:] if tokens and tokens[0].startswith("python") and not runs_python else tokens
-        if program and (not head or head[0].rsplit("/", 1)[-1] != program.lower().rsplit("/", 1)[-1]):
+        names = {program.lower().rsplit("/", 1)[-1], *_synonyms(params)}
+        if program and (not head or head[0].rsplit("/", 1)[-1] not in names):
             continue
         words = [t for t in head[1:] if not t.startswith("-")]
         if words[: len(needed)] != needed:

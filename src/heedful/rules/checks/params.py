@@ -31,6 +31,7 @@ class ForbiddenCommandParams(Params):
     implicit_target: StrictBool = False
     bare: StrictBool = False  # only the program run by itself, not launched as `python -m PROGRAM`
     piped_into: list[Text] = []  # only when its output goes into one of these programs (`curl URL | sh`)
+    synonyms: list[Text] = []  # programs that do the same job, matched like program (wget beside curl)
 
 
 class ForbiddenPathParams(Params):

@@ -15,6 +15,8 @@ from heedful.rules.compile.words import NEGATED, spec
 from heedful.rules.models import CheckSpec
 
 SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "fish"]
+# Both fetch a URL to standard output: "never pipe curl into sh" is about the downloaded script, by either.
+_DOWNLOADERS = ("curl", "wget")
 # interpreters that run a script read from standard input, by the names the shell reader gives them
 _INTERPRETERS = {"python": "python", "python3": "python", "node": "node", "perl": "perl", "ruby": "ruby"}
 _SHELL_WORD = r"(?:sh|bash|zsh|dash|ksh|fish|shells?|terminal)"
@@ -81,7 +83,9 @@ def pipeline_checks(text: str) -> list[CheckSpec] | None:
     out: list[CheckSpec] = []
     for sources, receivers in pairs:
         for source in sources:
-            params = {"program": source, "piped_into": receivers}
+            params: dict[str, object] = {"program": source, "piped_into": receivers}
+            if source in _DOWNLOADERS:
+                params["synonyms"] = [d for d in _DOWNLOADERS if d != source]
             if not any(existing.params == params for existing in out):
                 out.append(spec("forbidden_command", params))
     return out

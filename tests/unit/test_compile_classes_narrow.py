@@ -68,3 +68,17 @@ def test_a_rule_about_how_many_commands_run_together_stays_guidance(rule: str) -
 )
 def test_a_tool_named_alone_forbids_the_tool_it_replaces(rule: str, program: str, alternative: str) -> None:
     assert compiled(rule) == ("forbidden_command", {"program": program, "alternatives": [alternative]})
+
+
+@pytest.mark.parametrize("rule", ["never delete the `.env.production` file", "don't remove my .envrc"])
+def test_a_rule_against_deleting_a_file_protects_it(rule: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_path"  # not workspace_leftovers, which would ask to delete it
+    assert params["globs"][0].startswith(".env")
+
+
+@pytest.mark.parametrize(
+    ("rule", "subcommand"), [("no git worktree, ever", "worktree"), ("don't git revert", "revert")]
+)
+def test_git_subcommands_of_the_vocabulary_compile(rule: str, subcommand: str) -> None:
+    assert compiled(rule) == ("forbidden_command", {"program": "git", "subcommand": [subcommand]})

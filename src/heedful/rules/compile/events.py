@@ -318,7 +318,8 @@ def leftovers(text: str) -> CheckSpec | None:
     if not leftover:
         return None
     verb = re.match(r"\s*(?:clean up|cleanup|delete|remove|get rid of)\b", leftover.group(0), re.I)
-    negated = re.search(r"\b(?:never|don'?t|do not|no|not|stop|avoid)\W+(?:\w+\W+){0,2}$", text[: leftover.start()], re.I)
+    before = text[: leftover.start()]
+    negated = re.search(r"\b(?:never|don'?t|do not|no|not|stop|avoid)\W+(?:\w+\W+){0,2}$", before, re.I)
     if verb and negated:
         return None  # "never delete the .env file" keeps the file: the opposite of cleaning it up
     what = leftover.group("what").lower()

@@ -157,7 +157,12 @@ def _read_after(
             args.append("/")  # "never run `rm -rf /`": the root is the target, not a separator
             i += 1
             continue
-        whole_tree = subcommand[-1:] in (["add"], ["stage"], ["checkout"], ["restore"])
+        # "git add ." names the tree right after the subcommand; "git add -A." ends a sentence
+        whole_tree = (
+            program.name == "git"
+            and subcommand[-1:] in (["add"], ["stage"], ["checkout"], ["restore"])
+            and words[i - 1] in subcommand
+        )
         if (
             plain == "."
             and (span or whole_tree)

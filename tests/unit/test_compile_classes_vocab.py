@@ -172,7 +172,7 @@ def test_a_required_trailer_is_a_line_of_its_own() -> None:
 
 
 def test_a_forbidden_trailer_is_forbidden_text() -> None:
-    assert compiled("do not add a Reported-by trailer to commits") == ("commit_message", {"forbid": ["Reported-by:"]})
+    assert compiled("do not add a Reported-by trailer to commits") == ("commit_message", {"forbid": ["Reported-by"]})
 
 
 # -- leftovers by extension, lock files, ask-first conditions -------------------------------------------------
@@ -199,3 +199,14 @@ def test_lock_files_name_every_manager_lock(rule: str, kind: str) -> None:
 )
 def test_a_condition_that_waits_for_the_user_is_decided_by_the_block(rule: str, condition: str) -> None:
     assert compiled(rule, condition)[0] == "forbidden_command"
+
+
+@pytest.mark.parametrize(
+    ("rule", "params"),
+    [
+        ("no Acked-by lines in my commits", {"forbid": ["Acked-by"]}),
+        ("put a Tested-by line on every commit", {"require": "(?m)^Tested-by: "}),
+    ],
+)
+def test_known_trailer_keys_name_the_commit_message(rule: str, params: dict[str, Any]) -> None:
+    assert compiled(rule) == ("commit_message", params)

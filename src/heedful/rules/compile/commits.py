@@ -35,15 +35,26 @@ _ELSEWHERE = re.compile(r"\b(?:source|code|comments?|docs?|documentation|issues?
 
 
 # "with an Assisted-by trailer", "add a `Signed-off-by` trailer": a trailer named by its key
-_NAMED_TRAILER = re.compile(r"\b(?:an?|the|your)\s+`?(?P<key>[A-Za-z]+(?:-[A-Za-z]+)+)`?:?\s+(?:trailers?|lines?)\b")
+_NAMED_TRAILER = re.compile(
+    r"(?:\b(?:an?|the|your|no|any)\s+)?`?\b(?P<key>[A-Za-z]+(?:-[A-Za-z]+)+)`?:?\s+(?:trailers?|lines?|footers?)\b",
+    re.I,
+)
+
+
+# Trailer keys that only commit messages carry: naming one is naming the commit message.
+_KNOWN_TRAILER = re.compile(
+    r"\b(?:signed-off|reviewed|acked|tested|reported|assisted|suggested|helped|generated)-by\b|\bchange-id\b", re.I
+)
 
 
 def commit_message(text: str) -> CheckSpec | None:
     named = _NAMED_TRAILER.search(text)
-    if named and re.search(r"\btrailers?\b", text, re.I) and not _TRAILER.search(named.group("key")):
+    key_named = named.group("key") if named else ""
+    trailer_words = re.search(r"\btrailers?\b", text, re.I) or _KNOWN_TRAILER.search(key_named)
+    if named and trailer_words and not _TRAILER.search(named.group("key")):
         key = named.group("key")
-        if NEGATED.search(text[: named.start()]):
-            return spec("commit_message", {"forbid": [f"{key}:"]})
+        if NEGATED.search(text[: named.start("key")]):
+            return spec("commit_message", {"forbid": [key]})
         return spec("commit_message", {"require": f"(?m)^{key}: "})  # the key is letters and dashes only
     if not _COMMIT.search(text) and not _TRAILER.search(text):
         return None

@@ -126,7 +126,10 @@ def command_list(phrase: str) -> list[list[str]] | None:
         words = part.split()
         if words and words[0].lower() in ("run", "execute"):
             words = words[1:]
-        while len(words) > 1 and words[0].lower() in _MODIFIERS:
+        while len(words) > 1 and (
+            words[0].lower() in _MODIFIERS
+            or (words[0].lower() in ("a", "an", "the") and words[1].lower() in _MODIFIERS)
+        ):
             words = words[1:]  # "targeted pnpm test --run": which tests, not another program
         found = _leading(words, False)
         if found is None:

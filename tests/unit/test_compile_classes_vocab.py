@@ -210,3 +210,40 @@ def test_a_condition_that_waits_for_the_user_is_decided_by_the_block(rule: str, 
 )
 def test_known_trailer_keys_name_the_commit_message(rule: str, params: dict[str, Any]) -> None:
     assert compiled(rule) == ("commit_message", params)
+
+
+@pytest.mark.parametrize(
+    ("rule", "globs"),
+    [
+        ("don't ever commit screen shots", ["*.png", "*.jpg", "*.jpeg"]),
+        ("private keys never go into git", None),  # not a staging verb the reader knows: stays as it is
+        ("never commit ssh key files", ["*.pem", "*.key"]),
+    ],
+)
+def test_kinds_of_files_named_by_what_they_are(rule: str, globs: list[str] | None) -> None:
+    kind, params = compiled(rule)
+    if globs is not None:
+        assert (kind, params) == ("staged_path", {"globs": globs})
+
+
+def test_a_reply_verb_makes_a_count_about_the_reply() -> None:
+    assert compiled("summarize diffs in at most 4 sentences") == (
+        "reply_count_limit",
+        {"unit": "sentences", "limit": 4},
+    )
+
+
+@pytest.mark.parametrize(
+    ("rule", "require"),
+    [
+        ("start every subject with one of feat:, fix:, perf:", "^(feat|fix|perf)(\\(.+\\))?!?: "),
+        ("use ci: and docs: prefixes too", "^(ci|docs)(\\(.+\\))?!?: "),
+    ],
+)
+def test_a_list_of_type_prefixes_names_the_subject_form(rule: str, require: str) -> None:
+    assert compiled(rule) == ("commit_message", {"require": require})
+
+
+def test_a_place_to_move_files_to_is_not_a_forbidden_path() -> None:
+    kind, params = compiled("never delete anything, move it to ./attic instead")
+    assert kind != "forbidden_path" or "attic" not in str(params)

@@ -47,7 +47,23 @@ _KNOWN_TRAILER = re.compile(
 )
 
 
+_TYPE_PREFIX = r"(?:feat|fix|chore|docs|refactor|test|tests|style|perf|build|ci|revert)"
+
+
+def _prefix_list(text: str) -> CheckSpec | None:
+    """ "Use the prefixes feat:, fix:, chore:": a list of conventional types names the commit subject's form."""
+    types = re.findall(rf"(?<![\w-]){_TYPE_PREFIX}(?=\s*:|\W*$)", text, re.I)  # the last one lost its colon
+    if len(set(types)) < 2 or NEGATED.search(text) or not re.search(r"\b(?:use|prefix\w*|start|begin)\b", text, re.I):
+        return None
+    names = list(dict.fromkeys(t.lower() for t in types))
+    return spec("commit_message", {"require": rf"^({'|'.join(names)})(\(.+\))?!?: "})
+
+
 def commit_message(text: str) -> CheckSpec | None:
+    if not _COMMIT.search(text) and not _TRAILER.search(text):
+        listed = _prefix_list(text)
+        if listed is not None:
+            return listed
     named = _NAMED_TRAILER.search(text)
     key_named = named.group("key") if named else ""
     trailer_words = re.search(r"\btrailers?\b", text, re.I) or _KNOWN_TRAILER.search(key_named)

@@ -43,6 +43,8 @@ FILE_NOUNS = {
 FILE_KINDS = {
     r"terraform state(?: files?)?|tfstate files?": ["*.tfstate", "*.tfstate.backup"],
     r"kubeconfigs?(?: files?)?": ["kubeconfig", "*.kubeconfig"],
+    r"screen ?shots?(?: files?)?": ["*.png", "*.jpg", "*.jpeg"],
+    r"(?:private |ssh |secret )?key files?|private keys?": ["*.pem", "*.key"],
     # yarn.lock, Cargo.lock, poetry.lock, uv.lock, Gemfile.lock, composer.lock, bun.lock are all *.lock
     r"lock ?files?|dependency locks?": ["*.lock", "package-lock.json", "pnpm-lock.yaml"],
     r"(?:new )?markdown(?: files?| docs?| documents?)?": ["*.md"],
@@ -132,7 +134,8 @@ def _globs(rest: str) -> list[str]:
         if re.fullmatch(rf"\s*(?:(?:any|the|all|our|your)\s+)?(?:[\w-]+\s+)?(?:{noun})\s*", head, re.I):
             return list(globs)
     rest = re.split(
-        r"[;:—–]|\s-\s|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create|regenerate|generate|rebuild|fix|update)\b|"
+        r"[;:—–]|\s-\s|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create|regenerate|generate|rebuild|fix|update|"
+        r"move|mv|put|copy|keep|trash|archive|rename)\b|"
         r"\s(?:instead|so|because|since|use)\b",
         rest,
     )[0]

@@ -71,6 +71,13 @@ _NO_BULLETS = (
 )
 
 
+_REPLY_VERB = re.compile(
+    r"^(?:always\s+|please\s+)*(?:explain|answer|reply|respond|describe|summari[sz]e)\b(?!\s+(?:in|to)\s+(?:the\s+)?"
+    r"(?:commit|pr|pull request|issue|ticket|code|comments?|docstrings?))",
+    re.I,
+)
+
+
 def no_bullets(text: str) -> CheckSpec | None:
     """A rule that allows no bullet points in replies: a bullet limit of 0."""
     if not any(p.search(text) for p in _NO_BULLETS) or re.search(rf"\b{_NARROWING}\s+{_BULLETS}", text, re.I):
@@ -84,14 +91,16 @@ def reply_count(text: str) -> CheckSpec | None:
     match = next((m for m in (p.search(text) for p in _COUNTS) if m), None)
     if not match:
         return no_bullets(text)
-    if _NOT_REPLY.search(text):
-        return None
+    if _NOT_REPLY.search(text) and not _REPLY_VERB.match(text):
+        return None  # "explain code in two sentences" is about the reply, whatever it explains
     n, unit = number(match.group("n") or ""), match.group("unit")
     op = match.groupdict().get("op")
     if (
         op
         and op.lower() in ("to", "in")
-        and not re.search(rf"\b(?:keep|limit|reply|respond|answer|{_REPLY})\b", text, re.I)
+        and not re.search(
+            rf"\b(?:keep|limit|reply|respond|answer|explain|describe|summari[sz]e|{_REPLY})\b", text, re.I
+        )
     ):
         return None
     if not n or n <= 0:

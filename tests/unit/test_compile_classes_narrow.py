@@ -82,3 +82,13 @@ def test_a_rule_against_deleting_a_file_protects_it(rule: str) -> None:
 )
 def test_git_subcommands_of_the_vocabulary_compile(rule: str, subcommand: str) -> None:
     assert compiled(rule) == ("forbidden_command", {"program": "git", "subcommand": [subcommand]})
+
+
+def test_a_tool_preferred_over_something_that_is_no_program_forbids_nothing() -> None:
+    # what the rule replaces is named, and it is an agent tool, not grep
+    assert compiled("use ripgrep instead of the file search tool") == (None, {})
+
+
+def test_make_keeps_its_list_of_targets() -> None:
+    outcome = compile_candidate(MODEL, Candidate(text="run make lint test vet before finishing", evidence=["x"]))
+    assert outcome.check is not None and outcome.check.params["commands"] == [["make", "lint", "test", "vet"]]

@@ -3,8 +3,8 @@
 `propose(text, condition, exceptions)` returns candidate check specs, most faithful first (the
 offline compiler). Each family of kinds has its reader: commands (`commands`, against the command
 vocabulary; pipelines such as `curl | sh` in `pipelines`), paths and staged paths (`paths`), replies
-(`replies`), commit messages (`commits`), required commands and leftovers (`events`). Conditions and exceptions stay with the rule unless
-the check decides them (`qualifiers`).
+(`replies`), commit messages (`commits`), required commands and leftovers (`events`). Conditions and
+exceptions stay with the rule unless the check decides them (`qualifiers`).
 """
 
 from __future__ import annotations

@@ -307,6 +307,8 @@ def command_checks(text: str) -> list[CheckSpec]:
         defaults = [
             (d, m) for d, m in defaults if d and not _how_to_run(text, m) and d not in {p.program for p in prefer}
         ]
+        if re.search(r"\b(?:instead of|rather than|in place of)\b", text, re.I):
+            defaults = []  # "use rg instead of the glob tool": what it replaces is named, and is no program
         if defaults and not NEGATED.search(text.split(defaults[0][1].program)[0]):
             # "use `pnpm --filter web test`" names the tool by an example of its use: the alternative is the tool
             tools = list(dict.fromkeys(" ".join([m.program, *m.subcommand]) for m in prefer))

@@ -95,7 +95,7 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
         if not re.fullmatch(r"[\w.:@+-]+", plain):
             break
         out.append(plain.lower() if not known or known != "make" else plain)
-        if len(out) == 3:
+        if len(out) == (5 if known == "make" else 3):  # make takes a list of targets ("make tidy fmt vet")
             break
     return out
 

@@ -229,9 +229,9 @@ def _left_out(text: str, spec: CheckSpec) -> list[str]:
 
 
 def faithful(text: str, spec: CheckSpec) -> tuple[bool, str]:
-    from heedful.rules.compile import strip_placeholders
+    from heedful.rules.compile import plain_rule, strip_placeholders
 
-    text = strip_placeholders(text)  # "never npx <bin>": the placeholder is not a word of the rule
+    text = strip_placeholders(plain_rule(text))  # "never npx <bin>": the placeholder is not a word of the rule
     missing = _unnamed(text, spec)
     if missing:
         return False, f"the check names {', '.join(missing)}, which the rule does not say"

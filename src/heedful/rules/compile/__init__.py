@@ -37,6 +37,36 @@ _ASK_BEFORE = re.compile(
 )
 
 
+# How rules are written in instruction files and chat: list markers, emphasis and set phrases of negation
+# ("- **NEVER** run `git push`", "Under no circumstances should you run X") say nothing a check needs.
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+>•]|\d{1,2}[.)])\s+")
+# paired markers only: `**/*.py`, `rm -rf *` and `__init__.py` keep their stars and underscores
+_EMPHASIS = (
+    re.compile(r"(\*\*|__)(?=[^\s/*])(.+?)(?<=[^\s/*])\1(?![\w.*/])"),
+    re.compile(r"(?<![\w*/])(\*)(?=[A-Za-z])([^*\n]+?)(?<=[A-Za-z!])\*(?![\w.*/])"),
+)
+_NEVER_PHRASES = (
+    (
+        re.compile(
+            r"\b(?:under no circumstances|at no time|in no case|on no account)(?:\s+(?:should|must|may|will)\s+you)?\b",
+            re.I,
+        ),
+        "never",
+    ),
+    (re.compile(r",?\s*\b(?:under any circumstances|for any reason|ever again)\b,?", re.I), " "),
+)
+
+
+def plain_rule(text: str) -> str:
+    """The rule without markdown decoration and with set phrases of negation read as "never"."""
+    for pattern in _EMPHASIS:
+        text = pattern.sub(r"\2", text)
+    text = _LIST_MARKER.sub("", text)
+    for pattern, replacement in _NEVER_PHRASES:
+        text = pattern.sub(replacement, text)
+    return re.sub(r"\s{2,}", " ", text).strip()
+
+
 def strip_placeholders(text: str) -> str:
     """Placeholders in a command ("npx <bin>", "just gen-grammar <lang>") are not words of the rule."""
     return _PLACEHOLDER.sub(" ", text)
@@ -78,7 +108,7 @@ def propose(text: str, condition: str | None = None, exceptions: Sequence[str] =
     text = text.strip().rstrip(".!?;:, ")
     if not text or _RETRACTION.search(text):
         return []
-    text = strip_placeholders(text)
+    text = strip_placeholders(plain_rule(text))
     ask = _ASK_BEFORE.match(text)
     if ask:  # "ask before running git clean": the command is blocked until the user says yes
         text = f"never {ask.group('rest')}"

@@ -72,7 +72,13 @@ def _role(words: list[str], start: int, end: int) -> str:
             break  # "never use pip, we use uv" / "don't use npm, use pnpm": a new clause after the comma
         before.insert(0, word)
     joined = " ".join(before)
-    after = words[end : end + 4]
+    # "is strictly prohibited": an adverb between the verb and the ban changes nothing; "git push --force is
+    # banned": the command's own words come before the verb
+    after = [w for w in words[end : end + 9] if w not in ("strictly", "absolutely", "totally", "completely")]
+    verb = next((k for k, w in enumerate(after[:5]) if w in ("is", "are", "banned", "forbidden")), 0)
+    if not all(w.startswith("-") or re.fullmatch(r"[a-z][\w.:-]*", w) for w in after[:verb]):
+        verb = 0
+    after = after[verb : verb + 4]
     contrast = next((c for c in CONTRAST_BAD if joined.endswith(tuple(c + tail for tail in _CONTRAST_TAILS))), None)
     sentence = " ".join(words)
     unless = {

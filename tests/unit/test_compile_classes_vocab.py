@@ -247,3 +247,11 @@ def test_a_list_of_type_prefixes_names_the_subject_form(rule: str, require: str)
 def test_a_place_to_move_files_to_is_not_a_forbidden_path() -> None:
     kind, params = compiled("never delete anything, move it to ./attic instead")
     assert kind != "forbidden_path" or "attic" not in str(params)
+
+
+def test_required_commands_with_shell_operators_in_a_word_are_refused() -> None:
+    from heedful.rules.checks import KINDS, CheckParamsError
+
+    with pytest.raises(CheckParamsError, match="shell operator"):
+        KINDS["required_event"].cases({"commands": [["make", "lint;rm"]]})
+    assert KINDS["required_event"].cases({"commands": [["pnpm", "-F", "@scope/kit", "test:unit"]]})

@@ -107,6 +107,15 @@ class RequiredEventParams(Params):
     edit_globs: list[Text] | None = None
     before: Literal["commit", "push"] | None = None  # judged on the git action instead of at delivery
 
+    @model_validator(mode="after")
+    def _plain_commands(self) -> Self:
+        # a word with a shell operator in it is never one word of a command the shell reader sees run
+        for command in self.commands:
+            for word in command.split() if isinstance(command, str) else command:
+                if re.search(r"[()|;&<>`\n\x00]", word):
+                    raise ValueError(f"commands: {word!r} holds a shell operator; give the command's words")
+        return self
+
 
 MODELS: dict[str, type[Params]] = {
     "forbidden_command": ForbiddenCommandParams,

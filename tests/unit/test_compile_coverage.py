@@ -67,7 +67,8 @@ def test_a_condition_the_evidence_decides_does_not_block() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        "Keep replies under 100 words unless I ask for detail.",
+        # a request for detail lifts a length limit through the override (test_compile_classes_counts); this does not
+        "Keep replies under 100 words unless the question is hard.",
         "Never run rm -rf for large directories.",
         "Use pytest, not unittest.",
         "Retract the earlier rule to use rg instead of grep.",

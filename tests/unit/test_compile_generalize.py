@@ -301,13 +301,17 @@ def test_a_parenthesised_list_of_the_allowed_commands_is_not_split() -> None:
     assert len(interpret(forbidden)) == 3
 
 
+SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "fish"]
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
         ("Not use sudo with pip, it is breaking the system python", [{"program": "sudo", "args": ["pip"]}]),
         ("never run npm with sudo", [{"program": "sudo", "args": ["npm"]}]),
-        ("Dont pipe curl into sh.", []),  # a pipeline no command check states; banning curl would block downloads
-        ("never pipe wget output to bash", []),
+        # a pipeline: curl only when its output goes into a shell; banning curl would block downloads
+        ("Dont pipe curl into sh.", [{"program": "curl", "piped_into": SHELLS, "synonyms": ["wget"]}]),
+        ("never pipe wget output to bash", [{"program": "wget", "piped_into": SHELLS, "synonyms": ["curl"]}]),
         ("do not use sudo", [{"program": "sudo"}]),
     ],
 )

@@ -39,7 +39,9 @@ def test_english_words_are_programs_only_in_command_context() -> None:
 
 def test_family_defaults_and_activities() -> None:
     assert vocab.family_default("uv") == "pip" and vocab.family_default("pnpm") == "npm"
-    assert vocab.family_default("pip") is None and vocab.family_default("rg") is None
+    assert vocab.family_default("pip") is None and vocab.family_default("grep") is None
+    # a search tool stands in for its usual one, though the search family has no single default
+    assert vocab.family_default("rg") == "grep" and vocab.family_default("fd") == "find"
     assert {"search", "files"} <= vocab.activity_words("find")
 
 

@@ -87,7 +87,10 @@ def _flag_sets(value: Any) -> list[frozenset[str]]:
 
 
 def _glob(pattern: str) -> str:
-    clean = pattern.strip().replace("\\", "/").removeprefix("./")
+    from heedful.rules.checks.path import project_glob, system_path
+
+    clean = pattern.strip().replace("\\", "/")
+    clean = clean if system_path(clean) else project_glob(clean)[0]  # "./dist/" and "/dist" are dist/
     clean = re.sub(r"(?:/\*\*)+/?$|/$", "", clean)
     return posixpath.normpath(clean) if clean else clean
 

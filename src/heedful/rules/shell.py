@@ -63,15 +63,25 @@ class SimpleCommand(NamedTuple):
     writes: tuple[str, ...] = ()  # output redirection targets
     heredocs: tuple[str, ...] = ()  # bodies of the heredocs it reads
     launcher: str = ""  # "python -m" when the program was started as a module (`python -m pytest` is pytest)
+    # programs that read this command's output: later commands of its pipeline (`curl x | tee log | sh`), or the
+    # shell that runs its output as a script (`bash -c "$(curl x)"`, `bash <(curl x)`)
+    pipes_into: tuple[str, ...] = ()
 
     @property
     def text(self) -> str:
         return " ".join((self.program, *self.args))
 
 
+class _Segment(NamedTuple):
+    text: str
+    heredocs: tuple[str, ...]
+    piped_from: int | None = None  # index of the segment whose output this one reads through `|`
+    inside: int | None = None  # index of the segment this one is substituted into (`$(...)`, `<(...)`)
+
+
 def split_segments(line: str) -> list[str]:
     """Split on unquoted `;`, `&&`, `||`, `|`, `&`, newlines and parentheses; pull out `$(...)`."""
-    return [segment for segment, _ in _split(line)]
+    return [segment.text for segment in _split(line)]
 
 
 _HEREDOC = re.compile(r"<<(-?)\s*(?:'([^'\n]*)'|\"([^\"\n]*)\"|\\?([^\s;&|<>()'\"]+))")
@@ -103,18 +113,24 @@ def _heredoc_body(line: str, newline: int, delimiter: str, strip_tabs: bool) -> 
     return "\n".join(body), len(line)
 
 
-def _split(line: str) -> list[tuple[str, tuple[str, ...]]]:
+def _split(line: str) -> list[_Segment]:
     segments: list[tuple[str, list[str]]] = []
-    nested: list[str] = []
+    nested: list[tuple[str, int]] = []  # (inner text, index of the segment it is substituted into)
+    piped: dict[int, int] = {}  # segment index -> index of the segment it pipes into
     buf: list[str] = []
     pending: list[tuple[str, bool, int]] = []
     i, n = 0, len(line)
     quote: str | None = None
+    pipe_open = False  # a `|` was read: the next segment reads the previous one's output
 
     def flush() -> None:
+        nonlocal pipe_open
         text = "".join(buf).strip()
         if text:
+            if pipe_open and segments:
+                piped[len(segments) - 1] = len(segments)
             segments.append((text, []))
+            pipe_open = False
         buf.clear()
 
     while i < n:
@@ -128,16 +144,17 @@ def _split(line: str) -> list[tuple[str, tuple[str, ...]]]:
             quote = None if ch == "'" else quote
             i += 1
             continue
-        if ch == "$" and line.startswith("$(", i) and not line.startswith("$((", i):
+        substituted = (ch == "$" and not line.startswith("$((", i)) or (ch == "<" and quote is None)
+        if substituted and line.startswith("(", i + 1):  # `$(...)`, and process substitution `<(...)`
             end = _matching_paren(line, i + 1)
-            nested.append(line[i + 2 : end])
+            nested.append((line[i + 2 : end], len(segments)))
             buf.append(line[i : end + 1])
             i = end + 1
             continue
         if ch == "`":
             end = line.find("`", i + 1)
             end = n if end < 0 else end
-            nested.append(line[i + 1 : end])
+            nested.append((line[i + 1 : end], len(segments)))
             buf.append(line[i : end + 1])
             i = end + 1
             continue
@@ -168,11 +185,19 @@ def _split(line: str) -> list[tuple[str, tuple[str, ...]]]:
                 buf.append("&>")
                 i += 2
                 continue
-            if ch == "&" and buf and buf[-1].endswith(">"):  # 2>&1
+            if ch in "&|" and buf and buf[-1].endswith(">"):  # 2>&1, >| (clobber)
                 buf.append(ch)
                 i += 1
                 continue
+            if ch == "|" and line.startswith("||", i):  # `a || b`: b does not read a's output
+                flush()
+                i += 2
+                continue
             flush()
+            if ch == "|":
+                pipe_open = True
+                i += 2 if line.startswith("|&", i) else 1
+                continue
             if ch == "\n" and pending:
                 for delimiter, strip_tabs, owner in pending:
                     body, i = _heredoc_body(line, i, delimiter, strip_tabs)
@@ -184,9 +209,17 @@ def _split(line: str) -> list[tuple[str, tuple[str, ...]]]:
         buf.append(ch)
         i += 1
     flush()
-    out = [(text, tuple(bodies)) for text, bodies in segments]
-    for inner in nested:
-        out.extend(_split(inner))
+    out = [_Segment(text, tuple(bodies)) for text, bodies in segments]
+    for source, target in piped.items():
+        out[target] = out[target]._replace(piped_from=source)
+    for inner, owner in nested:
+        offset = len(out)
+        for segment in _split(inner):
+            moved = segment._replace(
+                piped_from=None if segment.piped_from is None else segment.piped_from + offset,
+                inside=(owner if owner < offset else None) if segment.inside is None else segment.inside + offset,
+            )
+            out.append(moved)
     return out
 
 
@@ -359,10 +392,33 @@ def _read(segment: str, heredocs: tuple[str, ...], depth: int) -> list[SimpleCom
     ]
 
 
+# Programs that run what they read as a script: a command substituted into one feeds it (`bash <(curl x)`).
+_RUNS_INPUT = _SHELLS | {"eval", "source", "."}
+
+
+def _head_program(segment: str) -> str:
+    """The program a segment starts, wrappers and assignments aside (`sudo -E bash -c ...` is bash)."""
+    argv, _, _ = _strip_wrappers(words(segment))
+    return _normalise_program(argv[0]) if argv else ""
+
+
 def _commands(line: str, depth: int) -> list[SimpleCommand]:
+    segments = _split(line)
+    read = [_read(segment.text, segment.heredocs, depth) for segment in segments]
+    feeds: list[tuple[str, ...]] = [() for _ in segments]
+    for index in reversed(range(len(segments))):  # later pipeline stages first: a chain reads to its end
+        segment = segments[index]
+        if segment.piped_from is not None and read[index]:
+            programs = tuple(c.program for c in read[index])
+            feeds[segment.piped_from] = programs + feeds[index] + feeds[segment.piped_from]
+    for index, segment in enumerate(segments):
+        owner = _head_program(segments[segment.inside].text) if segment.inside is not None else ""
+        if owner in _RUNS_INPUT:
+            feeds[index] = (*feeds[index], owner)
     found: list[SimpleCommand] = []
-    for segment, heredocs in _split(line):
-        found.extend(_read(segment, heredocs, depth))
+    for commands, programs in zip(read, feeds, strict=True):
+        for command in commands:
+            found.append(command._replace(pipes_into=command.pipes_into + programs) if programs else command)
     return found
 
 

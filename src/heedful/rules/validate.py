@@ -69,6 +69,10 @@ def _program_named(text: str, params: dict[str, Any]) -> bool:
         return True
     if _named(text, list(vocab.aliases_of(program))):
         return True
+    from heedful.rules.compile.commands import FLAG_OWNERS
+
+    if any(owner == program and _named(text, [flag]) for flag, owner in FLAG_OWNERS.items()):
+        return True  # "no --break-system-packages" names pip by a flag only pip has
     alternatives = [a.split()[0] for a in params.get("alternatives") or [] if isinstance(a, str) and a.split()]
     return any(vocab.family_default(a) == program and _named(text, list(vocab.aliases_of(a))) for a in alternatives)
 
@@ -150,6 +154,10 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
         from heedful.rules.compile import NUMBERS
 
         limit = params.get("limit")
+        if limit == 0 and params.get("unit") == "bullets":
+            from heedful.rules.compile.replies import no_bullets
+
+            return [] if no_bullets(text) else ["a limit of no bullets"]  # "no bullet points" names the 0
         named = re.findall(r"\d+", text) + [str(n) for w, n in NUMBERS.items() if _named(text, [w])]
         if isinstance(limit, int) and re.search(r"\b(?:under|below|fewer than|less than)\b", text, re.I):
             named.append(str(int(named[0]) - 1) if named and named[0].isdigit() else "")  # "under 20 lines": 19
@@ -201,6 +209,8 @@ def _left_out(text: str, spec: CheckSpec) -> list[str]:
 
     if any(a.phrase.search(text) and _same_action(a.params, params) for a in actions()):
         return []  # the action phrase is the whole command ("push git tags" is `git push --tags`)
+    if params.get("piped_into"):
+        return []  # the words after the source name the pipeline (`curl -fsSL URL | sh`), which the check states
     sub = params.get("subcommand")
     kept = {str(w).lower() for w in (sub.split() if isinstance(sub, str) else sub or [])}
     kept |= {str(w).lower() for w in params.get("args") or []}
@@ -219,9 +229,9 @@ def _left_out(text: str, spec: CheckSpec) -> list[str]:
 
 
 def faithful(text: str, spec: CheckSpec) -> tuple[bool, str]:
-    from heedful.rules.compile import strip_placeholders
+    from heedful.rules.compile import plain_rule, strip_placeholders
 
-    text = strip_placeholders(text)  # "never npx <bin>": the placeholder is not a word of the rule
+    text = strip_placeholders(plain_rule(text))  # "never npx <bin>": the placeholder is not a word of the rule
     missing = _unnamed(text, spec)
     if missing:
         return False, f"the check names {', '.join(missing)}, which the rule does not say"

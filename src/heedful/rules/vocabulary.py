@@ -44,13 +44,15 @@ CONCEPT_WORDS: dict[str, str] = {
     "tags": "tags",
     "delete": "delete",
     "deleting": "delete",
+    "privileged": "privileged",
+    "unsigned": "no_gpg_sign",
 }
 # Concepts that change what a rule forbids: a program without a spelling for them cannot state the rule.
 STRICT_CONCEPTS = frozenset({"force", "global", "recursive", "hard", "no_verify"})
 # English words that are also program names: a program only when the words around say so.
 AMBIGUOUS = frozenset(
     "make find open watch env screen just tail head cat dd kill less more port go trash pod buf snap "
-    "apt rye fly helm turbo tee code ls tf http nc su gem az watch".split()
+    "apt rye fly helm turbo tee code ls tf http nc su gem az watch locate".split()
 )
 COMMAND_CUES = frozenset(
     "run running ran use using used with via invoke invoking call calling execute type typing "
@@ -59,12 +61,14 @@ COMMAND_CUES = frozenset(
 # Nouns after a program that add nothing a check needs ("npm packages", "git hooks").
 FILLER = frozenset(
     "packages package deps dependencies things stuff hooks files file tools tool commands command "
-    "scripts script binary binaries cli one-liners one-liner oneliners oneliner invocations invocation".split()
+    "scripts script binary binaries cli one-liners one-liner oneliners oneliner invocations invocation processes "
+    "process changes change work".split()
 )
 NOT_PROGRAMS = frozenset(
     "the a an any it this that tests test anything something commands scripts code stuff "
     "migrations servers server builds jobs things containers interactive it's them database databases queries "
-    "statements sql production prod staging ci locally bare plain naked raw".split()
+    "statements sql production prod staging ci locally bare plain naked raw more than one multiple several two "
+    "each every all".split()
 )
 CONCEPT_PHRASES = (
     (
@@ -76,9 +80,25 @@ CONCEPT_PHRASES = (
         "no_verify",
     ),
     (re.compile(r"\bin[- ]place\b", re.I), "in_place"),
+    # "never use sed to edit files": sed that writes the files it reads, not sed reading them
+    (
+        re.compile(
+            r"\bto (?:edit|modify|change|rewrite|update|patch) (?:the |your |any |source )?(?:files?|code)\b", re.I
+        ),
+        "in_place",
+    ),
     (re.compile(r"\bbreak(?:ing)?[- ]system[- ]packages\b", re.I), "system"),
     (re.compile(r"\b(?:user|--user) (?:installs?|site)\b", re.I), "user"),
+    (re.compile(r"\bunsigned commits?\b|\bwithout (?:gpg[- ])?sign(?:ing|atures?)\b", re.I), "no_gpg_sign"),
 )
+# Words before a subcommand named alone that leave it whole ("no force pushes", "never make new commits"); any
+# other word narrows which ones the rule means ("no empty commits", "no merge commits"): more than a check states.
+SUBCOMMAND_LEADS = frozenset(
+    "make making made create creating do doing any more new extra additional your own git random those these "
+    "such ever please just also again".split()
+)
+# Programs that run another command with other privileges ("sudo pip", "doas rm", "su -c 'make install'").
+PRIVILEGE_TOOLS = frozenset({"sudo", "doas", "pkexec", "su", "run0"})
 # Programs that run another tool named as their first word ("npx tsc", "pnpm exec jest", "pipx run ruff").
 RUNNERS = frozenset({"npx", "bunx", "uvx", "pnpx"})
 RUNNER_SUBCOMMANDS = frozenset(
@@ -145,6 +165,7 @@ class Program:
     aliases: tuple[str, ...]
     subcommands: dict[str, str]  # prose form -> canonical subcommand
     flags: dict[str, FlagRule]
+    replaces: str | None = None  # the usual tool it stands in for ("use rg" forbids grep)
 
 
 @dataclass(frozen=True)
@@ -217,7 +238,7 @@ def vocabulary() -> Vocabulary:
             for concept, rule in spec.get("flags", {}).items()
         }
         aliases = tuple(spec.get("aliases", [name]))
-        programs[name] = Program(name, member.get(name), aliases, subcommands, flags)
+        programs[name] = Program(name, member.get(name), aliases, subcommands, flags, spec.get("replaces"))
         for alias in (name, *aliases):
             phrases.setdefault(tuple(alias.lower().split()), name)
     return Vocabulary(programs, families, phrases, max(len(p) for p in phrases))
@@ -275,6 +296,9 @@ def read_commands(text: str) -> list[Mention]:
 
 def family_default(program: str) -> str | None:
     """What "we use X" forbids: the family's usual tool, when X is not that tool."""
+    known = vocabulary().programs.get(program)
+    if known is not None and known.replaces:
+        return known.replaces
     family = vocabulary().family_of(program)
     if family is None or not family.default or family.default == program:
         return None

@@ -3,7 +3,10 @@
 params: program (str | None: any program), subcommand ([str], leading positionals), flags
 ([[alias, ...], ...]: every group must be present, any alias of a group counts), args ([str]:
 any of these positionals, refspecs read as their target), alternatives ([str], shown in reasons),
-implicit_target (bool: a `git push` naming no target reads the current branch from the evidence).
+implicit_target (bool: a `git push` naming no target reads the current branch from the evidence),
+piped_into ([str]: only when the command's output goes into one of these programs, through a pipe or
+as the script of a shell: `curl URL | sh`, `bash <(wget -qO- URL)`), synonyms ([str]: programs that
+do the same job, matched like program: wget beside curl for "never pipe curl into sh").
 """
 
 from __future__ import annotations
@@ -71,18 +74,36 @@ def _target(arg: str) -> str:
     return target.removeprefix("refs/heads/")
 
 
+def _receivers(params: dict[str, Any]) -> list[str]:
+    """The programs of `piped_into`, as the shell reader names them (`/bin/bash` is bash)."""
+    return [name.lower().rsplit("/", 1)[-1] for name in _text_list(params.get("piped_into"))]
+
+
+def _synonyms(params: dict[str, Any]) -> list[str]:
+    return [name.lower().rsplit("/", 1)[-1] for name in _text_list(params.get("synonyms"))]
+
+
 def describe(params: dict[str, Any]) -> str:
-    parts = [str(params.get("program") or "any program"), *_text_list(params.get("subcommand"))]
+    program = str(params.get("program") or "any program")
+    synonyms = _synonyms(params)
+    parts = [f"{program} (or {', '.join(synonyms)})" if synonyms else program, *_text_list(params.get("subcommand"))]
     parts += [group[0] for group in _flag_groups(params.get("flags"))]
     args = _text_list(params.get("args"))
     if args:
         privileged = str(params.get("program") or "").lower() in PRIVILEGE
         parts.append(" ".join(args) if privileged else "|".join(args))
+    receivers = _receivers(params)
+    if receivers:
+        shells = {"sh", "bash", "zsh"} <= set(receivers)  # every shell: say so rather than list them
+        parts.append("| a shell" if shells else f"| {' or '.join(receivers)}")
     return " ".join(parts)
 
 
 def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool]:
     """(matches, target_unknown)."""
+    receivers = _receivers(params)
+    if receivers and not set(receivers) & set(command.pipes_into):
+        return False, False  # "never pipe curl into sh": curl writing to a file, or into jq, is fine
     program = params.get("program")
     if isinstance(program, str) and program.lower() in PRIVILEGE:
         wrappers = command.wrappers if command.wrappers or not command.sudo else ("sudo",)
@@ -93,9 +114,16 @@ def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool
         if not wrapped or not named:
             return named, False
         head = [command.program, *(p.lower() for p in positionals(command))]
-        return head[: len(wrapped)] == wrapped, False
+        # "never sudo rm -rf": the flags are the privileged command's own
+        flagged = all(any(has_flag(command, a) for a in group) for group in _flag_groups(params.get("flags")))
+        return head[: len(wrapped)] == wrapped and flagged, False
     # a script named by its path (`scripts/reindex.sh`) is matched by its file name, as the shell reader names it
-    if isinstance(program, str) and program and command.program != program.lower().rsplit("/", 1)[-1]:
+    if (
+        isinstance(program, str)
+        and program
+        and command.program != program.lower().rsplit("/", 1)[-1]
+        and command.program not in _synonyms(params)
+    ):
         return False, False
     if params.get("bare") is True and command.launcher:  # "not bare pytest": `python -m pytest` is the way
         return False, False
@@ -164,7 +192,8 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
 def _example(params: dict[str, Any]) -> str:
     if str(params.get("program") or "").lower() in PRIVILEGE:
         wrapped = [*_text_list(params.get("subcommand")), *_text_list(params.get("args"))]
-        return " ".join([str(params["program"]), *wrapped, "example"])
+        flags = [group[0] for group in _flag_groups(params.get("flags"))] if wrapped else []
+        return " ".join([str(params["program"]), *wrapped, *flags, "example"])
     words = [str(params.get("program") or "tool"), *_text_list(params.get("subcommand"))]
     groups = _flag_groups(params.get("flags"))
     words += [group[-1] if len(group) > 1 else group[0] for group in groups]
@@ -172,6 +201,9 @@ def _example(params: dict[str, Any]) -> str:
     if params.get("program") == "git" and args:
         words.append("origin")
     words.append(args[0] if args else "example")
+    receivers = _receivers(params)
+    if receivers:
+        words += ["|", receivers[0]]
     return " ".join(words)
 
 
@@ -191,7 +223,29 @@ def cases(params: dict[str, Any]) -> list[Case]:
     alternatives = _text_list(params.get("alternatives"))
     program = str(params.get("program") or "").lower()
     wrapped = [*_text_list(params.get("subcommand")), *_text_list(params.get("args"))]
-    if program in PRIVILEGE and wrapped:
+    receivers = _receivers(params)
+    for synonym in _synonyms(params)[:1]:
+        found.append(
+            Case(
+                stage=STAGE,
+                evidence={"action": {"tool": "Bash", "command": violating.replace(program, synonym, 1)}},
+                expected="violated",
+                note="a program that does the same job",
+            )
+        )
+    if receivers:
+        # the same command whose output goes to a file and is run later, by choice: not the pipeline
+        head = violating.rsplit(" | ", 1)[0]
+        found.append(
+            Case(
+                stage=STAGE,
+                evidence={"action": {"tool": "Bash", "command": f"{head} > script.sh && {receivers[0]} script.sh"}},
+                expected="pass",
+                note="the output is saved to a file, not piped into the program",
+            )
+        )
+        compliant = f"{head} | grep -c x"
+    elif program in PRIVILEGE and wrapped:
         compliant = " ".join([*wrapped, "example"])  # the same command without privileges
     elif alternatives:
         compliant = f"{alternatives[0]} {' '.join(_text_list(params.get('subcommand')))} example".replace("  ", " ")
@@ -233,7 +287,14 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
         return "not_applicable"
     program = str(params.get("program") or "")
     needed = [w.lower() for w in _text_list(params.get("subcommand"))]
-    for piece in re.split(r"&&|\|\||[;|&]", line):
+    receivers = _receivers(params)
+    pieces = re.split(r"&&|\|\||[;|&]", line)
+    for piece in pieces:
+        if receivers:  # the next `|`-joined piece must start one of the receivers
+            later = re.split(r"&&|\|\||;", line.split(piece, 1)[-1], maxsplit=1)[0].split("|")[1:]
+            starts = [w for p in later for w in p.split()[:3] if w not in ("sudo", "doas", "env")][:1]
+            if not starts or starts[0].rsplit("/", 1)[-1] not in receivers:
+                continue
         skip = {"sudo", "doas", "pkexec", "env", "-m"} - {program.lower()}
         tokens = [
             t if t.startswith("-") else t.lower() for t in piece.split() if "=" not in t and t.lower() not in skip
@@ -245,7 +306,8 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
             continue  # the launched form is the rule's own alternative
         runs_python = program.lower() in ("python", "python3")
         head = tokens[1:] if tokens and tokens[0].startswith("python") and not runs_python else tokens
-        if program and (not head or head[0].rsplit("/", 1)[-1] != program.lower().rsplit("/", 1)[-1]):
+        names = {program.lower().rsplit("/", 1)[-1], *_synonyms(params)}
+        if program and (not head or head[0].rsplit("/", 1)[-1] not in names):
             continue
         words = [t for t in head[1:] if not t.startswith("-")]
         if words[: len(needed)] != needed:

@@ -122,8 +122,15 @@ def _good_message(params: dict[str, Any]) -> str:
         )
     if isinstance(require, str) and "Signed-off-by" in require:
         return "fix: handle empty input\n\nSigned-off-by: Dev <dev@example.com>"
+    trailer = (
+        re.fullmatch(r"\(\?m\)\^(?P<key>[A-Za-z]+(?:-[A-Za-z]+)+): ", require) if isinstance(require, str) else None
+    )
+    if trailer:  # a required trailer ("Assisted-by: "), on a line of its own
+        return f"fix: handle empty input\n\n{trailer.group('key')}: Dev <dev@example.com>"
     if isinstance(require, str) and _require(params) is not None and not _require(params).search(subject):  # type: ignore[union-attr]
+        types = re.match(r"\^\((?P<first>[a-z]+)(?:\|[a-z]+)*\)", require)
         for candidate in (
+            *([f"{types.group('first')}: handle empty input"] if types else []),  # "^(ci|docs)...": a listed type
             "PAY-123: handle empty input",
             "handle empty input",
             "Handle empty input",

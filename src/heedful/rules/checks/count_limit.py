@@ -1,6 +1,7 @@
 """reply_count_limit: the candidate reply has at most `limit` lines, bullets, sentences or paragraphs.
 
-params: unit (lines | bullets | sentences | paragraphs), limit (int > 0). Lines and paragraphs
+params: unit (lines | bullets | sentences | paragraphs), limit (int > 0; 0 for bullets: "no bullet
+points", prose only). Lines and paragraphs
 count non-blank ones; bullets are list items (`-`, `*`, `+`, `•`, `1.`); sentences are counted
 outside code blocks, a list item or line without end punctuation counting as one.
 """
@@ -31,7 +32,9 @@ def _params(params: Any) -> tuple[str, int] | None:
     if not isinstance(params, dict):
         return None
     unit, limit = params.get("unit"), params.get("limit")
-    if unit not in UNITS or not isinstance(limit, int) or isinstance(limit, bool) or limit <= 0:
+    if unit not in UNITS or not isinstance(limit, int) or isinstance(limit, bool) or limit < 0:
+        return None
+    if limit == 0 and unit != "bullets":
         return None
     return unit, limit
 
@@ -60,6 +63,8 @@ def items(unit: str, text: str) -> list[str]:
 
 def describe(params: dict[str, Any]) -> str:
     read = _params(params)
+    if read == ("bullets", 0):
+        return "replies without bullet points"
     return f"replies of at most {read[1]} {read[0]}" if read else "replies of limited length"
 
 
@@ -75,11 +80,10 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     if len(found) > limit:
         first_extra = found[limit]
         quote = first_extra if first_extra in reply else reply
-        return Verdict(
-            result="violated",
-            reason=f"the reply has {len(found)} {unit}; the limit is {limit}",
-            quotes=[clip(quote, 120)],
-        )
+        reason = f"the reply has {len(found)} {unit}; the limit is {limit}"
+        if limit == 0:
+            reason = f"the reply has {len(found)} bullet points; the rule allows none"
+        return Verdict(result="violated", reason=reason, quotes=[clip(quote, 120)])
     return Verdict(result="pass", reason=f"the reply has {len(found)} {unit} (limit {limit})")
 
 
@@ -97,6 +101,14 @@ def cases(params: dict[str, Any]) -> list[Case]:
     from heedful.rules.models import Case
 
     unit, limit = _params(params) or ("lines", 1)
+    if limit == 0:  # no bullet points: prose passes, even prose that mentions a list or a dash
+        return [
+            Case(stage=STAGE, evidence={"delivery": "Done. The files - a, b and c - are updated."}, expected="pass"),
+            Case(stage=STAGE, evidence={"delivery": "Fixed the parser.\n\nTests pass."}, expected="pass"),
+            Case(stage=STAGE, evidence={"delivery": _reply(unit, 1)}, expected="violated", note="one bullet"),
+            Case(stage=STAGE, evidence={"delivery": _reply(unit, 3)}, expected="violated"),
+            Case(stage="pre_action", evidence={"action": {"tool": "Bash", "command": "ls"}}, expected="not_applicable"),
+        ]
     return [
         Case(stage=STAGE, evidence={"delivery": _reply(unit, max(1, limit - 1))}, expected="pass"),
         Case(stage=STAGE, evidence={"delivery": _reply(unit, limit)}, expected="pass", note="exactly at the limit"),

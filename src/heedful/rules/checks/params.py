@@ -30,6 +30,8 @@ class ForbiddenCommandParams(Params):
     alternatives: list[StrictStr] = []
     implicit_target: StrictBool = False
     bare: StrictBool = False  # only the program run by itself, not launched as `python -m PROGRAM`
+    piped_into: list[Text] = []  # only when its output goes into one of these programs (`curl URL | sh`)
+    synonyms: list[Text] = []  # programs that do the same job, matched like program (wget beside curl)
 
 
 class ForbiddenPathParams(Params):
@@ -74,7 +76,13 @@ class ReplyWordLimitParams(Params):
 
 class ReplyCountLimitParams(Params):
     unit: Literal["lines", "bullets", "sentences", "paragraphs"]
-    limit: Limit
+    limit: Annotated[StrictInt, Field(ge=0)]
+
+    @model_validator(mode="after")
+    def _some_reply_left(self) -> Self:
+        if self.limit == 0 and self.unit != "bullets":  # "no bullet points" leaves prose; no lines leaves nothing
+            raise ValueError(f"a limit of 0 {self.unit} allows no reply at all; only bullets may be 0")
+        return self
 
 
 class ReplyForbiddenTextParams(Params):
@@ -98,6 +106,15 @@ class RequiredEventParams(Params):
     after: Literal["edit", "always"] = "edit"
     edit_globs: list[Text] | None = None
     before: Literal["commit", "push"] | None = None  # judged on the git action instead of at delivery
+
+    @model_validator(mode="after")
+    def _plain_commands(self) -> Self:
+        # a word with a shell operator in it is never one word of a command the shell reader sees run
+        for command in self.commands:
+            for word in command.split() if isinstance(command, str) else command:
+                if re.search(r"[()|;&<>`\n\x00]", word):
+                    raise ValueError(f"commands: {word!r} holds a shell operator; give the command's words")
+        return self
 
 
 MODELS: dict[str, type[Params]] = {

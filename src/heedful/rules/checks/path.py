@@ -24,12 +24,36 @@ STAGE: Stage = "pre_action"
 EVIDENCE = ["action.path", "project"]
 
 
+# Top-level folders of a file system: "/etc/hosts" is that file, while "/dist" is dist/ at the project root.
+SYSTEM_ROOTS = frozenset(
+    "etc usr var tmp opt bin sbin lib lib64 home root dev proc sys mnt media srv boot run snap nix private "
+    "Users Library System Applications Volumes".split()
+)
+
+
+def system_path(pattern: str) -> bool:
+    """Whether a glob names a place on the file system (`/etc/**`) rather than in the project (`/dist`, `./build`)."""
+    clean = pattern.strip().replace("\\", "/")
+    return clean.startswith("/") and clean.lstrip("/").split("/", 1)[0] in SYSTEM_ROOTS
+
+
+def project_glob(pattern: str) -> tuple[str, bool]:
+    """(the glob relative to the project root, anchored at the root): `./build/**`, `/dist` and `dist/` alike."""
+    clean = pattern.strip().replace("\\", "/")
+    rooted = clean.startswith(("./", "/")) and not system_path(clean)
+    while clean.startswith("./"):
+        clean = clean[2:]
+    if rooted:
+        clean = clean.lstrip("/")
+    return clean, rooted or "/" in clean.rstrip("/")
+
+
 @lru_cache(maxsize=512)
 def glob_regex(pattern: str) -> re.Pattern[str]:
-    pattern = pattern.strip().replace("\\", "/").removeprefix("./")
+    """The glob as a regular expression over project-relative paths (over absolute ones for a system path)."""
+    pattern, anchored = project_glob(pattern)
     directory = pattern.endswith("/")
     pattern = pattern.rstrip("/")
-    anchored = "/" in pattern
     out = []
     i = 0
     while i < len(pattern):
@@ -118,10 +142,11 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
                 return Verdict(result="violated", reason=f"writes {path!r}, outside the project", quotes=[clip(path)])
             if inside is None:
                 unknown_reason = f"cannot tell whether {path!r} is inside the project: no project in the evidence"
-        if relative is None:
-            continue
+        absolute = posixpath.normpath(path.replace("\\", "/")) if path.replace("\\", "/").startswith("/") else None
         for pattern in _globs(params):
-            if glob_regex(pattern).match(relative):
+            # a system path (`/etc/**`) is matched as written; any other glob against the path in the project
+            target = absolute if system_path(pattern) else relative
+            if target is not None and glob_regex(pattern).match(target):
                 return Verdict(
                     result="violated",
                     reason=f"writes {relative!r}, which matches the forbidden {pattern!r}",
@@ -139,8 +164,9 @@ def cases(params: dict[str, Any]) -> list[Case]:
     project = "/srv/project"
     globs = _globs(params)
     if globs:
-        example = globs[0].replace("**/", "").replace("**", "deep/file").replace("*", "example").rstrip("/")
-        if globs[0].endswith("/"):
+        written = globs[0] if system_path(globs[0]) else project_glob(globs[0])[0]
+        example = written.replace("**/", "").replace("**", "deep/file").replace("*", "example").rstrip("/")
+        if written.endswith("/"):
             example += "/example.py"
         found.append(
             Case(
@@ -149,14 +175,23 @@ def cases(params: dict[str, Any]) -> list[Case]:
                 expected="violated",
             )
         )
-        found.append(
-            Case(
-                stage=STAGE,
-                evidence={"project": project, "action": {"tool": "Write", "file_path": f"{project}/{example}"}},
-                expected="violated",
-                note="absolute path",
+        if not system_path(globs[0]):
+            found.append(
+                Case(
+                    stage=STAGE,
+                    evidence={"project": project, "action": {"tool": "Write", "file_path": f"{project}/{example}"}},
+                    expected="violated",
+                    note="absolute path",
+                )
             )
-        )
+            found.append(
+                Case(
+                    stage=STAGE,
+                    evidence={"project": project, "action": {"tool": "Write", "file_path": f"./{example}"}},
+                    expected="violated",
+                    note="written as ./path",
+                )
+            )
     if params.get("outside_project"):
         found.append(
             Case(
@@ -206,8 +241,13 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     ):
         return "violated"
     local = path[len(project) + 1 :] if project and path.startswith(project + "/") else path
+    local = local.removeprefix("./")
     for pattern in _globs(params):
-        stem = pattern.rstrip("/")
+        if pattern.startswith("/") and pattern.strip("/").split("/", 1)[0] in SYSTEM_ROOTS:
+            if fnmatch.fnmatch(path, pattern.rstrip("/")) or fnmatch.fnmatch(path, pattern.rstrip("/") + "/*"):
+                return "violated"
+            continue
+        stem = pattern.removeprefix("./").lstrip("/").rstrip("/")
         bare = stem.removeprefix("**/")  # "**/migrations/**" also names migrations/ at the root
         candidates = [stem, f"*/{stem}", f"{stem}/*", f"*/{stem}/*", bare, f"{bare}/*"]
         if any(fnmatch.fnmatch(local, c) for c in candidates):

@@ -12,9 +12,9 @@ import fnmatch
 import posixpath
 from typing import TYPE_CHECKING, Any
 
-from heedful.rules.checks.evidence import clip, events_of, shell_action
+from heedful.rules.checks.evidence import clip, events_of, project_of, shell_action
 from heedful.rules.checks.kind import CheckKind
-from heedful.rules.checks.path import glob_regex
+from heedful.rules.checks.path import glob_regex, project_glob
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 from heedful.rules.shell import simple_commands
 from heedful.rules.shell_git import git_added, git_commit
@@ -36,26 +36,32 @@ def describe(params: dict[str, Any]) -> str:
     return "never stage or commit " + (", ".join(_globs(params)) or "no paths")
 
 
-def _clean(path: str) -> str:
+def _clean(path: str, project: str | None = None) -> str:
+    """The pathspec relative to the project: `./x`, `:/x` and `/abs/project/x` are all `x`."""
     normal = posixpath.normpath(path.replace("\\", "/").removeprefix(":/"))
+    if normal.startswith("/") and project:
+        root = posixpath.normpath(project.replace("\\", "/"))
+        if normal == root or normal.startswith(root.rstrip("/") + "/"):
+            normal = posixpath.relpath(normal, root)
     return "" if normal == "." else normal
 
 
-def _matches(path: str, globs: list[str]) -> str | None:
-    clean = _clean(path)
+def _matches(path: str, globs: list[str], project: str | None = None) -> str | None:
+    clean = _clean(path, project)
     for pattern in globs:
         if clean and (glob_regex(pattern).match(clean) or fnmatch.fnmatch(pattern.strip("/"), clean)):
             return pattern
     return None
 
 
-def _covers(pathspec: str, pattern: str) -> bool:
+def _covers(pathspec: str, pattern: str, project: str | None = None) -> bool:
     """Whether a directory pathspec may stage a file matching the pattern."""
-    base = _clean(pathspec)
+    base = _clean(pathspec, project)
     if not base:
         return True
+    pattern, anchored = project_glob(pattern)  # "/dist" and "./dist" are dist/ at the root
     literal = pattern.split("*", 1)[0].rstrip("/")
-    if "/" not in pattern.rstrip("/"):
+    if not anchored:
         return "." not in posixpath.basename(base) or base.endswith("/")  # unanchored: any directory may hold it
     return literal.startswith(base + "/") or base.startswith(literal)
 
@@ -70,6 +76,7 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     if isinstance(action, Verdict):
         return action
     line: str = action["command"]
+    project = project_of(evidence)
     bulk: list[tuple[str, list[str]]] = []
     staging = False
     for command in simple_commands(line):
@@ -87,12 +94,12 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
             if commit.all_tracked:
                 bulk.append((command.raw, globs))
         for pathspec in pathspecs:
-            pattern = _matches(pathspec, globs)
+            pattern = _matches(pathspec, globs, project)
             if pattern is not None:
                 return Verdict(
                     result="violated", reason=f"stages {pathspec!r}, which matches {pattern!r}", quotes=[clip(pathspec)]
                 )
-            covered = [g for g in globs if _covers(pathspec, g)]
+            covered = [g for g in globs if _covers(pathspec, g, project)]
             if covered and posixpath.splitext(pathspec)[1] == "" and not any(c in pathspec for c in "*?"):
                 bulk.append((command.raw, covered))
     if not staging:
@@ -102,7 +109,7 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     written = [str(e.get("path")) for e in events_of(evidence) or [] if isinstance(e.get("path"), str)]
     for raw, patterns in bulk:
         for path in written:
-            pattern = _matches(path, patterns)
+            pattern = _matches(path, patterns, project)
             if pattern is not None:
                 return Verdict(
                     result="violated",
@@ -118,6 +125,7 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
 
 
 def _example(pattern: str) -> str:
+    pattern = project_glob(pattern)[0]
     example = pattern.replace("**/", "").replace("**", "deep/file").replace("*", "example").rstrip("/")
     return example + "/example.txt" if pattern.endswith("/") else example
 
@@ -171,8 +179,9 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     if "-A" in words or "." in words or "-a" in words:
         names += [str(e.get("path")) for e in evidence.get("events") or []]
     for name in names:
+        name = name.removeprefix("./")
         for pattern in _globs(params):
-            stem = pattern.rstrip("/")
+            stem = pattern.removeprefix("./").lstrip("/").rstrip("/")
             if any(fnmatch.fnmatch(name, p) for p in (stem, f"*/{stem}", f"{stem}/*", f"*/{stem}/*")):
                 return "violated"
     return "pass"

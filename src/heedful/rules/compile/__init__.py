@@ -2,9 +2,9 @@
 
 `propose(text, condition, exceptions)` returns candidate check specs, most faithful first (the
 offline compiler). Each family of kinds has its reader: commands (`commands`, against the command
-vocabulary), paths and staged paths (`paths`), replies (`replies`), commit messages (`commits`),
-required commands and leftovers (`events`). Conditions and exceptions stay with the rule unless
-the check decides them (`qualifiers`).
+vocabulary; pipelines such as `curl | sh` in `pipelines`), paths and staged paths (`paths`), replies
+(`replies`), commit messages (`commits`), required commands and leftovers (`events`). Conditions and
+exceptions stay with the rule unless the check decides them (`qualifiers`).
 """
 
 from __future__ import annotations
@@ -35,6 +35,36 @@ _ASK_BEFORE = re.compile(
     r"\s+before\s+(?P<rest>\w+ing\b.+)$",
     re.I,
 )
+
+
+# How rules are written in instruction files and chat: list markers, emphasis and set phrases of negation
+# ("- **NEVER** run `git push`", "Under no circumstances should you run X") say nothing a check needs.
+_LIST_MARKER = re.compile(r"^\s*(?:[-*+>•]|\d{1,2}[.)])\s+")
+# paired markers only: `**/*.py`, `rm -rf *` and `__init__.py` keep their stars and underscores
+_EMPHASIS = (
+    re.compile(r"(\*\*|__)(?=[^\s/*])(.+?)(?<=[^\s/*])\1(?![\w.*/])"),
+    re.compile(r"(?<![\w*/])(\*)(?=[A-Za-z])([^*\n]+?)(?<=[A-Za-z!])\*(?![\w.*/])"),
+)
+_NEVER_PHRASES = (
+    (
+        re.compile(
+            r"\b(?:under no circumstances|at no time|in no case|on no account)(?:\s+(?:should|must|may|will)\s+you)?\b",
+            re.I,
+        ),
+        "never",
+    ),
+    (re.compile(r",?\s*\b(?:under any circumstances|for any reason|ever again)\b,?", re.I), " "),
+)
+
+
+def plain_rule(text: str) -> str:
+    """The rule without markdown decoration and with set phrases of negation read as "never"."""
+    for pattern in _EMPHASIS:
+        text = pattern.sub(r"\2", text)
+    text = _LIST_MARKER.sub("", text)
+    for pattern, replacement in _NEVER_PHRASES:
+        text = pattern.sub(replacement, text)
+    return re.sub(r"\s{2,}", " ", text).strip()
 
 
 def strip_placeholders(text: str) -> str:
@@ -73,10 +103,12 @@ def _all_proposals(text: str, conditions: Sequence[str]) -> list[CheckSpec]:
 
 def propose(text: str, condition: str | None = None, exceptions: Sequence[str] = ()) -> list[CheckSpec]:
     """Programmatic check specs this directive fully states; empty when it states none."""
+    # "never git add ." ends with the path it stages, not with a full stop: keep it as a word of the rule
+    text = re.sub(r"(\bgit\s+(?:add|stage|checkout|restore)\s+)\.\s*[.!?]*\s*$", r"\1`.`", text.strip())
     text = text.strip().rstrip(".!?;:, ")
     if not text or _RETRACTION.search(text):
         return []
-    text = strip_placeholders(text)
+    text = strip_placeholders(plain_rule(text))
     ask = _ASK_BEFORE.match(text)
     if ask:  # "ask before running git clean": the command is blocked until the user says yes
         text = f"never {ask.group('rest')}"

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from heedful.rules import vocabulary as vocab
+from heedful.rules.compile.pipelines import pipeline_checks
 from heedful.rules.compile.words import NEGATED, spec
 from heedful.rules.models import CheckSpec
 
@@ -22,6 +23,7 @@ FLAG_OWNERS = {
     "--no-gpg-sign": "git",
     "--break-system-packages": "pip",
     "--legacy-peer-deps": "npm",
+    "--privileged": "docker",
 }
 _BRANCH = re.compile(r"\b(?:to|into|on|onto)\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?(?:\s+branch)?", re.I)
 _ON_BRANCH = re.compile(r"\b(?:on|to|into)\s+(?:the\s+)?`?(?:main|master|trunk|develop|release\S*)`?\b", re.I)
@@ -49,8 +51,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         if rule is not None and not rule.flags and not rule.subcommand_words and concept in vocab.STRICT_CONCEPTS:
             rule = None  # the program has no spelling for it ("pip install globally"): the rule says more
         if rule is None:
-            if concept in vocab.STRICT_CONCEPTS:
-                return None
+            if concept in vocab.STRICT_CONCEPTS or (concept == "delete" and subcommand):
+                return None  # "never delete docker volumes": which action on volumes the vocabulary cannot spell
             continue
         if rule.subcommand_words:
             subcommand = list(rule.subcommand_words)
@@ -75,7 +77,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
             read_flags.add(literal)
     if mention.program == "git" and subcommand[:1] == ["commit"] and _ON_BRANCH.search(text):
         return None  # "never commit directly on main": the branch is not in the command line
-    args = list(mention.args)
+    # "no global uv tool installs": a word that repeats the subcommand, inflected, is not an argument
+    args = [a for a in mention.args if a not in subcommand and re.sub(r"(?:s|es|ing|ed)$", "", a) not in subcommand]
     mode = re.search(r"\b[0-7]{3,4}\b", text) if mention.program in ("chmod", "umask") else None
     if mode and mode.group(0) not in args:
         args.append(mode.group(0))  # "never chmod files to 777": the mode is the forbidden argument
@@ -91,6 +94,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
             params["implicit_target"] = True
     if mention.program in ("sudo", "doas", "pkexec") and subcommand:
         args, subcommand = [*subcommand, *args], []  # the command it runs with privileges
+        # its flags are the wrapped program's own ("never sudo rm -rf": rm's -r is also --recursive)
+        flags = [vocab.flag_groups_for(vocab.program_named(args[0]) or args[0], g[0]) for g in flags]
     if subcommand:
         params["subcommand"] = subcommand
     unique: list[list[str]] = []
@@ -140,16 +145,28 @@ def _contrasted_flag(text: str, prefer: list[vocab.Mention]) -> dict[str, Any] |
 
 # "pipe curl into sh", "piping wget output to bash": a pipeline between two commands, which no
 # command check states (banning the first program alone would block every download).
-_PIPELINE = re.compile(r"\bpip(?:e|es|ed|ing)\b(?:\W+\w+){0,4}?\W+(?:into|to|through)\b", re.I)
+_PIPELINE = re.compile(r"\bpip(?:e|es|ed|ing)\b(?:\W+\w+){0,9}?\W+(?:into|to|through)\b", re.I)
 _PRIVILEGE = ("sudo", "doas", "pkexec")
+
+
+_WITH_PROGRAM = re.compile(
+    r"^\W*(?:with|under|via|through|using|for|on|in front of|before|to run)\s+`?(?P<word>[\w.-]+)`?(?:\W|$)", re.I
+)
 
 
 def _privileged(text: str, forbid: list[vocab.Mention]) -> list[CheckSpec] | None:
     """`sudo with pip` / `npm with sudo`: the privilege tool running that program, not either alone."""
     words = text.split()
+    if len(forbid) == 1 and forbid[0].program in _PRIVILEGE and not forbid[0].subcommand and not forbid[0].args:
+        # "don't use sudo for gem": a program the reader leaves alone as a word ("gem", "make") named right after
+        after = " ".join(vocab.plain_words(text)[forbid[0].end :])
+        named = _WITH_PROGRAM.match(after)
+        program = vocab.program_named(named.group("word")) if named else None
+        if program is not None and program not in _PRIVILEGE:
+            return [spec("forbidden_command", {"program": forbid[0].program, "args": [program]})]
     for first, second in itertools.pairwise(forbid):
         between = " ".join(words[first.start + 1 : second.start]).lower()
-        if not re.fullmatch(r"(?:with|under|via|through|using)", between):
+        if not re.fullmatch(r"(?:with|under|via|through|using|for|on|in front of|before|to run)", between):
             continue
         tool, wrapped = (first, second) if first.program in _PRIVILEGE else (second, first)
         if tool.program in _PRIVILEGE and wrapped.program not in _PRIVILEGE:
@@ -189,7 +206,64 @@ def _bare_only(found: dict[str, Any], alternatives: list[str]) -> bool:
     return False
 
 
+# "run tox via uv", "always run pytest through poetry", "invoke jest with npx": the program only through a runner,
+# which the shell reader sees as the runner (`uv run tox` is uv): the bare program is what the rule forbids.
+_RUNNER_FORMS = {
+    "uv": "uv run",
+    "poetry": "poetry run",
+    "pipenv": "pipenv run",
+    "pdm": "pdm run",
+    "hatch": "hatch run",
+    "npx": "npx",
+    "pnpm": "pnpm exec",
+    "yarn": "yarn",
+    "bunx": "bunx",
+    "bun": "bunx",
+    "uvx": "uvx",
+    "pipx": "pipx run",
+    "nix": "nix run",
+    "bundle": "bundle exec",
+    "bundler": "bundle exec",
+    "mise": "mise exec --",
+}
+_THROUGH_RUNNER = re.compile(
+    r"^(?:(?:always|please|only)\s+)*(?:run|invoke|call|execute|launch|start|use)\s+`?(?P<program>[\w.-]+)`?"
+    r"\s+(?:only\s+)?(?:via|through|with|using|under|inside|in)\s+`?(?P<runner>"
+    + "|".join(sorted(map(re.escape, _RUNNER_FORMS), key=len, reverse=True))
+    + r")`?(?:\s+(?:run|exec|x))?\W*$",
+    re.I,
+)
+
+
+def _through_runner(text: str) -> CheckSpec | None:
+    found = _THROUGH_RUNNER.match(text.strip())
+    if found is None:
+        return None
+    program = vocab.program_named(found.group("program"))
+    runner = found.group("runner").lower()
+    if program is None or program == vocab.program_named(runner) or program in vocab.PRIVILEGE_TOOLS:
+        return None
+    alternative = f"{_RUNNER_FORMS[runner]} {found.group('program').lower()}"
+    return spec("forbidden_command", {"program": program, "alternatives": [alternative]})
+
+
+# "never run more than one npm install at a time": how many run together, which one command line cannot show
+_CONCURRENCY = re.compile(
+    r"\b(?:more than (?:one|once|\d+|two|a few)|at (?:a|the same) time|in parallel|concurrently|simultaneously|"
+    r"at once|side by side)\b",
+    re.I,
+)
+
+
 def command_checks(text: str) -> list[CheckSpec]:
+    if _CONCURRENCY.search(text):
+        return []
+    through = _through_runner(text)
+    if through is not None:
+        return [through]
+    piped = pipeline_checks(text)
+    if piped is not None:
+        return piped
     if _PIPELINE.search(text):
         return []
     mentions = vocab.read_commands(text)
@@ -233,6 +307,8 @@ def command_checks(text: str) -> list[CheckSpec]:
         defaults = [
             (d, m) for d, m in defaults if d and not _how_to_run(text, m) and d not in {p.program for p in prefer}
         ]
+        if re.search(r"\b(?:instead of|rather than|in place of)\b", text, re.I):
+            defaults = []  # "use rg instead of the glob tool": what it replaces is named, and is no program
         if defaults and not NEGATED.search(text.split(defaults[0][1].program)[0]):
             # "use `pnpm --filter web test`" names the tool by an example of its use: the alternative is the tool
             tools = list(dict.fromkeys(" ".join([m.program, *m.subcommand]) for m in prefer))

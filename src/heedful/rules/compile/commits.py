@@ -34,7 +34,44 @@ _PR_TEXT = re.compile(r"\b(?:PR|pull[- ]request|merge[- ]request)\s+(?:titles?|d
 _ELSEWHERE = re.compile(r"\b(?:source|code|comments?|docs?|documentation|issues?|diagnostics|tests?|rustdoc)\b", re.I)
 
 
+# "with an Assisted-by trailer", "add a `Signed-off-by` trailer": a trailer named by its key
+_NAMED_TRAILER = re.compile(
+    r"(?:\b(?:an?|the|your|no|any)\s+)?`?\b(?P<key>[A-Za-z]+(?:-[A-Za-z]+)+)`?:?\s+(?:trailers?|lines?|footers?)\b",
+    re.I,
+)
+
+
+# Trailer keys that only commit messages carry: naming one is naming the commit message.
+_KNOWN_TRAILER = re.compile(
+    r"\b(?:signed-off|reviewed|acked|tested|reported|assisted|suggested|helped|generated)-by\b|\bchange-id\b", re.I
+)
+
+
+_TYPE_PREFIX = r"(?:feat|fix|chore|docs|refactor|test|tests|style|perf|build|ci|revert)"
+
+
+def _prefix_list(text: str) -> CheckSpec | None:
+    """ "Use the prefixes feat:, fix:, chore:": a list of conventional types names the commit subject's form."""
+    types = re.findall(rf"(?<![\w-]){_TYPE_PREFIX}(?=\s*:|\W*$)", text, re.I)  # the last one lost its colon
+    if len(set(types)) < 2 or NEGATED.search(text) or not re.search(r"\b(?:use|prefix\w*|start|begin)\b", text, re.I):
+        return None
+    names = list(dict.fromkeys(t.lower() for t in types))
+    return spec("commit_message", {"require": rf"^({'|'.join(names)})(\(.+\))?!?: "})
+
+
 def commit_message(text: str) -> CheckSpec | None:
+    if not _COMMIT.search(text) and not _TRAILER.search(text):
+        listed = _prefix_list(text)
+        if listed is not None:
+            return listed
+    named = _NAMED_TRAILER.search(text)
+    key_named = named.group("key") if named else ""
+    trailer_words = re.search(r"\btrailers?\b", text, re.I) or _KNOWN_TRAILER.search(key_named)
+    if named and trailer_words and not _TRAILER.search(named.group("key")):
+        key = named.group("key")
+        if NEGATED.search(text[: named.start("key")]):
+            return spec("commit_message", {"forbid": [key]})
+        return spec("commit_message", {"require": f"(?m)^{key}: "})  # the key is letters and dashes only
     if not _COMMIT.search(text) and not _TRAILER.search(text):
         return None
     own = re.search(r"(?<!-)\bcommit (?:messages?|subjects?|titles?|bod(?:y|ies))\b", text, re.I)
@@ -98,8 +135,8 @@ def commit_message(text: str) -> CheckSpec | None:
             forbid.append("Generated with")
         if not forbid and re.search(r"\bsigned-off-by\b", text, re.I):
             forbid.append("Signed-off-by")
-        if not forbid and re.search(r"\bWIP\b", text):
-            forbid.append("WIP")
+        if not forbid and re.search(r"\bWIP\b", text) and not re.search(r"\bcommit\s+(?:the\s+)?WIP\b", text):
+            forbid.append("WIP")  # "commit WIP instead" names the way to do it, not text to keep out
         if forbid:
             params["forbid"] = forbid
     elif re.search(r"\bsigned-off-by\b", text, re.I):

@@ -50,8 +50,30 @@ _UNTIL = re.compile(
 )
 # "ruff check must pass before you push": a command that must succeed before a moment.
 _MUST_PASS = re.compile(
-    r"^(?P<what>`[^`]+`|[\w./:@-]+(?:\s+[\w./:@-]+){0,3}?)\s+(?:must|should|has to|needs to)\s+(?:always\s+)?"
+    r"^(?P<what>`[^`]+`|[\w./:@-]+(?:\s+[\w./:@-]+){0,3}?(?:\s*&&\s*[\w./:@-]+(?:\s+[\w./:@-]+){0,3}?)*)\s+"
+    r"(?:must|should|has to|needs to)\s+(?:always\s+)?"
     r"(?:pass|succeed|be clean|be green|run|be run|come back clean)\s+(?P<when>before|after|prior to)\b(?P<rest>.*)$",
+    re.I,
+)
+# "Tests must pass: go test -race ./...", "Lint must be clean: golangci-lint run": a quality named, then its command.
+_MUST_BE_COLON = re.compile(
+    r"^(?:the\s+|all\s+)?(?:tests?|test suite|lint(?:ing|er|s)?|the code|code|build|type-?check(?:s|ing)?|types|"
+    r"format(?:ting)?|checks?|ci|vet)\s+(?:must|should|has to|have to|needs? to)\s+(?:always\s+)?"
+    r"(?:pass|be clean|be green|build|succeed|compile|be formatted|check|type-?check|lint clean)\s*[:—–]\s*"
+    r"(?P<what>.+)$",
+    re.I,
+)
+# "make sure `npm test` passes before you finish", "ensure cargo clippy is clean before pushing"
+_ENSURE_PASSES = re.compile(
+    r"^(?:always\s+|please\s+)*(?:make sure|ensure|check|verify|confirm)\s+(?:that\s+)?(?P<what>`[^`]+`|"
+    r"[\w./:@-]+(?:\s+[\w./:@-]+){0,3}?)\s+(?:passes|succeeds|is clean|is green|runs clean(?:ly)?|exits 0)\s+"
+    r"(?P<when>before|after|prior to)\b(?P<rest>.*)$",
+    re.I,
+)
+# "For code changes run …", "For docs-only changes, run …": the kind of change, then the commands.
+_FOR_CHANGES = re.compile(
+    r"^for\s+(?P<rest>[\w\s/.*`-]{1,40}?\b(?:changes?|edits?|modifications?))\s*,?\s*"
+    r"(?:(?:always|please|also|then|make sure to|be sure to|you must|must)\s+)*(?:run|execute)\s+(?P<what>.+)$",
     re.I,
 )
 # "never push without running the linter": running something first is the rule, never a ban on the action.
@@ -63,6 +85,7 @@ PRECONDITION = re.compile(
 # "Run X <when>": the words that end the command and start the moment it is due.
 _WHEN = re.compile(
     r"\s+(?P<when>before|prior to|after|once|when(?:ever)?|if|at the end of|by the end of|every time|each time|"
+    r"on(?= (?:the |any |all |every |your )?(?:changed|edited|modified|touched|new)\b)|"
     r"to (?:verify|ensure|check|validate|confirm|make sure|format|lint|catch|fix|keep)|"
     r"for (?:\w+ )?(?:style|lint(?:ing)?|formatting|type[- ]?check(?:ing|s)?|typing))\b(?P<rest>.*)$",
     re.I,
@@ -144,7 +167,7 @@ def edit_globs(text: str) -> list[str]:
             raw = raw + "**"
         globs.append(raw)
     # a language names files only as "Python files", "Go code", "TypeScript sources"
-    named = r"\s+(?:files?|code|sources?|modules?)\b"
+    named = r"\s+(?:files?|code|sources?|modules?|changes?|edits?)\b"
     globs += [g for lang, exts in LANGUAGE_GLOBS.items() if re.search(rf"\b{lang}{named}", prose) for g in exts]
     return list(dict.fromkeys(globs))
 
@@ -174,6 +197,18 @@ def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | 
     arrow = _ARROW.match(text)
     if arrow and (_PATH_TOKEN.search(arrow.group("what_changed")) or edit_globs(arrow.group("what_changed"))):
         return arrow.group("what"), "edit", edit_globs(arrow.group("what_changed"))
+    colon = _MUST_BE_COLON.match(text.strip())
+    if colon:  # due when the rule's condition says ("before a PR is merge-ready"), else before finishing
+        due = _due("", "", conditions) if conditions else ("delivery", [])
+        return (colon.group("what"), *due) if due else None
+    ensure = _ENSURE_PASSES.match(text.strip())
+    if ensure:
+        due = _due(ensure.group("when"), ensure.group("rest"), conditions)
+        return (ensure.group("what"), *due) if due else None
+    changes = _FOR_CHANGES.match(text.strip())
+    if changes:
+        found = moment(f"after {changes.group('rest')}")
+        return (changes.group("what"), "edit", found[1] if found else []) if found else None
     leading = _LEAD_WHEN.match(text)
     if leading:
         due = _due(leading.group("when"), leading.group("rest"), conditions)
@@ -262,6 +297,7 @@ _LEFTOVER = re.compile(
     r"\b(?:clean up|cleanup|delete|remove|get rid of|(?:don'?t|do not|never) leave)\b.{0,40}?"
     r"(?P<what>temp(?:orary)? files|tmp files|scratch files|backup files|debug (?:scripts|files)|core dumps|`[^`]+`|"
     r"[\w-]+\.[a-z]{1,5}(?=\s+(?:behind|around|lying around|in the (?:repo|project|workspace))\b)|"
+    r"\.[a-z]{1,6}\s+files(?=\s+(?:behind|around|lying around|in the (?:repo|project|workspace))\b)|"
     r"[\w*.-]*\*[\w*.-]*(?:\s+(?:or|and)\s+[\w*.-]*\*[\w*.-]*)*)",
     re.I,
 )
@@ -281,7 +317,15 @@ def leftovers(text: str) -> CheckSpec | None:
     leftover = _LEFTOVER.search(text)
     if not leftover:
         return None
+    verb = re.match(r"\s*(?:clean up|cleanup|delete|remove|get rid of)\b", leftover.group(0), re.I)
+    before = text[: leftover.start()]
+    negated = re.search(r"\b(?:never|don'?t|do not|no|not|stop|avoid)\W+(?:\w+\W+){0,2}$", before, re.I)
+    if verb and negated:
+        return None  # "never delete the .env file" keeps the file: the opposite of cleaning it up
     what = leftover.group("what").lower()
+    extension = re.fullmatch(r"(\.[a-z]{1,6})\s+files", what)  # "don't leave .orig files behind"
+    if extension:
+        return spec("workspace_leftovers", {"globs": [f"*{extension.group(1)}"]})
     globs = _LEFTOVER_GLOBS.get(what) or [g.strip("`") for g in re.split(r"\s+(?:or|and)\s+", what) if g.strip("`")]
     if "`" in what and not re.search(r"[./*]", what):
         return None  # "remove lines for `_SomeTable`": a name, not a file

@@ -21,10 +21,12 @@ from heedful.rules.vocabulary import (
     NEGATIONS,
     NOT_PROGRAMS,
     PREFER_VERBS,
+    PRIVILEGE_TOOLS,
     RUNNER_SUBCOMMANDS,
     RUNNERS,
     SINGLE_DASH_LONG,
     STOP,
+    SUBCOMMAND_LEADS,
     Mention,
     Program,
     flag_groups_for,
@@ -70,7 +72,13 @@ def _role(words: list[str], start: int, end: int) -> str:
             break  # "never use pip, we use uv" / "don't use npm, use pnpm": a new clause after the comma
         before.insert(0, word)
     joined = " ".join(before)
-    after = words[end : end + 4]
+    # "is strictly prohibited": an adverb between the verb and the ban changes nothing; "git push --force is
+    # banned": the command's own words come before the verb
+    after = [w for w in words[end : end + 9] if w not in ("strictly", "absolutely", "totally", "completely")]
+    verb = next((k for k, w in enumerate(after[:5]) if w in ("is", "are", "banned", "forbidden")), 0)
+    if not all(w.startswith("-") or re.fullmatch(r"[a-z][\w.:-]*", w) for w in after[:verb]):
+        verb = 0
+    after = after[verb : verb + 4]
     contrast = next((c for c in CONTRAST_BAD if joined.endswith(tuple(c + tail for tail in _CONTRAST_TAILS))), None)
     sentence = " ".join(words)
     unless = {
@@ -84,7 +92,20 @@ def _role(words: list[str], start: int, end: int) -> str:
         after[:1] in (["banned"], ["forbidden"])
     ):
         return "forbid"
-    if " ".join(after[:3]) in ("is not allowed", "is off limits", "isn't allowed", "is never allowed"):
+    if (
+        " ".join(after[:3])
+        in (
+            "is not allowed",
+            "is off limits",
+            "isn't allowed",
+            "is never allowed",
+            "is off the",  # "pkexec is off the table"
+            "is a no-go",
+            "is not okay",
+            "is not ok",
+        )
+        or after[:2] in (["is", "prohibited"], ["is", "verboten"], ["is", "disallowed"])
+    ):
         return "forbid"
     last_neg = max((i for i, w in enumerate(before) if w in NEGATIONS or w.endswith("n't")), default=-1)
     last_pref = max((i for i, w in enumerate(before) if w in PREFER_VERBS), default=-1)
@@ -120,12 +141,13 @@ def stated_tool(before: str, after: list[str]) -> bool:
 
 
 def _read_after(
-    program: Program, words: list[str], index: int, explicit: bool = False
+    program: Program, words: list[str], index: int, explicit: bool = False, span: bool = False
 ) -> tuple[list[str], list[list[str]], list[str], list[str], int]:
     """Subcommand words, literal flags, positional args and unread words right after a program.
 
     `explicit`: the rule names a command line ("never run gcloud app deploy"), so plain words after
-    the program are its positional words even when the vocabulary does not know them."""
+    the program are its positional words even when the vocabulary does not know them. `span`: the words
+    are one backticked command, so a final `.` is its argument rather than a full stop."""
     subcommand: list[str] = []
     flags: list[list[str]] = []
     args: list[str] = []
@@ -136,6 +158,25 @@ def _read_after(
         plain = plain_token(word)
         if plain == "with" and i + 1 < len(words) and plain_token(words[i + 1]).startswith("-"):
             i += 1  # "never run find with -exec rm": the flags the command is run with
+            continue
+        if plain == "/" and explicit and not args and i + 1 == len(words):
+            args.append("/")  # "never run `rm -rf /`": the root is the target, not a separator
+            i += 1
+            continue
+        # "git add ." names the tree right after the subcommand; "git add -A." ends a sentence
+        whole_tree = (
+            program.name == "git"
+            and subcommand[-1:] in (["add"], ["stage"], ["checkout"], ["restore"])
+            and words[i - 1] in subcommand
+        )
+        if (
+            plain == "."
+            and (span or whole_tree)
+            and not args
+            and (i + 1 == len(words) or plain_token(words[i + 1]) in STOP)
+        ):
+            args.append(".")  # "never git add .": the whole tree, not a full stop
+            i += 1
             continue
         if word in (",", ";", ":", ".", "!", "?", "(", ")", "/", "—", "|") or plain in STOP:
             break
@@ -155,8 +196,8 @@ def _read_after(
                 group = flag_groups_for(program.name, plain.split("=", 1)[0])
                 if group not in flags:
                     flags.append(group)
-        elif plain in subcommand:
-            pass
+        elif plain in subcommand or re.sub(r"(?:s|es|ing|ed)$", "", plain) in subcommand:
+            pass  # "uv tool installs": the subcommand again, inflected
         elif program.name in ("chmod", "umask") and re.fullmatch(r"[0-7]{3,4}", plain) and len(args) < 2:
             args.append(plain)  # "never chmod 777": the mode
         elif (
@@ -188,7 +229,7 @@ def _read_after(
 
 
 # Words between a verb and its program: "install system packages with apt".
-_BRIDGE = frozenset("with using via through system any new global".split())
+_BRIDGE = frozenset("with using via through system any new global globally of your our own".split())
 _RUN_CUES = frozenset(
     {"run", "running", "execute", "executing", "type", "typing", "invoke", "call", "pass", "use", "using"}
 )
@@ -220,8 +261,11 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
                 and before not in COMMAND_CUES
                 and not after.startswith("-")
                 and after not in program.subcommands
+                and before not in program.subcommands  # "installing go tools", "install gems": its own subcommand
             ):
                 return None
+            if program.name in AMBIGUOUS and size == 1 and after in ("than", "of", "like"):
+                return None  # "never run more than one npm install": a word of the sentence
             return program, size
     word = flat[i]
     if (
@@ -314,7 +358,8 @@ def read_commands(text: str) -> list[Mention]:
             inner = tokens(words[i].strip("`"))
             program = _backticked_program(inner)
             if program is not None:
-                sub, flags, args, unread, _ = _read_after(program, [plain_token(t) for t in inner], 1, explicit=True)
+                inner_words = [plain_token(t) for t in inner]
+                sub, flags, args, unread, _ = _read_after(program, inner_words, 1, explicit=True, span=True)
                 mention = Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args, unread=unread)
                 mention.spelled = " ".join(t.strip("`") for t in inner)
                 mentions.append(_launched(mention))
@@ -338,6 +383,16 @@ def read_commands(text: str) -> list[Mention]:
             if implied is not None:
                 program = vocab.programs[implied[0]]
                 _, flags, args, unread, stop = _read_after(program, flat, i + 1)
+                before = flat[i - 1] if i > 0 else ""
+                if re.fullmatch(r"[a-z]+", before) and not (
+                    before in NEGATIONS
+                    or before in STOP
+                    or before in CONCEPT_WORDS
+                    or before in SUBCOMMAND_LEADS
+                    or before in PREFER_VERBS
+                    or before.endswith(("n't", "ing"))
+                ):
+                    unread = [before, *unread]  # "no unsigned commits", "no merge commits": which ones
                 consumed.update(range(i, stop))
                 mentions.append(
                     Mention(
@@ -356,7 +411,10 @@ def read_commands(text: str) -> list[Mention]:
             i += 1
             continue
         program, size = found
-        explicit = i > 0 and flat[i - 1] in ("run", "running", "execute", "executing")
+        # after a privilege tool the words are the command it runs ("no sudo rm", "never doas pip install")
+        explicit = (i > 0 and flat[i - 1] in ("run", "running", "execute", "executing")) or (
+            program.name in PRIVILEGE_TOOLS and program.name != "su"
+        )
         sub, flags, args, unread, stop = _read_after(program, flat, i + size, explicit)
         consumed.update(range(i, stop))
         mention = Mention(program.name, i, i + size, _role(flat, i, i + size), sub, flags, args, unread=unread)
@@ -380,7 +438,14 @@ def _attach_concepts(text: str, flat: list[str], mentions: list[Mention], consum
     """Concept words of the clause ("global", "force", "skip hooks") go to the program they qualify."""
     concepts: list[str] = []
     for index, word in enumerate(flat):
-        if index in consumed and CONCEPT_WORDS.get(word) not in ("force", "global", "recursive", "hard"):
+        if index in consumed and CONCEPT_WORDS.get(word) not in (
+            "force",
+            "global",
+            "recursive",
+            "hard",
+            "no_gpg_sign",
+            "privileged",
+        ):
             continue
         concept = CONCEPT_WORDS.get(word) or CONCEPT_WORDS.get(word.split("-", 1)[0] if "-" in word else "")
         if concept and not any(m.start <= index < m.end and m.implied and concept in m.concepts for m in mentions):

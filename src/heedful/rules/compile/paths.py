@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from heedful.rules.checks.path import system_path
 from heedful.rules.compile.words import spec
 from heedful.rules.models import CheckSpec
 
@@ -42,12 +43,18 @@ FILE_NOUNS = {
 FILE_KINDS = {
     r"terraform state(?: files?)?|tfstate files?": ["*.tfstate", "*.tfstate.backup"],
     r"kubeconfigs?(?: files?)?": ["kubeconfig", "*.kubeconfig"],
+    r"screen ?shots?(?: files?)?": ["*.png", "*.jpg", "*.jpeg"],
+    r"(?:private |ssh |secret )?key files?|private keys?": ["*.pem", "*.key"],
+    # yarn.lock, Cargo.lock, poetry.lock, uv.lock, Gemfile.lock, composer.lock, bun.lock are all *.lock
+    r"lock ?files?|dependency locks?": ["*.lock", "package-lock.json", "pnpm-lock.yaml"],
+    r"(?:new )?markdown(?: files?| docs?| documents?)?": ["*.md"],
 }
 # Folders that live beside the code they belong to, one per app or test folder: named alone, they are at any depth.
 NESTED_DIRS = frozenset({"migrations", "__snapshots__", "__pycache__"})
 _DIR_WORDS = frozenset("migrations vendor node_modules dist build generated third_party __generated__".split())
 _EDIT_VERB = re.compile(
-    r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:manually|directly)\s+|hand-?\s*)?(?:edit(?:ing|s)?|"
+    r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:manually|directly|proactively|unnecessarily)\s+|"
+    r"hand-?\s*)?(?:edit(?:ing|s)?|"
     r"modify(?:ing)?|touch(?:ing)?|chang(?:e|ing)|writ(?:e|ing)(?:\s+(?:to|in|into))?|overwrit(?:e|ing)|"
     r"creat(?:e|ing)|add(?:ing)?|put(?:ting)?|delet(?:e|ing)|remov(?:e|ing)|mess(?:ing)? with|rewrit(?:e|ing)|"
     r"regenerat(?:e|ing)|reformat(?:ting)?|updat(?:e|ing)|add(?:ing)?|replac(?:e|ing)|overwrit(?:e|ing)|"
@@ -127,7 +134,8 @@ def _globs(rest: str) -> list[str]:
         if re.fullmatch(rf"\s*(?:(?:any|the|all|our|your)\s+)?(?:[\w-]+\s+)?(?:{noun})\s*", head, re.I):
             return list(globs)
     rest = re.split(
-        r"[;:—–]|\s-\s|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create|regenerate|generate|rebuild|fix|update)\b|"
+        r"[;:—–]|\s-\s|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create|regenerate|generate|rebuild|fix|update|"
+        r"move|mv|put|copy|keep|trash|archive|rename)\b|"
         r"\s(?:instead|so|because|since|use)\b",
         rest,
     )[0]
@@ -149,18 +157,19 @@ def _globs(rest: str) -> list[str]:
             ):
                 # "the generated client" is an adjective, not the generated/ folder
                 found.append(f"**/{word}/**" if word in NESTED_DIRS else f"{word}/**")
-            elif word in ("lockfile", "lockfiles"):
-                return []
             continue
         raw = (match.group("p") or match.group("w") or "").strip("`")
         if (
             not raw
-            or raw.startswith(("/", "~", "http"))
-            or raw in (".", "..")
+            or raw.startswith(("~", "http", "//"))
+            or raw.strip("/.") == ""
             or re.fullmatch(r"e\.g|i\.e|etc\.?|i/o|and/or|w/o|n/a", raw, re.I)
         ):
             return []
         last = raw.rstrip("/").rsplit("/", 1)[-1]
+        if system_path(raw):
+            found.append(raw.rstrip("/"))  # "/etc/hosts" is that file, or everything below it if a folder
+            continue
         if (
             match.group("w")
             or match.group("dir")

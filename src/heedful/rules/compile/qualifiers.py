@@ -47,7 +47,9 @@ _ASK_FIRST = re.compile(
 # user", "autonomously"). "Unless I say so" or "unless asked for detail" stays an exception no evidence decides.
 ASK_ONLY = re.compile(
     r"^\W*(?:(?:without|w/o)\s+(?:(?:explicit|prior|express|written|the user'?s?|my|a human'?s?)\s+)*"
-    r"(?:confirmation|approval|permission|consent|instructions?|asking|checking|go-ahead|sign-?off)\b.*|"
+    r"(?:confirmation|approval|permission|consent|instructions?|asking|checking|go-ahead|sign-?off|ok|okay|say-?so)\b.*|"
+    r"(?:before|until)\s+(?:the user|i|we|a human|a maintainer|someone)\s+(?:has\s+|have\s+)?(?:\w+\s+){0,4}?"
+    r"(?:approv\w*|confirm\w*|sign\w* off|ok(?:ay)?s? it|gives? the go-ahead|says? so)\b.*|"
     r"unless\s+(?:(?:the user|i|we|a human|a maintainer|someone|you(?:'re| are)?)\s+)?(?:explicitly|specifically|"
     r"expressly)\s+(?:asks?|asked|requests?|requested|tells? you|told|instructed|approves?|approved)\b.*|"
     r"unless\s+(?:explicitly\s+|specifically\s+)?(?:asked|requested|told(?: to)?|instructed)(?:\s+to)?\W*$|"
@@ -76,9 +78,13 @@ def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
     return re.sub(r"\s+", " ", main).strip(" ,;:.!?"), conditions, exceptions
 
 
+# Prepositions of a condition carry no activity of their own ("when you look *through* the code").
+_PREPOSITIONS = frozenset("if as long through across into over around inside within from at by via".split())
+
+
 def _content_words(text: str) -> list[str]:
     words = [w.strip("'\"`").rstrip(".").lower() for w in re.findall(r"[\w.'`/*-]+", text)]
-    return [w for w in words if w and w not in GENERIC and not w.startswith("when") and w not in ("if", "as", "long")]
+    return [w for w in words if w and w not in GENERIC and not w.startswith("when") and w not in _PREPOSITIONS]
 
 
 def condition_decided(condition: str, check: CheckSpec) -> bool:
@@ -108,10 +114,25 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
     return bool(content) and all(w in allowed or re.fullmatch(r"\*?\.\w+", w) for w in content)
 
 
+# "unless I ask for more detail", "unless told otherwise": on a length limit, the user's own request in the turn
+# lifts the limit (enforce/override.py reads it), so the exception is decided where the check runs. "Unless I say
+# so" names no request the override can read: it stays undecided.
+_ASKED_FOR_MORE = re.compile(
+    r"^\W*unless\s+(?:(?:i|we|the user|you(?:'re| are)?|someone)\s+)?(?:explicitly\s+|specifically\s+)?"
+    r"(?:asks?|asked|requests?|requested|told|tells? you|want|wants)\b"
+    r"(?:\s+(?:to|for|me|you|it|otherwise|more|a|an|the|longer|long|full|in|detail|details|detailed|explanation|"
+    r"answer|reply|version|deeper|depth|dive|elaborate|expand|explain|so))*\W*$",
+    re.I,
+)
+LENGTH_KINDS = frozenset({"reply_word_limit", "reply_count_limit"})
+
+
 def exception_decided(exception: str, check: CheckSpec) -> bool:
     """Only an exception the check already leaves out: "--force-with-lease is fine" for --force, or
     "grep is fine again" beside a rule against rg (another program being fine restricts nothing)."""
     if check.kind in ACTION_KINDS and ASK_ONLY.match(exception.strip()):
+        return True
+    if check.kind in LENGTH_KINDS and _ASKED_FOR_MORE.match(exception.strip()):
         return True
     if check.kind != "forbidden_command":
         return False

@@ -54,16 +54,53 @@ _APOLOGY = re.compile(
 _EM_DASH = re.compile(r"\bem[- ]?dash(?:es)?\b|[\"'`“‘]—[\"'`”’]", re.I)
 
 
+# "no bullet points", "stop formatting answers as bulleted lists", "prose, not bullets": a limit of none. A word
+# that narrows which bullets ("nested", "long", "too many") is a rule a count cannot state.
+_BULLETS = r"(?:bullet(?:ed)?(?:[- ]?points?|[- ]lists?)?s?|bulleted|bullet-?point lists?)"
+_NARROWING = r"(?:nested|long|too|many|excessive|more|deep(?:ly)?|multi\w*|unnecessary|extra|sub\w*|so|huge|endless)"
+_NO_BULLETS = (
+    re.compile(
+        rf"\b(?:no|never|don'?t|do not|stop|avoid|without|quit|ban|enough(?: with)?)\b"
+        rf"(?:\s+(?!{_NARROWING}\b)[\w']+){{0,6}}?\s+{_BULLETS}(?![\w-])",
+        re.I,
+    ),
+    re.compile(
+        rf"\b(?:prose|paragraphs|full sentences|plain text)\W+(?:not|instead of|rather than|over)\s+{_BULLETS}\b", re.I
+    ),
+    re.compile(rf"\b{_BULLETS}\s+(?:are|is)\s+(?:banned|forbidden|not allowed|off[- ]limits)\b", re.I),
+)
+
+
+_REPLY_VERB = re.compile(
+    r"^(?:always\s+|please\s+)*(?:explain|answer|reply|respond|describe|summari[sz]e)\b(?!\s+(?:in|to)\s+(?:the\s+)?"
+    r"(?:commit|pr|pull request|issue|ticket|code|comments?|docstrings?))",
+    re.I,
+)
+
+
+def no_bullets(text: str) -> CheckSpec | None:
+    """A rule that allows no bullet points in replies: a bullet limit of 0."""
+    if not any(p.search(text) for p in _NO_BULLETS) or re.search(rf"\b{_NARROWING}\s+{_BULLETS}", text, re.I):
+        return None
+    if _NOT_REPLY.search(text) and not re.search(rf"\b{_REPLY}\b|\bchat\b", text, re.I):
+        return None  # "no bullets in commit messages": another text than the reply
+    return spec("reply_count_limit", {"unit": "bullets", "limit": 0})
+
+
 def reply_count(text: str) -> CheckSpec | None:
     match = next((m for m in (p.search(text) for p in _COUNTS) if m), None)
-    if not match or _NOT_REPLY.search(text):
-        return None
+    if not match:
+        return no_bullets(text)
+    if _NOT_REPLY.search(text) and not _REPLY_VERB.match(text):
+        return None  # "explain code in two sentences" is about the reply, whatever it explains
     n, unit = number(match.group("n") or ""), match.group("unit")
     op = match.groupdict().get("op")
     if (
         op
         and op.lower() in ("to", "in")
-        and not re.search(rf"\b(?:keep|limit|reply|respond|answer|{_REPLY})\b", text, re.I)
+        and not re.search(
+            rf"\b(?:keep|limit|reply|respond|answer|explain|describe|summari[sz]e|{_REPLY})\b", text, re.I
+        )
     ):
         return None
     if not n or n <= 0:

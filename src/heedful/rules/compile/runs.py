@@ -43,6 +43,10 @@ _NOT_COMMAND = frozenset(
         "nothing them those these commands command relevant appropriate necessary same following full whole".split()
     )
 )
+# Words before a command that say how much of it to run ("a targeted pnpm test", "the relevant cargo test").
+_MODIFIERS = frozenset("targeted relevant affected scoped focused".split())
+# "the type checker (mypy)", "the linter (`ruff check`)": the tool named in parentheses is the command
+_NAMED_IN_PARENS = re.compile(r"^(?:the |your |our )?[a-z][\w -]{1,30}?\s*\(\s*`?(?P<command>[^()`]+?)`?\s*\)$", re.I)
 _COMMAND_WORD = re.compile(r"(?:\.{0,2}/)?[a-zA-Z][\w.+-]*(?:/[\w.+-]+)*")
 
 
@@ -91,7 +95,7 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
         if not re.fullmatch(r"[\w.:@+-]+", plain):
             break
         out.append(plain.lower() if not known or known != "make" else plain)
-        if len(out) == 3:
+        if len(out) == (5 if known == "make" else 3):  # make takes a list of targets ("make tidy fmt vet")
             break
     return out
 
@@ -101,6 +105,9 @@ def command_list(phrase: str) -> list[list[str]] | None:
     phrase = phrase.strip().rstrip(".!;: ")
     if is_test_phrase(phrase):
         return None
+    named = _NAMED_IN_PARENS.match(phrase)
+    if named and vocab.program_named(named.group("command").split()[0]):
+        phrase = named.group("command")
     spans = re.findall(r"`([^`]+)`", phrase)
     if spans:
         # prose beside the backticks ("`just f` for formatting") is read as prose, not as a command
@@ -119,6 +126,11 @@ def command_list(phrase: str) -> list[list[str]] | None:
         words = part.split()
         if words and words[0].lower() in ("run", "execute"):
             words = words[1:]
+        while len(words) > 1 and (
+            words[0].lower() in _MODIFIERS
+            or (words[0].lower() in ("a", "an", "the") and words[1].lower() in _MODIFIERS)
+        ):
+            words = words[1:]  # "targeted pnpm test --run": which tests, not another program
         found = _leading(words, False)
         if found is None:
             return None

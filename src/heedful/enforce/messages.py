@@ -110,6 +110,8 @@ def hint(kind: str | None, params: dict[str, Any], quotes: list[str]) -> str:
             parts.append(f"keep the subject line to {params['max_subject']} characters")
         return "; ".join(parts) or "write the commit message as the rule says"
     if kind == "reply_count_limit":
+        if params.get("limit") == 0:
+            return f"rewrite the reply as prose, without {params.get('unit') or 'bullet points'}"
         return f"shorten the reply to at most {params.get('limit')} {params.get('unit')}"
     if kind == "reply_forbidden_text":
         patterns = ["emoji" if p.lower() in ("emoji", "emojis") else repr(p) for p in _words(params.get("patterns"))]

@@ -49,6 +49,9 @@ def test_hints_for_every_kind() -> None:
     assert ".envrc" in messages.hint("staged_path", {"globs": [".envrc"]}, [])
     assert "Co-Authored-By" in messages.hint("commit_message", {"forbid": ["Co-Authored-By"]}, [])
     assert "5 bullets" in messages.hint("reply_count_limit", {"unit": "bullets", "limit": 5}, [])
+    assert messages.hint("reply_count_limit", {"unit": "bullets", "limit": 0}, []) == (
+        "rewrite the reply as prose, without bullets"
+    )
     assert "emoji" in messages.hint("reply_forbidden_text", {"patterns": ["emoji"]}, [])
     assert ".env" in messages.hint("forbidden_path", {"globs": [".env"]}, [])
     assert "`pytest`" in messages.hint("required_event", {"commands": [["pytest"]]}, [])

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from heedful.api import Heedful
+    from heedful.rules.models import CheckReport
 
 USER = "demo-user"
 LONG_REPLY = " ".join(["The refactor moves the parser into its own module and adds tests."] * 12)
@@ -36,8 +37,8 @@ class DemoStep:
         }
 
 
-def _judgment(report: dict[str, Any]) -> str:
-    results = [j["result"] for j in report["judgments"]]
+def _judgment(report: CheckReport) -> str:
+    results = [j.result for j in report.judgments]
     if "violated" in results:
         return "violated"
     if "pass" in results:
@@ -70,7 +71,7 @@ def _rules_steps(hf: Heedful, user: str, project: Path, other_project: Path) -> 
         report = hf.rules.check(user, "pre_action", evidence, project=where)
         observed = _judgment(report)
         place = "the same repo" if where == project else "another repo"
-        reasons = [j["reason"] for j in report["judgments"] if j["result"] == "violated"]
+        reasons = [j.reason for j in report.judgments if j.result == "violated"]
         steps.append(
             DemoStep(
                 f"Session 2: the agent proposes `{command}` in {place}",
@@ -78,7 +79,7 @@ def _rules_steps(hf: Heedful, user: str, project: Path, other_project: Path) -> 
                 expected,
                 observed,
                 observed == expected,
-                {"check": report},
+                {"check": report.model_dump(mode="json")},
             )
         )
     learned = hf.rules.learn(user, "Keep final summaries under 100 words.")
@@ -102,7 +103,7 @@ def _rules_steps(hf: Heedful, user: str, project: Path, other_project: Path) -> 
                 expected,
                 observed,
                 observed == expected,
-                {"check": report},
+                {"check": report.model_dump(mode="json")},
             )
         )
     return steps

@@ -209,7 +209,7 @@ class Replayer:
         found: dict[str, list[dict[str, Any]]] = {tag: [] for tag in prompts.values()}
         with Heedful.open(self.home, embedder=self.embedder, store_url="sqlite") as hf:
             for rule in hf.rules.list("bench", include_all=True):
-                tag = prompts.get(_words(hf.rules.show("bench", rule["id"]).get("source_text") or ""))
+                tag = prompts.get(_words(hf.rules.show("bench", rule["id"]).source_text))
                 if tag is not None:
                     check = rule.get("check") or {}
                     found[tag].append(

@@ -168,7 +168,7 @@ def select_rules(
 ) -> None:
     """The rules that apply to a task, and the checks that stay armed."""
     with opened(home) as hf:
-        data = hf.rules.select(
+        selection = hf.rules.select(
             resolve_user(hf, user), task, message=message, project=_project(project), session=session, turn=turn
         )
 
@@ -179,7 +179,7 @@ def select_rules(
             for check in d["checks"]:
                 console().print(f"  check {check['kind']}@{check['stage']}: {check['text']}")
 
-        emit(data, as_json, render)
+        emit(selection.model_dump(mode="json"), as_json, render)
 
 
 @app.command()
@@ -205,7 +205,7 @@ def check(
         if not isinstance(observation, dict):
             fail("the evidence must be a JSON object (see `heedful rules check --help`)")
         where = _project(project) if project is not None or not observation.get("project") else None
-        data = hf.rules.check(resolve_user(hf, user), stage, observation, project=where, session=session, turn=turn)
+        report = hf.rules.check(resolve_user(hf, user), stage, observation, project=where, session=session, turn=turn)
 
         def render(d: dict[str, Any]) -> None:
             for j in d["judgments"]:
@@ -214,8 +214,8 @@ def check(
             if not d["judgments"]:
                 console().print(f"[dim]no checked rule at the {d['stage']} stage[/dim]")
 
-        emit(data, as_json, render)
-        if fail_on_violation and data["blocked"]:
+        emit(report.model_dump(mode="json"), as_json, render)
+        if fail_on_violation and report.blocked:
             raise typer.Exit(1)
 
 
@@ -223,7 +223,7 @@ def check(
 def show(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, as_json: JsonOption = False) -> None:
     """One rule in full: evidence, check, validation cases."""
     with opened(home) as hf:
-        data = hf.rules.show(resolve_user(hf, user), rule_id)
+        detail = hf.rules.show(resolve_user(hf, user), rule_id)
 
         def render(d: dict[str, Any]) -> None:
             console().print(f"[bold]{d['text']}[/bold]  ({d['id']} v{d['version']}, {d['status']}, {d['scope']})")
@@ -236,7 +236,7 @@ def show(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, as_
                 check = d["check"]
                 console().print(escape(f"  check: {check['kind']}@{check['stage']} {json.dumps(check['params'])}"))
 
-        emit(data, as_json, render)
+        emit(detail.model_dump(mode="json"), as_json, render)
 
 
 @app.command()
@@ -263,25 +263,25 @@ def edit(
     """Revise a rule in your own words (a new version, recompiled)."""
     with opened(home) as hf:
         exceptions = [] if clear_exceptions else exception
-        data = hf.rules.edit(
+        change = hf.rules.edit(
             resolve_user(hf, user), rule_id, text=text, condition=condition, exceptions=exceptions, approve=approve
         )
-        emit(data, as_json, lambda d: _rules_table([d["rule"]]))
+        emit(change.model_dump(mode="json"), as_json, lambda d: _rules_table([d["rule"]]))
 
 
 @app.command()
 def retract(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Withdraw a rule, or reject a pending proposal (kept in history; `undo` brings it back)."""
     with opened(home) as hf:
-        data = hf.rules.retract(resolve_user(hf, user), rule_id)
-        emit(data, as_json, lambda d: _rules_table([d["rule"]]))
+        change = hf.rules.retract(resolve_user(hf, user), rule_id)
+        emit(change.model_dump(mode="json"), as_json, lambda d: _rules_table([d["rule"]]))
 
 
 @app.command()
 def history(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Every revision of a rule, with the words that caused it."""
     with opened(home) as hf:
-        data = hf.rules.history(resolve_user(hf, user), rule_id)
+        revisions = hf.rules.history(resolve_user(hf, user), rule_id)
 
         def render(rows: list[dict[str, Any]]) -> None:
             from rich.table import Table
@@ -298,16 +298,16 @@ def history(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, 
                 )
             console().print(table)
 
-        emit(data, as_json, render)
+        emit([revision.model_dump(mode="json") for revision in revisions], as_json, render)
 
 
 @app.command()
 def undo(user: UserOption = None, home: HomeOption = None, as_json: JsonOption = False) -> None:
     """Undo the latest change to the rule library (as a new library version)."""
     with opened(home) as hf:
-        data = hf.rules.undo(resolve_user(hf, user))
+        undone = hf.rules.undo(resolve_user(hf, user))
         emit(
-            data,
+            undone.model_dump(mode="json"),
             as_json,
             lambda d: console().print(f"undid library version {d['undone']}; now at version {d['library_version']}"),
         )
@@ -328,13 +328,17 @@ def export(
 ) -> None:
     """Export rules as reviewable Markdown (one file per rule)."""
     with opened(home) as hf:
-        data = hf.rules.export(
+        exported = hf.rules.export(
             resolve_user(hf, user),
             directory,
             project=None if project is None else _project(project),
             agents_file=agents,
         )
-        emit(data, as_json, lambda d: console().print(f"wrote {d['count']} rule files to {d['directory']}"))
+        emit(
+            exported.model_dump(mode="json"),
+            as_json,
+            lambda d: console().print(f"wrote {d['count']} rule files to {d['directory']}"),
+        )
 
 
 @app.command()

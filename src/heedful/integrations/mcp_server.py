@@ -16,12 +16,15 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from heedful.api import Heedful
 from heedful.config import Settings
 from heedful.errors import HeedfulError, InputError
 from heedful.ids import validate_user_id
+
+if TYPE_CHECKING:
+    from heedful.rules.models import CheckReport
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 SOURCE = "mcp"  # recorded on every proposal made through this server
@@ -77,7 +80,7 @@ class Tools:
 
     def retract_rule(self, rule_id: str, reason: str = "the user asked for it") -> dict[str, Any]:
         """A proposal: the rule stays in force until the user approves (`heedful rules edit ID --approve`)."""
-        return self.hf.rules.propose_retract(self.user, rule_id, reason, source=SOURCE)
+        return self.hf.rules.propose_retract(self.user, rule_id, reason, source=SOURCE).model_dump(mode="json")
 
     def check(
         self,
@@ -90,7 +93,7 @@ class Tools:
         if not any(value is not None for value in (command, file_path, reply)):
             raise InputError("give a command, a file_path (with content) or a reply to check")
         root = _project(project)
-        found: list[dict[str, Any]] = []
+        found: list[CheckReport] = []
         if command is not None:
             found.append(
                 self.hf.rules.check(
@@ -108,22 +111,16 @@ class Tools:
                 found.append(self.hf.rules.check(self.user, "artifact", {"artifact": artifact}, project=root))
         if reply is not None:
             found.append(self.hf.rules.check(self.user, "delivery", {"delivery": reply, "events": []}, project=root))
-        judgments = [j for part in found for j in part["judgments"]]
-        violations = [j for j in judgments if j["result"] == "violated"]
+        judgments = [j for part in found for j in part.judgments]
+        violations = [j for j in judgments if j.result == "violated"]
         return {
             "ok": not violations,
             "violations": [
-                {
-                    "rule_id": j["rule_id"],
-                    "rule": j["text"],
-                    "stage": j["stage"],
-                    "reason": j["reason"],
-                    "quotes": j["quotes"],
-                }
+                {"rule_id": j.rule_id, "rule": j.text, "stage": j.stage, "reason": j.reason, "quotes": j.quotes}
                 for j in violations
             ],
-            "judgments": judgments,
-            "library_version": found[0]["library_version"],
+            "judgments": [j.model_dump(mode="json") for j in judgments],
+            "library_version": found[0].library_version,
         }
 
 

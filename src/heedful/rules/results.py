@@ -1,8 +1,9 @@
-"""What the rule operations answer: one typed model per result, dumped as is by the CLI's `--json`
-and returned as is by the HTTP API (which documents it in its OpenAPI schema).
+"""What the rule operations answer: one typed model per result. `RuleService` returns the model; the
+CLI's `--json` prints its `model_dump(mode="json")` and the HTTP API returns it as is (its OpenAPI
+schema documents the shape).
 
-    detail = hf.rules.show("me", "r-1f2e3d4c5b6a")     # RuleDetail
-    detail.status, detail.cases, detail.model_dump()   # the `rules show --json` shape
+    detail = hf.rules.show("me", "r-1f2e3d4c5b6a")              # RuleDetail
+    detail.status, detail.cases, detail.model_dump(mode="json")  # the `rules show --json` shape
 
 `rules list` stays on the light `listing.PublicRule` (no pydantic on that path); `RuleView` has the
 same fields, and a test keeps the two equal.

@@ -33,8 +33,17 @@ from heedful.rules.proposals import Proposal, proposal_of
 if TYPE_CHECKING:
     import numpy as np
 
-    from heedful.rules.models import ContextMessage, LearnResult, Rule, RuleStatus, Source
-    from heedful.rules.results import RuleView
+    from heedful.rules.models import CheckReport, ContextMessage, LearnResult, Rule, RuleSelection, RuleStatus, Source
+    from heedful.rules.results import (
+        Approval,
+        LibraryUndo,
+        RetractionProposal,
+        RuleChange,
+        RuleDetail,
+        RuleExport,
+        RuleRevision,
+        RuleView,
+    )
     from heedful.store.protocols import RuleStore
 
 MAX_TEXT = MAX_MESSAGE_CHARS  # one limit for every message, defined in config
@@ -178,9 +187,9 @@ class RuleService:
             raise NotFoundError(f"no rule {rule_id!r} for user {user!r}")
         return rule_from_row(row)
 
-    # The operations below answer with their typed result's `model_dump()` (see `rules/results.py`):
-    # the one shape of the CLI's `--json`, the HTTP API and library callers.
-    def show(self, user_id: str, rule_id: str) -> dict[str, Any]:
+    # The operations below answer with their typed result (see `rules/results.py`); its
+    # `model_dump(mode="json")` is the CLI's `--json` and the HTTP API's body.
+    def show(self, user_id: str, rule_id: str) -> RuleDetail:
         """`RuleDetail`: the rule, why it is as it is, its validation cases and its number of revisions."""
         from heedful.rules.results import RuleDetail
 
@@ -192,9 +201,9 @@ class RuleService:
             "cases": [] if rule.check is None else rule.check.cases,
             "history": len(self._repo.history(rule.user_id, rule_id)),
         }
-        return RuleDetail.model_validate(detail).model_dump()
+        return RuleDetail.model_validate(detail)
 
-    def history(self, user_id: str, rule_id: str) -> builtins.list[dict[str, Any]]:
+    def history(self, user_id: str, rule_id: str) -> builtins.list[RuleRevision]:
         """`RuleRevision` per stored revision, oldest first."""
         from heedful.rules.results import RuleRevision
 
@@ -203,7 +212,7 @@ class RuleService:
         if not rows:
             raise NotFoundError(f"no rule {rule_id!r} for user {user!r}")
         fields = RuleRevision.model_fields
-        return [RuleRevision.model_validate({name: getattr(r, name) for name in fields}).model_dump() for r in rows]
+        return [RuleRevision.model_validate({name: getattr(r, name) for name in fields}) for r in rows]
 
     # -- selection and checking (rules/service_checks.py) ----------------------------------------
     def select(
@@ -214,12 +223,11 @@ class RuleService:
         project: str | Path | None = None,
         session: str | None = None,
         turn: str | None = None,
-    ) -> dict[str, Any]:
-        """The applicable active rules for a task, and every checked rule in scope (the `--json` shape of
-        `RuleSelection`, which `heedful.rules.service_checks.select_rules` returns)."""
+    ) -> RuleSelection:
+        """The applicable active rules for a task, and every checked rule in scope."""
         from heedful.rules.service_checks import select_rules
 
-        return select_rules(self.parts, user_id, task, message, project, session, turn).model_dump()
+        return select_rules(self.parts, user_id, task, message, project, session, turn)
 
     def check(
         self,
@@ -230,12 +238,11 @@ class RuleService:
         session: str | None = None,
         turn: str | None = None,
         rule_ids: builtins.list[str] | None = None,
-    ) -> dict[str, Any]:
-        """Every checked rule of the stage judged on the evidence (the `--json` shape of `CheckReport`, which
-        `heedful.rules.service_checks.check_evidence` returns)."""
+    ) -> CheckReport:
+        """Every checked rule of the stage judged on the evidence; `blocked` when any check is violated."""
         from heedful.rules.service_checks import check_evidence
 
-        return check_evidence(self.parts, user_id, stage, evidence, project, session, turn, rule_ids).model_dump()
+        return check_evidence(self.parts, user_id, stage, evidence, project, session, turn, rule_ids)
 
     # -- people editing rules ------------------------------------------------------------------
     def edit(
@@ -246,8 +253,10 @@ class RuleService:
         condition: str | None = None,
         exceptions: builtins.list[str] | None = None,
         approve: bool = False,
-    ) -> dict[str, Any]:
-        """A new revision from the user's own edit (their words are its evidence); recompiled."""
+    ) -> RuleChange | Approval:
+        """A new revision from the user's own edit (their words are its evidence); recompiled.
+
+        With `approve` alone: what `approve` answers (`Approval` of a proposal)."""
         rule = self.get(user_id, rule_id)
         if rule.status in ("retracted", "superseded"):
             raise InputError(f"rule {rule_id} is {rule.status}; learn a new rule instead")
@@ -272,8 +281,7 @@ class RuleService:
             raise InputError("nothing to change: give a new text, condition or exceptions")
         return self._revise(rule, changes, approve)
 
-    def _revise(self, rule: Rule, changes: dict[str, Any], approve: bool) -> dict[str, Any]:
-        """`RuleChange`."""
+    def _revise(self, rule: Rule, changes: dict[str, Any], approve: bool) -> RuleChange:
         from heedful.rules.library import compile_candidate, restate, row_for
         from heedful.rules.results import RuleChange
 
@@ -305,14 +313,14 @@ class RuleService:
             rule.user_id, "approve" if approve and not changes else "edit", f"edit {rule.id}", [row]
         )
         refresh_readings(self.parts, rule.user_id)
-        return RuleChange(library_version=version, rule=self._view(rule.user_id, rule.id)).model_dump()
+        return RuleChange(library_version=version, rule=self._view(rule.user_id, rule.id))
 
     def _view(self, user_id: str, rule_id: str) -> RuleView:
         from heedful.rules.results import RuleView
 
         return RuleView.of(self.get(user_id, rule_id).public())
 
-    def approve(self, user_id: str, rule_id: str) -> dict[str, Any]:
+    def approve(self, user_id: str, rule_id: str) -> RuleChange | Approval:
         """The user's approval: apply a pending proposal (by its id or its target's) or activate a held rule.
 
         `Approval` of a proposal, `RuleChange` of a held rule."""
@@ -350,10 +358,10 @@ class RuleService:
         applied = proposal.target if proposal.change in ("retract", "update") else proposal.rule_id
         return Approval(
             library_version=version, approved=proposal.public(), rule=self._view(user, applied or proposal.rule_id)
-        ).model_dump()
+        )
 
-    def propose_retract(self, user_id: str, rule_id: str, reason: str, source: str) -> dict[str, Any]:
-        """A retraction someone other than the user asks for: held until the user approves it (`RetractionProposal`)."""
+    def propose_retract(self, user_id: str, rule_id: str, reason: str, source: str) -> RetractionProposal:
+        """A retraction someone other than the user asks for: held until the user approves it."""
         from heedful.rules.results import RetractionProposal
 
         rule = self.get(user_id, rule_id)
@@ -378,14 +386,13 @@ class RuleService:
             proposal=waiting.public(),
             rule=self._view(user_id, rule_id),
             note=f"the rule stays in force until the user approves: heedful rules edit {waiting.rule_id} --approve",
-        ).model_dump()
+        )
 
     def _proposal(self, user: str, rule_id: str) -> Proposal | None:
         row = self._repo.rule_at(user, rule_id, self._repo.latest_version(user))
         return None if row is None else proposal_of(row)
 
-    def retract(self, user_id: str, rule_id: str, reason: str = "retracted by the user") -> dict[str, Any]:
-        """`RuleChange`."""
+    def retract(self, user_id: str, rule_id: str, reason: str = "retracted by the user") -> RuleChange:
         from heedful.rules.library import restate, row_for
         from heedful.rules.results import RuleChange
 
@@ -408,10 +415,10 @@ class RuleService:
             reason,
         )
         version = self._repo.commit(rule.user_id, "retract", f"retract {rule.id}", [row])
-        return RuleChange(library_version=version, rule=self._view(user_id, rule_id)).model_dump()
+        return RuleChange(library_version=version, rule=self._view(user_id, rule_id))
 
-    def undo(self, user_id: str) -> dict[str, Any]:
-        """`LibraryUndo`."""
+    def undo(self, user_id: str) -> LibraryUndo:
+        """Undo the latest library version (as a new version that restores the one before)."""
         from heedful.rules.results import LibraryUndo
 
         user = _user(user_id)
@@ -419,7 +426,7 @@ class RuleService:
         if done is None:
             raise InputError("nothing to undo")
         refresh_readings(self.parts, user)  # a reading pruned since is made again
-        return LibraryUndo(undone=done[0], library_version=done[1]).model_dump()
+        return LibraryUndo(undone=done[0], library_version=done[1])
 
     def export(
         self,
@@ -427,8 +434,8 @@ class RuleService:
         directory: str | Path,
         project: str | Path | None = None,
         agents_file: str | Path | None = None,
-    ) -> dict[str, Any]:
-        """One Markdown file per live rule (plus an index), and optionally an AGENTS.md section (`RuleExport`)."""
+    ) -> RuleExport:
+        """One Markdown file per live rule (plus an index), and optionally an AGENTS.md section."""
         from heedful.rules.library import agents_section, markdown, markdown_name
         from heedful.rules.results import RuleExport
 
@@ -452,7 +459,7 @@ class RuleService:
             files=written,
             count=len(written),
             agents_file=None if agents_file is None else str(agents_file),
-        ).model_dump()
+        )
 
     def _embed_one(self, text: str, condition: str | None) -> np.ndarray:
         return self.parts.embedder.embed([" ".join([text, condition or ""])])[0]

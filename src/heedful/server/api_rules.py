@@ -90,7 +90,7 @@ def list_rules(
 @router.post(
     "/v1/rules/select", summary="The rules that apply to a task: `rules select --json`.", response_model=RuleSelection
 )
-def select(body: SelectBody, who: CallerDep, state: StateDep) -> dict[str, Any]:
+def select(body: SelectBody, who: CallerDep, state: StateDep) -> RuleSelection:
     with state.use() as hf:
         return hf.rules.select(
             who.user, body.task, message=body.message, project=absolute(body.project), session=body.session,
@@ -103,7 +103,7 @@ def select(body: SelectBody, who: CallerDep, state: StateDep) -> dict[str, Any]:
     summary="Run one stage's checks on an observation: `rules check --json`.",
     response_model=CheckReport,
 )
-def check(body: CheckBody, who: CallerDep, state: StateDep) -> dict[str, Any]:
+def check(body: CheckBody, who: CallerDep, state: StateDep) -> CheckReport:
     with state.use() as hf:
         return hf.rules.check(
             who.user, body.stage, body.evidence, project=absolute(body.project), session=body.session, turn=body.turn
@@ -115,13 +115,13 @@ def check(body: CheckBody, who: CallerDep, state: StateDep) -> dict[str, Any]:
     summary="Undo the latest change to the rule library: `rules undo --json`.",
     response_model=LibraryUndo,
 )
-def undo(who: CallerDep, state: StateDep) -> dict[str, Any]:
+def undo(who: CallerDep, state: StateDep) -> LibraryUndo:
     with state.use() as hf:
         return hf.rules.undo(who.user)
 
 
 @router.get("/v1/rules/{rule_id}", summary="One rule in full: `rules show --json`.", response_model=RuleDetail)
-def show(rule_id: str, who: CallerDep, state: StateDep) -> dict[str, Any]:
+def show(rule_id: str, who: CallerDep, state: StateDep) -> RuleDetail:
     with state.use() as hf:
         return hf.rules.show(who.user, rule_id)
 
@@ -131,7 +131,7 @@ def show(rule_id: str, who: CallerDep, state: StateDep) -> dict[str, Any]:
     summary="Every revision of a rule: `rules history --json`.",
     response_model=list[RuleRevision],
 )
-def history(rule_id: str, who: CallerDep, state: StateDep) -> list[dict[str, Any]]:
+def history(rule_id: str, who: CallerDep, state: StateDep) -> list[RuleRevision]:
     with state.use() as hf:
         return hf.rules.history(who.user, rule_id)
 
@@ -141,7 +141,7 @@ def history(rule_id: str, who: CallerDep, state: StateDep) -> list[dict[str, Any
     summary="Revise a rule in the user's words: `rules edit --json`.",
     response_model=Approval | RuleChange,
 )
-def edit(rule_id: str, body: EditBody, who: CallerDep, state: StateDep) -> dict[str, Any]:
+def edit(rule_id: str, body: EditBody, who: CallerDep, state: StateDep) -> RuleChange | Approval:
     with state.use() as hf:
         return hf.rules.edit(
             who.user, rule_id, text=body.text, condition=body.condition, exceptions=body.exceptions,
@@ -154,7 +154,7 @@ def edit(rule_id: str, body: EditBody, who: CallerDep, state: StateDep) -> dict[
     summary="Approve what waits as needs_user: `rules edit --approve --json`.",
     response_model=Approval | RuleChange,
 )
-def approve(rule_id: str, who: CallerDep, state: StateDep) -> dict[str, Any]:
+def approve(rule_id: str, who: CallerDep, state: StateDep) -> RuleChange | Approval:
     with state.use() as hf:
         return hf.rules.edit(who.user, rule_id, approve=True)
 
@@ -164,7 +164,7 @@ def approve(rule_id: str, who: CallerDep, state: StateDep) -> dict[str, Any]:
     summary="Withdraw a rule or reject a proposal: `rules retract --json`.",
     response_model=RuleChange,
 )
-def retract(rule_id: str, who: CallerDep, state: StateDep) -> dict[str, Any]:
+def retract(rule_id: str, who: CallerDep, state: StateDep) -> RuleChange:
     with state.use() as hf:
         return hf.rules.retract(who.user, rule_id)
 

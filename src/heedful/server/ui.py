@@ -189,17 +189,16 @@ def rule(request: Request, rule_id: str, who: ViewerDep, trial: str = "", path: 
     try:
         with state_of(request).use() as hf:
             shown = hf.rules.show(who.user, rule_id)
-            versions = hf.rules.history(who.user, rule_id)
-            check = shown.get("check")
-            if trial and check and shown["status"] == "checked":
+            versions = [revision.model_dump(mode="json") for revision in hf.rules.history(who.user, rule_id)]
+            check = shown.check
+            if trial and check and shown.status == "checked":
                 evidence = trial_evidence(check["stage"], trial, path)
-                report = hf.rules.check(
-                    who.user, check["stage"], evidence, project=shown["project"], rule_ids=[rule_id]
-                )
-                verdict = next(iter(report["judgments"]), None)
+                report = hf.rules.check(who.user, check["stage"], evidence, project=shown.project, rule_ids=[rule_id])
+                verdict = next((j.model_dump(mode="json") for j in report.judgments), None)
     except HeedfulError as exc:
         return page(request, "error.html", who, status=404, error=str(exc))
-    return page(request, "rule.html", who, rule=shown, versions=versions, trial=trial, path=path, verdict=verdict)
+    rule = shown.model_dump(mode="json")  # the template reads the `rules show --json` shape
+    return page(request, "rule.html", who, rule=rule, versions=versions, trial=trial, path=path, verdict=verdict)
 
 
 @router.post("/rules/{rule_id}/approve")

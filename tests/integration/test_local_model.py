@@ -96,8 +96,8 @@ def test_local_model_flows_through_the_rule_learner_and_checker(hf_local: Heedfu
     report = hf_local.rules.check(
         "alice", "pre_action", {"action": {"tool": "Bash", "command": "pip install requests"}}, project=project
     )
-    assert report["stage"] == "pre_action"
-    assert all(j["result"] in ("pass", "violated", "not_applicable", "unknown") for j in report["judgments"])
+    assert report.stage == "pre_action"
+    assert all(j.result in ("pass", "violated", "not_applicable", "unknown") for j in report.judgments)
 
 
 def test_corrections_bench_runs_with_the_local_model(tmp_path: Path) -> None:

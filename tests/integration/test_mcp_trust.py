@@ -151,4 +151,4 @@ def test_agent_calls_only_propose_and_results_are_structured(home: Path) -> None
         sources = {p.source for p in hf.rules.pending("alice")}
         assert sources == {"mcp"}
         blocked = hf.rules.check("alice", "pre_action", {"action": {"tool": "Bash", "command": "git push origin main"}})
-        assert blocked["blocked"]
+        assert blocked.blocked

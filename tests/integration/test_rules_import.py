@@ -15,6 +15,7 @@ from heedful.commands import rules_import
 from heedful.errors import InputError
 from heedful.rules.import_report import ImportReport
 from heedful.rules.importer import import_rules
+from heedful.rules.models import CheckReport
 
 CLAUDE_MD = """\
 ---
@@ -65,7 +66,7 @@ def _ops(report: ImportReport) -> list[str]:
     return [rule.op for f in report.files for line in f.lines for rule in line.rules]
 
 
-def _pre_action(hf: Heedful, command: str, project: Path) -> dict:
+def _pre_action(hf: Heedful, command: str, project: Path) -> CheckReport:
     return hf.rules.check("me", "pre_action", {"action": {"tool": "Bash", "command": command}}, project=project)
 
 
@@ -98,12 +99,12 @@ def test_import_creates_project_rules_with_line_evidence(hf: Heedful, repo: Path
     names = _by_text(hf, "clear names")
     assert names["status"] == "guidance"
     shown = hf.rules.show("me", pip["id"])
-    assert shown["source_text"].startswith("heedful-import/1 ")
+    assert shown.source_text.startswith("heedful-import/1 ")
     # The checks enforce in the repository, and only there.
-    assert _pre_action(hf, "pip install requests", repo)["blocked"]
-    assert _pre_action(hf, "git push --force origin main", repo)["blocked"]
-    assert not _pre_action(hf, "uv add requests", repo)["blocked"]
-    assert not _pre_action(hf, "pip install requests", repo.parent)["blocked"]
+    assert _pre_action(hf, "pip install requests", repo).blocked
+    assert _pre_action(hf, "git push --force origin main", repo).blocked
+    assert not _pre_action(hf, "uv add requests", repo).blocked
+    assert not _pre_action(hf, "pip install requests", repo.parent).blocked
 
 
 def test_reimport_is_a_noop(hf: Heedful, repo: Path) -> None:
@@ -150,7 +151,7 @@ def test_removed_line_retracts_only_its_rules(hf: Heedful, repo: Path) -> None:
     live = {r["id"]: r for r in hf.rules.list("me")}
     assert set(live) == set(others)
     assert all(live[i]["status"] == others[i]["status"] and live[i]["text"] == others[i]["text"] for i in live)
-    assert not _pre_action(hf, "git push --force", repo)["blocked"]
+    assert not _pre_action(hf, "git push --force", repo).blocked
 
 
 def test_rules_taught_by_correction_are_never_touched(hf: Heedful, repo: Path) -> None:

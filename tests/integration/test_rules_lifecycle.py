@@ -19,7 +19,7 @@ def bash(command: str) -> dict:
 
 def results(hf: Heedful, evidence: dict, project: str = PROJECT, **kw: str) -> dict[str, str]:
     out = hf.rules.check("me", "pre_action", evidence, project=project, **kw)
-    return {j["text"]: j["result"] for j in out["judgments"]}
+    return {j.text: j.result for j in out.judgments}
 
 
 def test_first_slice_learn_compile_check(hf: Heedful) -> None:
@@ -41,13 +41,13 @@ def test_project_rules_never_fire_in_another_project(hf: Heedful) -> None:
     assert [r["text"] for r in hf.rules.list("me", project=OTHER)] == []
     assert [r["text"] for r in hf.rules.list("me", project=PROJECT)] == ["Use uv, not pip."]
     selected = hf.rules.select("me", "install the requests package with pip", project=OTHER)
-    assert selected["rules"] == [] and selected["checks"] == []
+    assert selected.rules == [] and selected.checks == []
 
 
 def test_rules_are_per_user(hf: Heedful) -> None:
     hf.rules.learn("alice", "never push to main", project=PROJECT)
     assert hf.rules.list("bob") == []
-    assert hf.rules.check("bob", "pre_action", bash("git push origin main"), project=PROJECT)["judgments"] == []
+    assert hf.rules.check("bob", "pre_action", bash("git push origin main"), project=PROJECT).judgments == []
     rule_id = hf.rules.list("alice")[0]["id"]
     with pytest.raises(NotFoundError):
         hf.rules.show("bob", rule_id)
@@ -98,7 +98,7 @@ def test_noop_supersede_split_retract(hf: Heedful) -> None:
     (action,) = switched.actions
     assert action.op == "supersede"
     old = hf.rules.show("me", first.rule_id)
-    assert old["status"] == "superseded" and old["superseded_by"] == action.rule_id
+    assert old.status == "superseded" and old.superseded_by == action.rule_id
     assert results(hf, bash("pnpm install"))["We switched to yarn, not pnpm."] == "violated"
 
     bundled = hf.rules.learn(
@@ -125,25 +125,25 @@ def test_update_adds_an_exception_and_keeps_all_evidence(hf: Heedful) -> None:
     held = hf.rules.learn("me", "never push to main unless I say so", project=PROJECT).actions[0]
     # the exception would drop the command check: a weakening, held for the user's approval
     assert held.op == "needs_user" and held.rule["supersedes"] == rule_id
-    assert hf.rules.show("me", rule_id)["status"] == "checked"
+    assert hf.rules.show("me", rule_id).status == "checked"
     hf.rules.edit("me", held.rule_id, approve=True)
     rule = hf.rules.show("me", rule_id)
-    assert rule["exceptions"] == ["unless I say so"]
-    assert rule["status"] == "guidance"  # an exception is not something the command check can see
-    assert rule["evidence"] == ["never push to main", "never push to main unless I say so"]
+    assert rule.exceptions == ["unless I say so"]
+    assert rule.status == "guidance"  # an exception is not something the command check can see
+    assert rule.evidence == ["never push to main", "never push to main unless I say so"]
     history = hf.rules.history("me", rule_id)
-    assert [h["version"] for h in history] == [1, 2] and [h["op"] for h in history] == ["new", "update"]
-    assert hf.rules.show("me", held.rule_id)["status"] == "superseded"
+    assert [h.version for h in history] == [1, 2] and [h.op for h in history] == ["new", "update"]
+    assert hf.rules.show("me", held.rule_id).status == "superseded"
 
 
 def test_dangerous_rules_wait_for_the_user(hf: Heedful) -> None:
     result = hf.rules.learn("me", "always use --no-verify when you commit", project=PROJECT)
     assert result.actions[0].op == "needs_user"
     rule_id = result.actions[0].rule_id
-    assert hf.rules.show("me", rule_id)["status"] == "needs_user"
-    assert hf.rules.select("me", "commit the change with --no-verify", project=PROJECT)["rules"] == []
+    assert hf.rules.show("me", rule_id).status == "needs_user"
+    assert hf.rules.select("me", "commit the change with --no-verify", project=PROJECT).rules == []
     approved = hf.rules.edit("me", rule_id, approve=True)
-    assert approved["rule"]["status"] == "guidance"
+    assert approved.rule.status == "guidance"
 
 
 def test_library_versions_are_pinned_per_turn(hf: Heedful) -> None:
@@ -154,7 +154,7 @@ def test_library_versions_are_pinned_per_turn(hf: Heedful) -> None:
     same_turn = results(hf, bash("pip install x"), session="s1", turn="t1")
     assert "Use uv, not pip." not in same_turn
     assert (
-        hf.rules.select("me", "install packages with pip", project=PROJECT, session="s1", turn="t1")["library_version"]
+        hf.rules.select("me", "install packages with pip", project=PROJECT, session="s1", turn="t1").library_version
         == pinned
     )
     next_turn = hf.rules.adopt("me", "s1", "t2")
@@ -167,7 +167,7 @@ def test_undo_restores_the_previous_library_version(hf: Heedful) -> None:
     gone = hf.rules.learn("me", "use uv, not pip, in this repo", project=PROJECT).actions[0].rule_id
     undone = hf.rules.undo("me")
     assert [r["id"] for r in hf.rules.list("me")] == [keep]
-    assert undone["undone"] == 2
+    assert undone.undone == 2
     hf.rules.retract("me", keep)
     assert hf.rules.list("me") == []
     hf.rules.undo("me")
@@ -181,12 +181,12 @@ def test_undo_restores_the_previous_library_version(hf: Heedful) -> None:
 
 def test_edit_recompiles_and_history_records_it(hf: Heedful) -> None:
     rule_id = hf.rules.learn("me", "keep replies short", project=PROJECT).actions[0].rule_id
-    assert hf.rules.show("me", rule_id)["status"] == "guidance"
+    assert hf.rules.show("me", rule_id).status == "guidance"
     edited = hf.rules.edit("me", rule_id, text="Keep replies under 80 words.")
-    assert edited["rule"]["status"] == "checked"
-    assert edited["rule"]["check"]["kind"] == "reply_word_limit"
+    assert edited.rule.status == "checked"
+    assert edited.rule.check is not None and edited.rule.check["kind"] == "reply_word_limit"
     verdict = hf.rules.check("me", "delivery", {"delivery": "word " * 120}, project=PROJECT)
-    assert verdict["judgments"][0]["result"] == "violated"
+    assert verdict.judgments[0].result == "violated"
 
 
 def test_bad_input_is_a_clear_error_and_changes_nothing(hf: Heedful) -> None:
@@ -218,8 +218,8 @@ def test_export_markdown_and_agents(hf: Heedful, tmp_path: Path) -> None:
     hf.rules.learn("me", "never push to main", project=PROJECT)
     hf.rules.learn("me", "When writing Python, use type hints everywhere.", project=PROJECT)
     out = hf.rules.export("me", tmp_path / "rules", agents_file=tmp_path / "AGENTS.md")
-    assert out["count"] == 2
-    text = Path(out["files"][0]).read_text()
+    assert out.count == 2
+    text = Path(out.files[0]).read_text()
     assert text.startswith("---\nid: ") and "## Evidence" in text
     agents = (tmp_path / "AGENTS.md").read_text()
     assert "- Never push to main." in agents and "(when: When writing Python)" in agents

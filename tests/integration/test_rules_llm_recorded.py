@@ -156,7 +156,7 @@ def test_recorded_semantic_check_is_validated_then_judged(home: Path, endpoint: 
         # At run time: a grounded violation blocks; an invented rule id and an ungrounded quote do not.
         endpoint.queue(200, judgment(rule_id, "violated", ["I apologise"]))
         report = hf.rules.check("alice", "delivery", {"delivery": "I apologise, the tests failed."})
-        assert report["blocked"] and report["judgments"][0]["quotes"] == ["I apologise"]
+        assert report.blocked and report.judgments[0].quotes == ["I apologise"]
         endpoint.queue(
             200,
             answer(
@@ -174,9 +174,9 @@ def test_recorded_semantic_check_is_validated_then_judged(home: Path, endpoint: 
             ),
         )
         report = hf.rules.check("alice", "delivery", {"delivery": "All tests pass."})
-        assert not report["blocked"]
-        assert [(j["rule_id"], j["result"]) for j in report["judgments"]] == [(rule_id, "unknown")]
+        assert not report.blocked
+        assert [(j.rule_id, j.result) for j in report.judgments] == [(rule_id, "unknown")]
 
     with Heedful.open(home, model="offline") as offline:  # offline, a semantic check never blocks
         report = offline.rules.check("alice", "delivery", {"delivery": "I apologise."})
-        assert [j["result"] for j in report["judgments"]] == ["unknown"]
+        assert [j.result for j in report.judgments] == ["unknown"]

@@ -20,9 +20,7 @@ def live(hf: Heedful) -> dict[str, str]:
 
 
 def blocked(hf: Heedful, command: str) -> bool:
-    return bool(
-        hf.rules.check("me", "pre_action", {"action": {"tool": "Bash", "command": command}}, project=PROJECT)["blocked"]
-    )
+    return hf.rules.check("me", "pre_action", {"action": {"tool": "Bash", "command": command}}, project=PROJECT).blocked
 
 
 @pytest.fixture
@@ -140,10 +138,10 @@ def test_retracting_a_checked_rule_waits_for_approval(taught: Heedful) -> None:
 
     before = taught.store.rules.latest_version("me")
     approved = taught.rules.edit("me", action.rule_id, approve=True)
-    assert approved["library_version"] == before + 1 and approved["rule"]["status"] == "retracted"
+    assert approved.library_version == before + 1 and approved.rule.status == "retracted"
     assert not blocked(taught, "git push origin main")
     assert "Never push to main." not in live(taught)
-    assert [h["op"] for h in taught.rules.history("me", target["id"])] == ["new", "retract"]
+    assert [h.op for h in taught.rules.history("me", target["id"])] == ["new", "retract"]
 
 
 def test_approval_by_the_target_id_and_rejection(taught: Heedful) -> None:
@@ -152,10 +150,10 @@ def test_approval_by_the_target_id_and_rejection(taught: Heedful) -> None:
     taught.rules.learn("me", "forget the rule about main", project=PROJECT)
     proposal = taught.rules.learn("me", "forget what I said about curl", project=PROJECT).actions[0].rule_id
     taught.rules.edit("me", push, approve=True)  # the rule's own id names its one pending change
-    assert taught.rules.show("me", push)["status"] == "retracted"
+    assert taught.rules.show("me", push).status == "retracted"
     taught.rules.retract("me", proposal)  # rejecting the proposal leaves the rule alone
-    assert taught.rules.show("me", curl)["status"] == "checked"
-    assert taught.rules.show("me", proposal)["status"] == "retracted"
+    assert taught.rules.show("me", curl).status == "checked"
+    assert taught.rules.show("me", proposal).status == "retracted"
 
 
 def test_a_guidance_rule_is_retracted_at_once(hf: Heedful) -> None:

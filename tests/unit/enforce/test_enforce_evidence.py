@@ -27,9 +27,9 @@ def test_rules_check_and_the_hook_agree(hf: Heedful, tmp_path: Path, tool: str, 
     hook = enforcer.pre_tool("s1", tool, tool_input, str(tmp_path))
     payload = {"action": {"tool_name": tool, "tool_input": tool_input}}  # a hook payload's fields, as given
     checked = hf.rules.check("me", "pre_action", payload, project=tmp_path)
-    assert hook.decision == "deny" and checked["blocked"], (hook, checked["judgments"])
+    assert hook.decision == "deny" and checked.blocked, (hook, checked.judgments)
     flat = {"action": {"tool": tool, **tool_input}}
-    assert hf.rules.check("me", "pre_action", flat, project=tmp_path)["blocked"]
+    assert hf.rules.check("me", "pre_action", flat, project=tmp_path).blocked
 
 
 def test_one_builder_for_every_action_shape() -> None:

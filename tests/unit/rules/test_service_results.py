@@ -1,4 +1,4 @@
-"""The rules API's selection and check results are typed; the service's JSON is their dump, key for key."""
+"""The rules API's selection and check results are typed: the service returns the models themselves."""
 
 from __future__ import annotations
 
@@ -17,10 +17,11 @@ def test_a_check_report_is_typed_and_the_service_gives_its_json(hf: Heedful, tmp
     report = check_evidence(RuleParts.of(hf), "me", "pre_action", PUSH, project=tmp_path)
     assert isinstance(report, CheckReport) and report.blocked
     assert [j.result for j in report.judgments] == ["violated"]
-    data = hf.rules.check("me", "pre_action", PUSH, project=tmp_path)
+    served = hf.rules.check("me", "pre_action", PUSH, project=tmp_path)
+    assert isinstance(served, CheckReport) and served == report
+    data = served.model_dump(mode="json")
     assert list(data) == ["library_version", "stage", "project", "blocked", "counts", "judgments"]
     assert list(data["counts"]) == ["pass", "violated", "not_applicable", "unknown"]
-    assert data == report.model_dump()
 
 
 def test_a_selection_is_typed_and_the_service_gives_its_json(hf: Heedful, tmp_path: Path) -> None:
@@ -28,9 +29,10 @@ def test_a_selection_is_typed_and_the_service_gives_its_json(hf: Heedful, tmp_pa
     chosen = select_rules(RuleParts.of(hf), "me", "install the requests package", project=tmp_path)
     assert isinstance(chosen, RuleSelection) and chosen.examined == 1
     assert [c.kind for c in chosen.checks] == ["forbidden_command"]
-    data = hf.rules.select("me", "install the requests package", project=tmp_path)
+    served = hf.rules.select("me", "install the requests package", project=tmp_path)
+    assert isinstance(served, RuleSelection) and served == chosen
+    data = served.model_dump(mode="json")
     assert list(data) == ["library_version", "project", "rules", "checks", "batches", "examined", "note"]
-    assert data == chosen.model_dump()
 
 
 def test_the_service_is_given_its_parts_and_uses_the_id_factory(hf: Heedful) -> None:

@@ -119,8 +119,18 @@ def resolve_user(hf: Any, user: str | None) -> str:
 
 
 def emit(data: Any, as_json: bool, render: Callable[[Any], None] | None = None) -> None:
-    """Print `data` as JSON (`--json`) or through `render` for people."""
+    """Print `data` as JSON (`--json`) or through `render` for people; a typed result (or a list of
+    them) prints as its `model_dump(mode="json")`, and `render` is given the result itself."""
     if as_json or render is None:
-        sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False, default=str) + "\n")
+        sys.stdout.write(json.dumps(jsonable(data), indent=2, ensure_ascii=False, default=str) + "\n")
         return
     render(data)
+
+
+def jsonable(data: Any) -> Any:
+    """A pydantic result as its JSON dump, found by its method so that the light commands never load pydantic."""
+    if hasattr(data, "model_dump") and not isinstance(data, type):
+        return data.model_dump(mode="json")
+    if isinstance(data, list):
+        return [jsonable(item) for item in data]
+    return data

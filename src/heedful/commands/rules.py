@@ -17,6 +17,9 @@ from heedful.errors import InputError
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from heedful.rules.models import CheckReport, RuleSelection
+    from heedful.rules.results import RuleChange, RuleDetail, RuleRevision
+
 app = typer.Typer(help="Learned rules: tell once, checked later.", no_args_is_help=True)
 app.command("import")(rules_import.import_rules)
 
@@ -137,6 +140,11 @@ def _action_line(action: dict[str, Any]) -> str:
     return f"  {action['op']:<10} {action.get('rule_id') or ''} {rule.get('text', '')}{status}".rstrip()
 
 
+def _changed_rule(change: RuleChange) -> None:
+    """An edited, approved or retracted rule, as one row of the rules table."""
+    _rules_table([change.rule.model_dump(mode="json")])
+
+
 @app.command("list")
 def list_rules(
     project: Annotated[
@@ -172,14 +180,14 @@ def select_rules(
             resolve_user(hf, user), task, message=message, project=_project(project), session=session, turn=turn
         )
 
-        def render(d: dict[str, Any]) -> None:
-            console().print(f"library version {d['library_version']}: {len(d['rules'])} of {d['examined']} rules")
-            for rule in d["rules"]:
-                console().print(f"  {rule['id']} {rule['text']}  [dim]{rule['why']}[/dim]")
-            for check in d["checks"]:
-                console().print(f"  check {check['kind']}@{check['stage']}: {check['text']}")
+        def render(d: RuleSelection) -> None:
+            console().print(f"library version {d.library_version}: {len(d.rules)} of {d.examined} rules")
+            for rule in d.rules:
+                console().print(f"  {rule.id} {rule.text}  [dim]{rule.why}[/dim]")
+            for check in d.checks:
+                console().print(f"  check {check.kind}@{check.stage}: {check.text}")
 
-        emit(selection.model_dump(mode="json"), as_json, render)
+        emit(selection, as_json, render)
 
 
 @app.command()
@@ -207,14 +215,14 @@ def check(
         where = _project(project) if project is not None or not observation.get("project") else None
         report = hf.rules.check(resolve_user(hf, user), stage, observation, project=where, session=session, turn=turn)
 
-        def render(d: dict[str, Any]) -> None:
-            for j in d["judgments"]:
-                quote = f"  «{j['quotes'][0]}»" if j["quotes"] else ""
-                console().print(escape(f"{j['result']:<15} {j['rule_id']} {j['text']} — {j['reason']}{quote}"))
-            if not d["judgments"]:
-                console().print(f"[dim]no checked rule at the {d['stage']} stage[/dim]")
+        def render(d: CheckReport) -> None:
+            for j in d.judgments:
+                quote = f"  «{j.quotes[0]}»" if j.quotes else ""
+                console().print(escape(f"{j.result:<15} {j.rule_id} {j.text} — {j.reason}{quote}"))
+            if not d.judgments:
+                console().print(f"[dim]no checked rule at the {d.stage} stage[/dim]")
 
-        emit(report.model_dump(mode="json"), as_json, render)
+        emit(report, as_json, render)
         if fail_on_violation and report.blocked:
             raise typer.Exit(1)
 
@@ -225,18 +233,23 @@ def show(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, as_
     with opened(home) as hf:
         detail = hf.rules.show(resolve_user(hf, user), rule_id)
 
-        def render(d: dict[str, Any]) -> None:
-            console().print(f"[bold]{d['text']}[/bold]  ({d['id']} v{d['version']}, {d['status']}, {d['scope']})")
-            for key in ("condition", "exceptions", "evidence", "reason"):
-                value = d.get(key)
+        def render(d: RuleDetail) -> None:
+            console().print(f"[bold]{d.text}[/bold]  ({d.id} v{d.version}, {d.status}, {d.scope})")
+            lines: dict[str, str | list[str] | None] = {
+                "condition": d.condition,
+                "exceptions": d.exceptions,
+                "evidence": d.evidence,
+                "reason": d.reason,
+            }
+            for key, value in lines.items():
                 if value:  # lists as sentences, not as Python's repr
-                    text = "; ".join(f"«{item}»" for item in value) if isinstance(value, list) else str(value)
+                    text = "; ".join(f"«{item}»" for item in value) if isinstance(value, list) else value
                     console().print(escape(f"  {key}: {text}"))
-            if d.get("check"):
-                check = d["check"]
+            if d.check:
+                check = d.check
                 console().print(escape(f"  check: {check['kind']}@{check['stage']} {json.dumps(check['params'])}"))
 
-        emit(detail.model_dump(mode="json"), as_json, render)
+        emit(detail, as_json, render)
 
 
 @app.command()
@@ -266,7 +279,7 @@ def edit(
         change = hf.rules.edit(
             resolve_user(hf, user), rule_id, text=text, condition=condition, exceptions=exceptions, approve=approve
         )
-        emit(change.model_dump(mode="json"), as_json, lambda d: _rules_table([d["rule"]]))
+        emit(change, as_json, _changed_rule)
 
 
 @app.command()
@@ -274,7 +287,7 @@ def retract(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, 
     """Withdraw a rule, or reject a pending proposal (kept in history; `undo` brings it back)."""
     with opened(home) as hf:
         change = hf.rules.retract(resolve_user(hf, user), rule_id)
-        emit(change.model_dump(mode="json"), as_json, lambda d: _rules_table([d["rule"]]))
+        emit(change, as_json, _changed_rule)
 
 
 @app.command()
@@ -283,22 +296,15 @@ def history(rule_id: RuleArg, user: UserOption = None, home: HomeOption = None, 
     with opened(home) as hf:
         revisions = hf.rules.history(resolve_user(hf, user), rule_id)
 
-        def render(rows: list[dict[str, Any]]) -> None:
+        def render(rows: list[RuleRevision]) -> None:
             from rich.table import Table
 
             table = Table("v", "op", "status", "text", "library", "why")
             for row in rows:
-                table.add_row(
-                    str(row["version"]),
-                    row["op"],
-                    row["status"],
-                    row["text"],
-                    str(row["library_version"]),
-                    row["reason"],
-                )
+                table.add_row(str(row.version), row.op, row.status, row.text, str(row.library_version), row.reason)
             console().print(table)
 
-        emit([revision.model_dump(mode="json") for revision in revisions], as_json, render)
+        emit(revisions, as_json, render)
 
 
 @app.command()
@@ -307,9 +313,9 @@ def undo(user: UserOption = None, home: HomeOption = None, as_json: JsonOption =
     with opened(home) as hf:
         undone = hf.rules.undo(resolve_user(hf, user))
         emit(
-            undone.model_dump(mode="json"),
+            undone,
             as_json,
-            lambda d: console().print(f"undid library version {d['undone']}; now at version {d['library_version']}"),
+            lambda d: console().print(f"undid library version {d.undone}; now at version {d.library_version}"),
         )
 
 
@@ -334,11 +340,7 @@ def export(
             project=None if project is None else _project(project),
             agents_file=agents,
         )
-        emit(
-            exported.model_dump(mode="json"),
-            as_json,
-            lambda d: console().print(f"wrote {d['count']} rule files to {d['directory']}"),
-        )
+        emit(exported, as_json, lambda d: console().print(f"wrote {d.count} rule files to {d.directory}"))
 
 
 @app.command()

@@ -54,7 +54,7 @@ class RuleRevision(BaseModel):
     """One row of `rules history --json`: a stored revision and the words that caused it."""
 
     version: int
-    op: str
+    op: str  # as stored: the learner's, the importer's and the editor's ops, older libraries' included
     status: RuleStatus
     text: str
     condition: str | None

@@ -1,4 +1,5 @@
-"""Shared fixtures: every test gets its own heedful home in a temporary folder."""
+"""Shared fixtures: every test gets its own heedful home in a temporary folder, on the backend chosen
+for the run (tests/pg_backend.py: `HEEDFUL_TEST_BACKEND=postgres` runs the suite on PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,100 @@ import pytest
 
 from cli_runner import run_cli
 from heedful.api import Heedful
+from pg_backend import (
+    BACKEND_VARIABLE,
+    ServerUnavailable,
+    SessionServer,
+    create_database,
+    drop_database,
+    migrated_template,
+    selected_backend,
+    write_store_setting,
+)
+
+POSTGRES_TESTS = Path(__file__).resolve().parent / "postgres"
+backend = "sqlite"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global backend
+    config.addinivalue_line(
+        "markers", "sqlite_only(reason): tests SQLite itself (its file, its migrations); skipped on the PostgreSQL pass"
+    )
+    try:
+        backend = selected_backend()
+    except ValueError as exc:
+        raise pytest.UsageError(str(exc)) from None
+
+
+def pytest_report_header() -> str:
+    return f"heedful test backend: {backend} ({BACKEND_VARIABLE})"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    if backend != "postgres":
+        return
+    for item in items:
+        marker = item.get_closest_marker("sqlite_only")
+        if marker is not None:
+            reason = marker.kwargs.get("reason") or (marker.args[0] if marker.args else "tests SQLite itself")
+            item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
+        elif POSTGRES_TESTS in Path(str(item.path)).resolve().parents:
+            # These choose their backend themselves and already run on both in the default pass.
+            item.add_marker(pytest.mark.skip(reason="tests/postgres runs on both backends in the default pass"))
+
+
+@pytest.fixture(scope="session")
+def pg_server_url() -> Iterator[str]:
+    """Superuser URL of the session's PostgreSQL server. Missing on the PostgreSQL pass is an error;
+    otherwise the tests that need it skip with the reason."""
+    server = SessionServer()
+    try:
+        server.start()
+    except ServerUnavailable as exc:
+        if backend == "postgres":
+            pytest.exit(f"{BACKEND_VARIABLE}=postgres but {exc}", returncode=1)
+        pytest.skip(str(exc))
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def pg_template(pg_server_url: str) -> str:
+    """The name of a database migrated to the newest schema, to copy for each test."""
+    return migrated_template(pg_server_url)
 
 
 @pytest.fixture
-def home(tmp_path: Path) -> Path:
-    return tmp_path / "home"
+def pg_url(pg_server_url: str, pg_template: str) -> Iterator[str]:
+    """URL of a new, migrated database for this test, dropped afterwards."""
+    url = create_database(pg_server_url, pg_template)
+    try:
+        yield url
+    finally:
+        drop_database(pg_server_url, url)
+
+
+@pytest.fixture(autouse=True)
+def backend_database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str | None:
+    """On the PostgreSQL pass, this test's own database, named by HEEDFUL_DATABASE_URL (which
+    subprocesses inherit); None on SQLite."""
+    if backend != "postgres" or POSTGRES_TESTS in Path(str(request.path)).resolve().parents:
+        return None
+    url: str = request.getfixturevalue("pg_url")
+    monkeypatch.delenv("HEEDFUL_STORE", raising=False)
+    monkeypatch.setenv("HEEDFUL_DATABASE_URL", url)
+    return url
+
+
+@pytest.fixture
+def home(tmp_path: Path, backend_database: str | None) -> Path:
+    folder = tmp_path / "home"
+    if backend_database is not None:
+        write_store_setting(folder, backend_database)
+    return folder
 
 
 @pytest.fixture

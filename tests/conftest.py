@@ -23,6 +23,7 @@ from pg_backend import (
 )
 
 POSTGRES_TESTS = Path(__file__).resolve().parent / "postgres"
+DATABASE_VARIABLES = ("HEEDFUL_DATABASE_URL", "HEEDFUL_STORE")
 backend = "sqlite"
 
 
@@ -88,23 +89,27 @@ def pg_url(pg_server_url: str, pg_template: str) -> Iterator[str]:
 
 
 @pytest.fixture(autouse=True)
-def backend_database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str | None:
-    """On the PostgreSQL pass, this test's own database, named by HEEDFUL_DATABASE_URL (which
-    subprocesses inherit); None on SQLite."""
+def backend_database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str | None:
+    """This test's database on the PostgreSQL pass (None on SQLite).
+
+    It is named by HEEDFUL_DATABASE_URL, which in-process opens and most subprocesses inherit, and by
+    `[store] url` in `tmp_path / "home"` (the `home` fixture's folder, and the name most tests give a
+    home of their own), which subprocesses started without HEEDFUL_* variables read. On the SQLite
+    pass a database URL of the developer's own shell is removed: no test writes to a real database.
+    """
+    for name in DATABASE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
     if backend != "postgres" or POSTGRES_TESTS in Path(str(request.path)).resolve().parents:
         return None
     url: str = request.getfixturevalue("pg_url")
-    monkeypatch.delenv("HEEDFUL_STORE", raising=False)
     monkeypatch.setenv("HEEDFUL_DATABASE_URL", url)
+    write_store_setting(tmp_path / "home", url)
     return url
 
 
 @pytest.fixture
 def home(tmp_path: Path, backend_database: str | None) -> Path:
-    folder = tmp_path / "home"
-    if backend_database is not None:
-        write_store_setting(folder, backend_database)
-    return folder
+    return tmp_path / "home"
 
 
 @pytest.fixture

@@ -11,11 +11,13 @@ HEEDFUL_TEST_DATABASE_URL (a superuser URL).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
+import sqlite3
 from pathlib import Path
 
-from pg_server import EmbeddedServer, admin, with_database
+from pg_server import EmbeddedServer, admin, driver, with_database
 
 BACKEND_VARIABLE = "HEEDFUL_TEST_BACKEND"
 BACKENDS = ("sqlite", "postgres")
@@ -95,6 +97,23 @@ def drop_database(server_url: str, url: str) -> None:
 
 
 def write_store_setting(home: Path, url: str) -> None:
-    """Name the database in the home's config.toml too, for subprocesses started without HEEDFUL_* variables."""
-    home.mkdir(parents=True, exist_ok=True)
-    (home / "config.toml").write_text(f'[store]\nurl = "{url}"\n', encoding="utf-8")
+    """Name the database in the home's config.toml too, for subprocesses started without HEEDFUL_* variables.
+    Private, as heedful makes a home (a test checks every file in it)."""
+    home.mkdir(mode=0o700, parents=True, exist_ok=True)
+    config = home / "config.toml"
+    config.write_text(f'[store]\nurl = "{url}"\n', encoding="utf-8")
+    config.chmod(0o600)
+
+
+def count_rows(home: Path, table: str) -> int:
+    """The number of rows in one of `home`'s tables, on whichever backend its settings name."""
+    from heedful.config import load_settings
+
+    settings = load_settings(home)
+    if settings.store.is_postgres and settings.store.url is not None:
+        with driver().connect(settings.store.url) as conn:
+            row = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()  # type: ignore[arg-type]
+    else:
+        with contextlib.closing(sqlite3.connect(settings.db_path)) as conn:
+            row = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()
+    return int(row[0])

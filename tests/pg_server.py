@@ -44,7 +44,7 @@ def with_database(url: str, name: str) -> str:
 
 
 @functools.cache
-def _driver() -> Any:
+def driver() -> Any:
     """psycopg, imported once: a test that hides the driver (sys.modules) must not break the teardown."""
     import psycopg
 
@@ -53,7 +53,7 @@ def _driver() -> Any:
 
 def admin(url: str, *statements: str) -> None:
     """Run statements outside a transaction (CREATE/DROP DATABASE cannot run inside one)."""
-    with _driver().connect(url, autocommit=True) as conn:
+    with driver().connect(url, autocommit=True) as conn:
         for statement in statements:
             conn.execute(statement)  # type: ignore[arg-type]
 

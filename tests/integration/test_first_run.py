@@ -107,6 +107,7 @@ def test_usage_errors_are_one_line_with_or_without_json(tmp_path: Path) -> None:
     one_line_error(run("memory", "list", "--limit", "x", "--json", home=home), "--limit")
 
 
+@pytest.mark.sqlite_only(reason="damages the SQLite file")
 def test_a_damaged_database_is_one_line_and_doctor_names_it(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

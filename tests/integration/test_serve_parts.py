@@ -45,6 +45,7 @@ def test_a_key_verifies_until_revoked_and_only_its_hash_is_stored(home: Path) ->
             create_key(repo, " alice")
 
 
+@pytest.mark.sqlite_only(reason="SQLite's triggers (PostgreSQL: tests/postgres/test_contract_append_only.py)")
 def test_key_rows_are_never_rewritten_or_deleted(home: Path) -> None:
     with Heedful.open(home, embedder="hashing") as hf:
         repo = SQLiteKeyRepo(hf.store.db)

@@ -19,6 +19,7 @@ from pg_backend import (
     drop_database,
     migrated_template,
     selected_backend,
+    session,
     write_store_setting,
 )
 
@@ -86,6 +87,13 @@ def pg_url(pg_server_url: str, pg_template: str) -> Iterator[str]:
         yield url
     finally:
         drop_database(pg_server_url, url)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def postgres_session(request: pytest.FixtureRequest) -> None:
+    """On the PostgreSQL pass, the server and template before any fixture of a wider scope needs them."""
+    if backend == "postgres":
+        session.update(server=request.getfixturevalue("pg_server_url"), template=request.getfixturevalue("pg_template"))
 
 
 @pytest.fixture(autouse=True)

@@ -15,6 +15,7 @@ import contextlib
 import itertools
 import os
 import sqlite3
+import tomllib
 from pathlib import Path
 
 from pg_server import EmbeddedServer, admin, driver, with_database
@@ -106,14 +107,28 @@ def write_store_setting(home: Path, url: str) -> None:
 
 
 def count_rows(home: Path, table: str) -> int:
-    """The number of rows in one of `home`'s tables, on whichever backend its settings name."""
-    from heedful.config import load_settings
-
-    settings = load_settings(home)
-    if settings.store.is_postgres and settings.store.url is not None:
-        with driver().connect(settings.store.url) as conn:
+    """The number of rows in one of `home`'s tables: in the database its config.toml names, else in its
+    SQLite file (this process's own HEEDFUL_* settings aside: the home may be another test world's)."""
+    config = home / "config.toml"
+    url = tomllib.loads(config.read_text(encoding="utf-8")).get("store", {}).get("url") if config.exists() else None
+    if url and url != "sqlite":
+        with driver().connect(url) as conn:
             row = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()  # type: ignore[arg-type]
     else:
-        with contextlib.closing(sqlite3.connect(settings.db_path)) as conn:
+        with contextlib.closing(sqlite3.connect(home / "heedful.db")) as conn:
             row = conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()
     return int(row[0])
+
+
+# The PostgreSQL pass's server URL and template name, for homes made outside a test's own fixtures.
+session: dict[str, str] = {}
+
+
+def give_home_a_database(home: Path) -> str | None:
+    """On the PostgreSQL pass, a fresh database named in `home`'s config.toml, for a home its processes
+    open with an environment of their own (an end-to-end sandbox's); None on the SQLite pass."""
+    if not session:
+        return None
+    url = create_database(session["server"], session["template"])
+    write_store_setting(home, url)
+    return url

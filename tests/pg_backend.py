@@ -56,6 +56,10 @@ class SessionServer:
                 ) from None
         external = os.environ.get(EXTERNAL_SERVER_VARIABLE)
         if external:
+            try:
+                admin(external, "SELECT 1")
+            except Exception as exc:  # any failure to reach it: the message says which
+                raise ServerUnavailable(f"{EXTERNAL_SERVER_VARIABLE} cannot be reached: {exc}") from exc
             self.url = external
             return
         try:

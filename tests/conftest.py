@@ -25,6 +25,7 @@ from pg_backend import (
 
 POSTGRES_TESTS = Path(__file__).resolve().parent / "postgres"
 DATABASE_VARIABLES = ("HEEDFUL_DATABASE_URL", "HEEDFUL_STORE")
+sqlite_homes: list[str] = []  # tests that made a SQLite home anyway on the PostgreSQL pass
 backend = "sqlite"
 
 
@@ -97,22 +98,35 @@ def postgres_session(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
-def backend_database(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> str | None:
+def backend_database(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> Iterator[str | None]:
     """This test's database on the PostgreSQL pass (None on SQLite).
 
-    It is named by HEEDFUL_DATABASE_URL, which in-process opens and most subprocesses inherit, and by
-    `[store] url` in `tmp_path / "home"` (the `home` fixture's folder, and the name most tests give a
-    home of their own), which subprocesses started without HEEDFUL_* variables read. On the SQLite
-    pass a database URL of the developer's own shell is removed: no test writes to a real database.
+    It is named by `[store] url` in the config.toml of `tmp_path / "home"` (the `home` fixture's
+    folder, and the name most tests give a home of their own), which every process opening that home
+    reads: in-process opens, CLI and hook subprocesses (whose environments drop HEEDFUL_* variables),
+    the server, the worker. A home elsewhere stays on SQLite, and the run's summary lists the tests
+    that made one. A database URL in the developer's own environment is removed on both passes: no
+    test writes to a real database.
     """
     for name in DATABASE_VARIABLES:
         monkeypatch.delenv(name, raising=False)
     if backend != "postgres" or POSTGRES_TESTS in Path(str(request.path)).resolve().parents:
-        return None
+        yield None
+        return
     url: str = request.getfixturevalue("pg_url")
-    monkeypatch.setenv("HEEDFUL_DATABASE_URL", url)
     write_store_setting(tmp_path / "home", url)
-    return url
+    yield url
+    if any(path.name == "heedful.db" for path in tmp_path.rglob("heedful.db")):
+        sqlite_homes.append(request.node.nodeid)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if backend == "postgres" and sqlite_homes:
+        terminalreporter.write_sep("-", f"{len(sqlite_homes)} test(s) opened a SQLite home on the PostgreSQL pass")
+        for nodeid in sqlite_homes:
+            terminalreporter.write_line(nodeid)
 
 
 @pytest.fixture

@@ -136,3 +136,10 @@ def give_home_a_database(home: Path) -> str | None:
     url = create_database(session["server"], session["template"])
     write_store_setting(home, url)
     return url
+
+
+def add_settings(home: Path, text: str) -> None:
+    """Add tables to `home`'s config.toml, after what the test run put there (the PostgreSQL pass's [store])."""
+    home.mkdir(parents=True, exist_ok=True)
+    with (home / "config.toml").open("a", encoding="utf-8") as config:
+        config.write(text)

@@ -118,7 +118,7 @@ def backend_database(
     url: str = request.getfixturevalue("pg_url")
     write_store_setting(tmp_path / "home", url)
     yield url
-    if any(path.name == "heedful.db" for path in tmp_path.rglob("heedful.db")):
+    if any(tmp_path.rglob("heedful.db")):
         sqlite_homes.append(request.node.nodeid)
 
 

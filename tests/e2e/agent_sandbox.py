@@ -73,7 +73,7 @@ class Sandbox:
         self.tools = self.root / "tools"
         self.markers = self.root / "markers"
         for path in (self.home, self.project, self.fakes, self.tools, self.markers):
-            path.mkdir(parents=True)
+            path.mkdir(parents=True, exist_ok=True)  # the PostgreSQL test pass may have made tmp_path/home
         self._write_fakes()
         self._make_project()
 

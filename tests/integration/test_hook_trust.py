@@ -184,6 +184,7 @@ def test_denied_while_a_connection_holds_begin_immediate(
         assert hf.store.jobs.pending_exists("me", "rules.learn")  # the prompt still gets learned from
 
 
+@pytest.mark.sqlite_only(reason="holds SQLite's file lock")
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_delivery_checks_see_the_turns_events_while_the_lock_is_held(
     home: Path, project: Path, env: dict[str, str], platform: str

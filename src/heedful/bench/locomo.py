@@ -19,6 +19,7 @@ question by question, and is scored with the same metric (see `peer_mem0`).
 from __future__ import annotations
 
 import json
+import os
 import re
 import tempfile
 import time
@@ -175,6 +176,7 @@ def run(
     if limit_conversations is not None:
         conversations = conversations[:limit_conversations]
     audit = load_audit(data_path)
+    load_at_start = os.getloadavg()[0]
     ours, theirs = _Tally(), _Tally()
     turns_total, embed_seconds = 0, 0.0
     route_ms: dict[str, list[float]] = {}
@@ -305,6 +307,7 @@ def run(
         "latency_ms": ours.latency(),
         "route_ms_p95": {name: round(percentile(v, 95), 2) for name, v in route_ms.items()},
         "timed_out_queries": timed_out,
+        "load_average": {"start": round(load_at_start, 2), "end": round(os.getloadavg()[0], 2)},
         "published": {
             "bm25_turns": {"@5": 51.9, "@10": 58.8, "@25": 67.0, "@50": 71.9},
             "dragon": {"@5": 56.7, "@10": 66.2, "@25": 76.7, "@50": 82.7},
@@ -352,6 +355,9 @@ def print_report(report: dict[str, Any]) -> None:
         f"ingest {ingest['turns_per_s']} turns/s (embedder alone {ingest['embedder_batch_turns_per_s']}/s,"
         f" ratio {ingest['ratio']}); recall p50 {latency['p50']} ms, p95 {latency['p95']} ms"
     )
+    load = report.get("load_average") or {}
+    if load:
+        typer.echo(f"load average {load['start']} at start, {load['end']} at end ({os.cpu_count()} cores)")
     if report.get("peer"):
         print_peer(report)
 

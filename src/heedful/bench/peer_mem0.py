@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from heedful.embed.protocol import Embedder
 
 EXTRA = "peer-mem0"
+TESTED = "mem0ai 2.2.1"
 UNUSED_KEY = "unused-infer-false"  # mem0 builds an OpenAI client at start; infer=False never calls it
 SCALE_USER = "grown-user"
 SCALE_SESSION_TURNS = 20
@@ -123,10 +124,17 @@ def import_mem0() -> Any:
             "mem0 was imported with telemetry on before the peer could switch it off; set MEM0_TELEMETRY=False"
         )
     # Loading spaCy's model would download it when absent: treat it as unavailable, as mem0 does on failure.
-    spacy_models._load_failed_full = True
-    spacy_models._load_failed_lemma = True
+    _set_known(spacy_models, "_load_failed_full", True, mem0)
+    _set_known(spacy_models, "_load_failed_lemma", True, mem0)
     logging.getLogger("mem0").setLevel(logging.ERROR)  # its notices about the missing routes, once per store
     return mem0
+
+
+def _set_known(owner: Any, name: str, value: object, mem0: Any) -> None:
+    """Set one of mem0's internal switches; a mem0 without it is one this module cannot keep offline."""
+    if not hasattr(owner, name):
+        raise InputError(f"mem0 {mem0.__version__} has no {name}: the peer cannot keep it offline (tested: {TESTED})")
+    setattr(owner, name, value)
 
 
 class Mem0Peer:
@@ -159,7 +167,7 @@ class Mem0Peer:
         )
         self.memory.embedding_model = self.embedding
         # Its BM25 encoder would be fetched from a model hub on first use: mark it as failed to load.
-        self.memory.vector_store._bm25_encoder = False
+        _set_known(self.memory.vector_store, "_bm25_encoder", False, mem0)
         self.notes = [
             f"mem0 {self.version}: Memory.add(..., infer=False), each turn stored as is; no LLM is called",
             f"mem0's embedding model replaced by an adapter over heedful's embedder ({embedder.name}, {embedder.dim}"

@@ -113,12 +113,8 @@ def import_mem0() -> Any:
         import mem0
         import mem0.memory.main as mem0_main
         import mem0.utils.spacy_models as spacy_models
-    except ModuleNotFoundError as exc:
-        if exc.name and exc.name.split(".")[0] in {"mem0", "qdrant_client", "posthog", "openai", "sqlalchemy"}:
-            raise InputError(
-                f"--peer mem0 needs mem0ai: pip install 'heedful[{EXTRA}]' ({exc.name} is missing)"
-            ) from exc
-        raise
+    except ModuleNotFoundError as exc:  # mem0 itself or one of its own dependencies
+        raise InputError(f"--peer mem0 needs mem0ai: pip install 'heedful[{EXTRA}]' ({exc.name} is missing)") from exc
     if mem0_main.MEM0_TELEMETRY:
         raise InputError(
             "mem0 was imported with telemetry on before the peer could switch it off; set MEM0_TELEMETRY=False"

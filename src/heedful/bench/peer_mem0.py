@@ -41,7 +41,7 @@ TESTED = "mem0ai 2.2.1"
 UNUSED_KEY = "unused-infer-false"  # mem0 builds an OpenAI client at start; infer=False never calls it
 SCALE_USER = "grown-user"
 SCALE_SESSION_TURNS = 20
-SCALE_RUNS = 3
+SCALE_SAMPLES = 100  # searches per system at least: runs over the queries are repeated up to this
 SCALE_LOCOMO_QUESTIONS = 3  # per conversation, beside the generated-note queries
 COLLECTION = "heedful_peer"
 # Where mem0 keeps its vectors and its history table. On disk, each memory costs two SQLite commits.
@@ -208,7 +208,7 @@ def grown_user(
     embedder_name: str,
     folder: Path,
     k: int,
-    runs: int = SCALE_RUNS,
+    runs: int | None = None,
     config: str = "default",
     store: str = "disk",
 ) -> GrownUser:
@@ -222,6 +222,7 @@ def grown_user(
     pool += [PeerTurn(text, session="") for text in notes(11, items - len(pool))]
     pool = [PeerTurn(t.text, session=f"s{n // SCALE_SESSION_TURNS}", speaker=t.speaker) for n, t in enumerate(pool)]
     queries = list(QUERIES) + questions
+    runs = runs or -(-SCALE_SAMPLES // len(queries))
     report = GrownUser(items=items, queries=len(queries), runs=runs)
     start = datetime(2023, 1, 1, tzinfo=UTC)
 

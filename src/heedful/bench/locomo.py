@@ -215,7 +215,7 @@ def run(
                         ours.ingest_seconds += time.perf_counter() - started_at
                         dia_of = dict(zip(added.message_ids, dia_ids, strict=True))
                     elif other is not None:
-                        from heedful.bench.peer_mem0 import PeerTurn
+                        from heedful.bench.peer_mem0 import SCALE_LOCOMO_QUESTIONS, PeerTurn
 
                         turns = [PeerTurn(m.text, session=m.session_id, speaker=m.speaker) for m in messages]
                         started_at = time.perf_counter()
@@ -223,7 +223,7 @@ def run(
                         theirs.ingest_seconds += time.perf_counter() - started_at
                         peer_dia_of = dict(zip(peer_ids, dia_ids, strict=True))
                         peer_turns.extend(turns)
-                        peer_questions.extend(str(qa["question"]) for qa in sample["qa"][:3])
+                        peer_questions.extend(str(qa["question"]) for qa in sample["qa"][:SCALE_LOCOMO_QUESTIONS])
                 # The embedder alone on the very same texts, for the throughput comparison.
                 started_at = time.perf_counter()
                 hf.embedder.embed(embed_texts)

@@ -1,8 +1,8 @@
 """mem0 as a peer in the LoCoMo benchmark: the same turns, the same embedder, the same process.
 
-    heedful bench locomo --peer mem0 [--peer-scale 10000]
+    heedful bench locomo --peer mem0 [--peer-store disk|memory] [--peer-scale 10000]
 
-mem0's `Memory` is built with Qdrant's local mode (a folder, no server) and its embedding model
+mem0's `Memory` is built with Qdrant's local mode (in process, no server) and its embedding model
 object is replaced by an adapter over heedful's own embedder, since mem0's configuration accepts
 only its own embedder names. Turns go in through `Memory.add(..., infer=False)`: stored as they
 are, with no LLM call (its LLM client holds a placeholder key and is never used).

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import heedful
+from pg_backend import give_home_a_database
 
 CACHE = Path(os.environ.get("HEEDFUL_E2E_CACHE", Path.home() / ".cache" / "heedful-e2e"))
 BIN = CACHE / "npm" / "node_modules" / ".bin"
@@ -65,13 +66,14 @@ class Sandbox:
         self.root = self.root.resolve()
         self.home = self.root / "home"
         self.heedful_home = self.root / "heedful"
+        give_home_a_database(self.heedful_home)  # the PostgreSQL test pass: a database of its own
         self.project = self.root / "proj"
         self.remote = self.root / "remote.git"
         self.fakes = self.root / "fakebin"
         self.tools = self.root / "tools"
         self.markers = self.root / "markers"
         for path in (self.home, self.project, self.fakes, self.tools, self.markers):
-            path.mkdir(parents=True)
+            path.mkdir(parents=True, exist_ok=True)  # the PostgreSQL test pass may have made tmp_path/home
         self._write_fakes()
         self._make_project()
 

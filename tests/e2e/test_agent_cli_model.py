@@ -10,7 +10,6 @@ they are installed user-wide (and, for Codex, trusted for every run), while a no
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -32,6 +31,8 @@ from mock_models import (
     learner_answers,
     say,
 )
+
+from pg_backend import count_rows
 
 CORRECTION = "pip is banned here, we use uv"
 RULE = "Never run pip; install packages with uv."  # the scripted model's wording, not the offline learner's
@@ -59,13 +60,9 @@ def learn(box: Sandbox, env: dict[str, str], provider: str) -> subprocess.Comple
 
 def hook_traces(box: Sandbox) -> dict[str, int]:
     """Rows only heedful's hooks write: the sessions they saw and the prompts they queued for learning."""
-    db = box.heedful_home / "heedful.db"
-    if not db.exists():
+    if not (box.heedful_home / "heedful.db").exists() and not (box.heedful_home / "config.toml").exists():
         return {"sessions": 0, "jobs": 0}
-    with sqlite3.connect(db) as conn:
-        sessions = conn.execute("SELECT COUNT(*) FROM enforce_sessions").fetchone()[0]
-        jobs = conn.execute("SELECT COUNT(*) FROM jobs").fetchone()[0]
-    return {"sessions": int(sessions), "jobs": int(jobs)}
+    return {"sessions": count_rows(box.heedful_home, "enforce_sessions"), "jobs": count_rows(box.heedful_home, "jobs")}
 
 
 @pytest.fixture(scope="module")

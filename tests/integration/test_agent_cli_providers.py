@@ -21,6 +21,7 @@ from heedful.llm.codex_cli import CodexCLIModel
 from heedful.llm.factory import PROVIDERS, build_model
 from heedful.llm.protocol import ChatMessage
 from heedful.llm.structured import ModelError
+from pg_backend import add_settings
 
 
 class Ping(BaseModel):
@@ -252,8 +253,7 @@ def test_doctor_shows_each_agent_cli_without_calling_a_model(tmp_path: Path) -> 
 
 def test_doctor_fails_when_the_configured_agent_cli_is_missing(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    home.mkdir()
-    (home / "config.toml").write_text('[model]\nname = "codex-cli"\n')
+    add_settings(home, '[model]\nname = "codex-cli"\n')
     path = os.pathsep.join([str(Path(sys.executable).parent), "/usr/bin", "/bin"])
     done = heedful(home, path, "doctor", "--json", "--skip-model")
     assert done.returncode == 1

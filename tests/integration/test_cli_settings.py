@@ -34,6 +34,7 @@ def one_line_error(result: subprocess.CompletedProcess[str], *words: str) -> Non
         assert word in lines[0], (word, lines[0])
 
 
+@pytest.mark.sqlite_only(reason="shows the SQLite file as the database")
 def test_options_before_the_command_override_file_and_environment(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
@@ -75,6 +76,7 @@ def test_an_override_reaches_the_command_and_changes_nothing_else(tmp_path: Path
     assert probed.stdout.split() == ["local", "minilm", "None", "hashing"]
 
 
+@pytest.mark.sqlite_only(reason="the SQLite file's configured path")
 def test_cli_and_hook_use_the_database_the_settings_name(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()
@@ -97,7 +99,7 @@ def test_cli_and_hook_use_the_database_the_settings_name(tmp_path: Path) -> None
 
 def test_a_broken_config_is_one_line_for_the_cli_and_fails_open_in_the_hook(tmp_path: Path) -> None:
     home = tmp_path / "home"
-    home.mkdir()
+    home.mkdir(exist_ok=True)
     (home / "config.toml").write_text('[store]\nbusy_timeout_ms = "soon"\n', encoding="utf-8")
     one_line_error(run("rules", "list", home=home), "store.busy_timeout_ms", "config.toml")
     env = payloads.hook_env(home, user="me")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from heedful.api import Heedful
+from pg_backend import add_settings
 
 pytest.importorskip("openai")
 
@@ -21,9 +22,10 @@ def test_recorded_appeal_is_reviewed_by_the_model(home: Path, tmp_path: Path) ->
     with Heedful.open(home, embedder="hashing") as offline:
         offline.rules.learn("me", "From now on keep your replies under 10 words.")
     with recorded_endpoint() as endpoint:
-        (home / "config.toml").write_text(
+        add_settings(
+            home,
             f'[model]\nname = "openai:recorded-model"\nbase_url = "{endpoint.url}/v1"\nretry_budget_seconds = 1.0\n'
-            '[embedder]\nname = "hashing"\n'
+            '[embedder]\nname = "hashing"\n',
         )
         with Heedful.open(home) as hf:
             enforcer = hf.enforce

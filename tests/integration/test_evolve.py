@@ -20,6 +20,7 @@ from typing import Any
 
 from cli_runner import run_cli
 from evolve_fixture import beam_fixture, evolve, fixture, proposer
+from pg_backend import add_settings
 from recorded_endpoint import openai_chat, recorded_endpoint
 
 
@@ -205,9 +206,9 @@ def test_recorded_model_reader_decides_and_the_evidence_metric_guards(tmp_path: 
     command = proposer(tmp_path, "good", "params['query_expansions'] = {'job': 'work', 'move': 'relocated'}")
     with recorded_endpoint() as endpoint:
         endpoint.respond = reading_model
-        home.mkdir(parents=True, exist_ok=True)
-        (home / "config.toml").write_text(
-            f'[model]\nname = "openai:reader-model"\nbase_url = "{endpoint.url}/v1"\napi_key_env = "NO_SUCH_KEY"\n'
+        add_settings(
+            home,
+            f'[model]\nname = "openai:reader-model"\nbase_url = "{endpoint.url}/v1"\napi_key_env = "NO_SUCH_KEY"\n',
         )
         [record] = evolve(tmp_path, home, "--proposer", command, "--reader", "configured")
     assert record["decision"] == "accepted", (record["reason"], record["validation"], record["second_reader"])

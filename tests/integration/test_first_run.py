@@ -58,14 +58,14 @@ print("LOADED", *heavy, file=sys.stderr)
 def test_root_help_lists_every_command_without_importing_them(tmp_path: Path) -> None:
     from heedful.cli import LAZY
 
-    result = run("--help", home=tmp_path / "home", code=LOADED_AFTER_HELP)
+    result = run("--help", home=tmp_path / "help-home", code=LOADED_AFTER_HELP)
     assert result.returncode == 0, result.stderr
     loaded = result.stderr.strip().splitlines()[-1].split()[1:]
     assert loaded == [], f"--help imported {loaded}"
     listed = {line.split()[1] for line in result.stdout.splitlines() if line.startswith("│ ") and line.split()[1:]}
     assert set(LAZY) | {"version"} <= listed
     assert {"--version", "--model", "--embedder", "--help"} <= listed
-    assert not (tmp_path / "home").exists()  # help touches no home
+    assert not (tmp_path / "help-home").exists()  # help touches no home
 
 
 def test_listed_help_is_each_commands_own_help() -> None:
@@ -107,6 +107,7 @@ def test_usage_errors_are_one_line_with_or_without_json(tmp_path: Path) -> None:
     one_line_error(run("memory", "list", "--limit", "x", "--json", home=home), "--limit")
 
 
+@pytest.mark.sqlite_only(reason="damages the SQLite file")
 def test_a_damaged_database_is_one_line_and_doctor_names_it(tmp_path: Path) -> None:
     home = tmp_path / "home"
     home.mkdir()

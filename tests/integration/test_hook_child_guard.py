@@ -1,21 +1,18 @@
 """A model call heedful makes through an agent's own CLI (`claude-cli`, `codex-cli`) runs that CLI with
 `HEEDFUL_CHILD=1`: the hook must neither judge nor learn from the child run, even when the CLI has no
-switch that turns its hooks off. The real hook command, as a subprocess, on a real SQLite home."""
+switch that turns its hooks off. The real hook command, as a subprocess, on a real home."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from heedful.api import Heedful
 from heedful.integrations.payloads import claude, claude_bash, hook_env, run_hook
+from pg_backend import count_rows
 
 
 def _sessions(home: Path) -> tuple[int, int]:
-    with sqlite3.connect(home / "heedful.db") as conn:
-        sessions = conn.execute("SELECT COUNT(*) FROM enforce_sessions").fetchone()[0]
-        jobs = conn.execute("SELECT COUNT(*) FROM jobs").fetchone()[0]
-    return int(sessions), int(jobs)
+    return count_rows(home, "enforce_sessions"), count_rows(home, "jobs")
 
 
 def test_the_hook_ignores_a_child_run_and_still_judges_the_parent(home: Path, tmp_path: Path) -> None:

@@ -137,6 +137,7 @@ def spooled(home: Path) -> list[Path]:
 
 
 # -- the write lock is held elsewhere ------------------------------------------------------------------
+@pytest.mark.sqlite_only(reason="holds SQLite's file lock")
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_denied_while_another_process_holds_the_write_lock(
     home: Path, project: Path, env: dict[str, str], platform: str
@@ -165,6 +166,7 @@ def test_denied_while_another_process_holds_the_write_lock(
         assert hf.store.rules.pinned("me", "s1", entries[0]["turn_id"]) == turn["library_version"]
 
 
+@pytest.mark.sqlite_only(reason="holds SQLite's file lock")
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_denied_while_a_connection_holds_begin_immediate(
     home: Path, project: Path, env: dict[str, str], platform: str
@@ -182,6 +184,7 @@ def test_denied_while_a_connection_holds_begin_immediate(
         assert hf.store.jobs.pending_exists("me", "rules.learn")  # the prompt still gets learned from
 
 
+@pytest.mark.sqlite_only(reason="holds SQLite's file lock")
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_delivery_checks_see_the_turns_events_while_the_lock_is_held(
     home: Path, project: Path, env: dict[str, str], platform: str
@@ -222,6 +225,7 @@ def test_delivery_checks_see_the_turns_events_while_the_lock_is_held(
         assert [e["action"] for e in hf.store.enforce.entries("me", "s1")] == ["revise"]
 
 
+@pytest.mark.sqlite_only(reason="holds SQLite's file lock")
 def test_a_write_that_cannot_be_stored_or_spooled_still_denies(home: Path, project: Path, env: dict[str, str]) -> None:
     (home / "spool").write_text("not a folder")  # nowhere to spool, and the database is locked
     with lock_held_by_another_process(home):
@@ -332,6 +336,7 @@ def test_a_10_mb_session_stays_within_the_hook_timeout(home: Path, project: Path
 
 
 # -- a broken home, nothing visible: allow -------------------------------------------------------------
+@pytest.mark.sqlite_only(reason="corrupts the SQLite file")
 @pytest.mark.parametrize("platform", PLATFORMS)
 def test_a_corrupt_database_allows(home: Path, project: Path, env: dict[str, str], platform: str) -> None:
     db = home / "heedful.db"
@@ -353,6 +358,7 @@ def test_a_home_that_is_a_file_allows(tmp_path: Path, platform: str) -> None:
     assert out == ""
 
 
+@pytest.mark.sqlite_only(reason="makes the SQLite file unreadable")
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root reads any file")
 def test_an_unreadable_database_allows(home: Path, project: Path, env: dict[str, str]) -> None:
     db = home / "heedful.db"

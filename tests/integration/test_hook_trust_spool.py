@@ -32,6 +32,7 @@ def write(op: str, session: str = "s1", **data: object) -> Write:
     return Write(op=op, user="me", session=session, at="2026-01-01T00:00:00.000000Z", data=dict(data))
 
 
+@pytest.mark.sqlite_only(reason="the SQLite enforcement repository and its file lock")
 def test_writes_wait_in_the_spool_while_locked_and_are_read_through_it(home: Path, repo: SQLiteEnforceRepo) -> None:
     spool = Spool(home)
     batch = [
@@ -59,6 +60,7 @@ def test_writes_wait_in_the_spool_while_locked_and_are_read_through_it(home: Pat
     assert spool.pending_files() == 0 and spool.waiting("me", "s1") == []
 
 
+@pytest.mark.sqlite_only(reason="the SQLite enforcement repository")
 def test_a_bad_batch_is_parked_and_never_blocks_the_rest(home: Path, repo: SQLiteEnforceRepo) -> None:
     spool = Spool(home)
     spool.save([write("claim", turn="t1")])  # no budget: the database cannot take it
@@ -69,6 +71,7 @@ def test_a_bad_batch_is_parked_and_never_blocks_the_rest(home: Path, repo: SQLit
     assert [p.suffix for p in (home / "spool" / "enforce").iterdir()] == [".rejected"]
 
 
+@pytest.mark.sqlite_only(reason="the SQLite enforcement repository")
 def test_a_claim_left_by_a_dead_process_is_taken_over(home: Path, repo: SQLiteEnforceRepo) -> None:
     spool = Spool(home)
     saved = spool.save([write("session", platform="codex", project=None)])
@@ -79,6 +82,7 @@ def test_a_claim_left_by_a_dead_process_is_taken_over(home: Path, repo: SQLiteEn
     assert list((home / "spool" / "enforce").iterdir()) == []
 
 
+@pytest.mark.sqlite_only(reason="the SQLite enforcement repository")
 def test_a_learning_job_folded_twice_is_queued_once(home: Path, repo: SQLiteEnforceRepo) -> None:
     job = write("job", id="j-once", kind="rules.learn", payload={"text": "x", "source": "user"})
     repo.apply([job])
@@ -86,6 +90,7 @@ def test_a_learning_job_folded_twice_is_queued_once(home: Path, repo: SQLiteEnfo
     assert repo.conn.execute("SELECT COUNT(*) FROM jobs WHERE id = 'j-once'").fetchone()[0] == 1
 
 
+@pytest.mark.sqlite_only(reason="the SQLite enforcement repository")
 def test_the_api_enforcer_stores_each_event_at_once(home: Path, repo: SQLiteEnforceRepo) -> None:
     enforcer = Enforcer(repo, "me", evaluate)
     outcome = enforcer.pre_tool("s1", "Bash", {"command": "git push origin main"}, str(home.parent))

@@ -56,6 +56,7 @@ def _allowed_or_denied(out: str) -> bool:
     return out == "" or json.loads(out)["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
+@pytest.mark.sqlite_only(reason="makes the SQLite file read-only")
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root ignores file permissions")
 def test_read_only_home_allows(home: Path, taught: Path) -> None:
     os.chmod(home / "heedful.db", stat.S_IRUSR)
@@ -88,6 +89,7 @@ def test_home_that_cannot_be_created_allows(tmp_path: Path) -> None:
         assert "heedful hook" in err  # the log could not be written either: one line on stderr instead
 
 
+@pytest.mark.sqlite_only(reason="makes the SQLite file unwritable")
 def test_unwritable_database_file_allows_and_logs(home: Path, taught: Path) -> None:
     """A database that cannot be opened: allow, and the error goes to HEEDFUL_HOME/logs/hooks.log."""
     db = home / "heedful.db"
@@ -100,6 +102,7 @@ def test_unwritable_database_file_allows_and_logs(home: Path, taught: Path) -> N
     assert "failed open" in (home / "logs" / "hooks.log").read_text()
 
 
+@pytest.mark.sqlite_only(reason="holds SQLite's file lock")
 def test_locked_database_answers_from_reads_and_stores_later(home: Path, taught: Path) -> None:
     """A writer holding the lock delays the record, never the answer (the writes wait in the spool)."""
     conn = sqlite3.connect(home / "heedful.db", isolation_level=None, timeout=1)
@@ -126,6 +129,7 @@ def test_locked_database_answers_from_reads_and_stores_later(home: Path, taught:
         assert hf.store.jobs.pending_exists("me", "rules.learn")
 
 
+@pytest.mark.sqlite_only(reason="breaks the SQLite file")
 def test_codex_fails_open_with_json_on_stop(home: Path, taught: Path) -> None:
     db = home / "heedful.db"
     for suffix in ("-wal", "-shm"):

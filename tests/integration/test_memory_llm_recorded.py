@@ -11,6 +11,7 @@ import pytest
 
 from heedful.api import Heedful
 from heedful.llm.structured import ModelError
+from pg_backend import add_settings
 
 pytest.importorskip("openai")
 
@@ -25,10 +26,10 @@ def endpoint() -> Iterator[RecordedEndpoint]:
 
 @pytest.fixture
 def hf_model(home: Path, endpoint: RecordedEndpoint) -> Iterator[Heedful]:
-    home.mkdir(parents=True)
-    (home / "config.toml").write_text(
+    add_settings(
+        home,
         f'[model]\nname = "openai:recorded-model"\nbase_url = "{endpoint.url}/v1"\nretry_budget_seconds = 1.0\n'
-        '[embedder]\nname = "hashing"\n'
+        '[embedder]\nname = "hashing"\n',
     )
     with Heedful.open(home) as opened:
         yield opened

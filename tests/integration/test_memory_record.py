@@ -136,8 +136,8 @@ def test_bad_input_changes_nothing(hf: Heedful) -> None:
 def test_secrets_are_masked_before_storage(hf: Heedful) -> None:
     result = hf.memory.add("alice", "my key is sk-proj-abcdefghijklmnopqrstuvwx12, keep it", flush=True)
     assert result.redactions == {"api_key": 1}
-    stored = hf.store.db.conn.execute("SELECT group_concat(text) FROM messages").fetchone()[0]
-    facts = hf.store.db.conn.execute("SELECT group_concat(statement) FROM facts").fetchone()[0]
+    stored = " ".join(row["text"] for row in hf.store.db.conn.execute("SELECT text FROM messages").fetchall())
+    facts = " ".join(row["statement"] for row in hf.store.db.conn.execute("SELECT statement FROM facts").fetchall())
     assert "sk-proj" not in stored and "sk-proj" not in facts
 
 

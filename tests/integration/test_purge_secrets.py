@@ -46,6 +46,7 @@ def files_holding(home: Path, needle: str) -> list[str]:
     return [str(p.relative_to(home)) for p in home.rglob("*") if p.is_file() and needle.encode() in p.read_bytes()]
 
 
+@pytest.mark.sqlite_only(reason="writes old rows into the SQLite file (PostgreSQL: tests/postgres/test_memory_purge)")
 def test_purge_masks_old_secrets_and_records_itself(home: Path, cli) -> None:  # type: ignore[no-untyped-def]
     plant_old_secrets(home)
     assert files_holding(home, SECRET)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
+import pytest
 
 from heedful.api import Heedful
 from heedful.memory.write import NewMessage
@@ -35,6 +36,7 @@ def _same(a: UserRecallIndex, b: UserRecallIndex) -> None:
     assert a.places == b.places and a.superseded_by == b.superseded_by
 
 
+@pytest.mark.sqlite_only(reason="the SQLite backend's in-process recall index")
 def test_appending_new_rows_gives_the_index_a_fresh_build_gives(hf: Heedful) -> None:
     _add(hf, "alice", ["I met Tom in Lisbon", "We cooked pasta", "Tom likes jazz", "I flew to Osaka"])
     _add(hf, "bob", ["Bob's own note about Lisbon"])
@@ -48,6 +50,7 @@ def test_appending_new_rows_gives_the_index_a_fresh_build_gives(hf: Heedful) -> 
     assert set(grown.ids).isdisjoint(hf.store.search.index("bob").ids)
 
 
+@pytest.mark.sqlite_only(reason="the SQLite backend's in-process recall index")
 def test_a_changed_state_is_read_again_without_rereading_rows(hf: Heedful) -> None:
     _add(hf, "alice", ["I live in Berlin"])
     index = hf.store.search.index("alice")
@@ -85,6 +88,7 @@ def _sql_bm25(hf: Heedful, user: str, term: str) -> list[tuple[int, float]]:
     return sorted(((int(r[0]), float(r[1])) for r in rows), key=lambda pair: (-pair[1], pair[0]))
 
 
+@pytest.mark.sqlite_only(reason="the SQLite backend's in-process recall index")
 def test_held_postings_follow_appended_rows(hf: Heedful) -> None:
     _add(hf, "alice", ["Jazz with Tom", "Lisbon trip", "More jazz tonight, jazz all night"])
     index = hf.store.search.index("alice")
@@ -101,6 +105,7 @@ def test_held_postings_follow_appended_rows(hf: Heedful) -> None:
     assert hf.store.search.term_share("alice", '"jazz"') == 3 / 5
 
 
+@pytest.mark.sqlite_only(reason="the SQLite backend's in-process recall index")
 def test_a_large_index_prefilters_vectors_and_keeps_the_exact_best(hf: Heedful, monkeypatch: object) -> None:
     import heedful.store.sqlite.recall_index as recall_index
     import heedful.store.sqlite.search as search

@@ -89,10 +89,12 @@ def test_an_unreadable_replay_file_is_one_clear_error(tmp_path: Path) -> None:
 
 
 def test_keep_refuses_a_directory_that_is_not_empty_before_running_anything(tmp_path: Path) -> None:
-    (tmp_path / "left-over").write_text("x", encoding="utf-8")
+    keep = tmp_path / "keep"
+    keep.mkdir()
+    (keep / "left-over").write_text("x", encoding="utf-8")
     with pytest.raises(InputError, match="empty or new directory"):
-        replay.run(FRESH, keep=tmp_path)
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["left-over"]
+        replay.run(FRESH, keep=keep)
+    assert sorted(p.name for p in keep.iterdir()) == ["left-over"]
 
 
 def _outcome(tag: str, expect: str, blocked: bool, reason: str | None = None) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from heedful.api import Heedful
+from pg_backend import add_settings
 
 pytest.importorskip("openai")
 
@@ -25,10 +26,10 @@ def endpoint() -> Iterator[RecordedEndpoint]:
 
 
 def open_with_model(home: Path, url: str) -> Heedful:
-    home.mkdir(parents=True, exist_ok=True)
-    (home / "config.toml").write_text(
+    add_settings(
+        home,
         f'[model]\nname = "openai:recorded-model"\nbase_url = "{url}/v1"\nretry_budget_seconds = 1.0\n'
-        '[embedder]\nname = "hashing"\n'
+        '[embedder]\nname = "hashing"\n',
     )
     return Heedful.open(home)
 

@@ -99,6 +99,7 @@ def test_no_entry_point_stores_a_secret(home: Path, cli, tmp_path: Path) -> None
     assert leaks(home) == {}
 
 
+@pytest.mark.sqlite_only(reason="the SQLite file's permissions")
 def test_the_home_and_its_files_are_private(home: Path, cli) -> None:  # type: ignore[no-untyped-def]
     assert cli("memory", "add", "I live in Porto", "--flush").returncode == 0
     env = hook_env(home, user="me", HEEDFUL_EMBEDDER="hashing")
@@ -113,6 +114,7 @@ def test_the_home_and_its_files_are_private(home: Path, cli) -> None:  # type: i
     } == {}
 
 
+@pytest.mark.sqlite_only(reason="the SQLite file's permissions")
 def test_an_existing_loose_home_is_made_private(home: Path) -> None:
     home.mkdir(mode=0o755)
     home.chmod(0o755)

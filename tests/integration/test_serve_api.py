@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from heedful.api import Heedful
+from pg_backend import give_home_a_database
 
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
@@ -48,6 +49,7 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     root = tmp_path_factory.mktemp("serve")
     home, project = root / "home", root / "project"
     project.mkdir()
+    give_home_a_database(home)  # the PostgreSQL test pass: one database for the module's server
     keys = {name: make_key(home, user, *extra)["key"] for name, user, extra in (
         ("alice", "alice", ()), ("bob", "bob", ()), ("admin", "root", ("--admin",)))}  # fmt: skip
     with served(home, embedder="hashing", rate=1000, burst=1000) as url:
@@ -268,7 +270,7 @@ def test_bad_input_is_one_line_and_changes_nothing(
 def test_the_rate_limit_answers_429_with_retry_after_per_key(tmp_path: Path) -> None:
     home = tmp_path / "home"
     alice, bob = make_key(home, "alice")["key"], make_key(home, "bob")["key"]
-    with served(home, embedder="hashing", rate=0.5, burst=3) as url:
+    with served(home, embedder="hashing", rate=0.05, burst=3) as url:  # slow refill: a loaded machine still sees 429
         codes = [httpx.get(f"{url}/v1/memory", headers={"Authorization": f"Bearer {alice}"}) for _ in range(4)]
         assert [r.status_code for r in codes] == [200, 200, 200, 429]
         assert int(codes[-1].headers["retry-after"]) >= 1 and "rate limit" in codes[-1].json()["error"]

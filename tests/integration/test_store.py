@@ -12,6 +12,7 @@ from heedful.errors import StoreError
 from heedful.store import SQLiteStore
 
 
+@pytest.mark.sqlite_only(reason="SQLite's migrations and pragmas")
 def test_fresh_database_is_migrated_and_in_wal_mode(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "h.db")
     assert store.db.schema_version >= 1
@@ -24,6 +25,7 @@ def test_fresh_database_is_migrated_and_in_wal_mode(tmp_path: Path) -> None:
     again.close()
 
 
+@pytest.mark.sqlite_only(reason="SQLite's migrations (PostgreSQL: tests/postgres/test_connection.py)")
 def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
     store = SQLiteStore(tmp_path / "h.db")
     store.db.conn.execute("INSERT INTO schema_version (version, name) VALUES (9999, 'future')")
@@ -32,6 +34,7 @@ def test_a_database_from_a_newer_version_is_refused(tmp_path: Path) -> None:
         SQLiteStore(tmp_path / "h.db")
 
 
+@pytest.mark.sqlite_only(reason="SQLite's triggers (PostgreSQL: tests/postgres/test_contract_append_only.py)")
 def test_statements_cannot_be_rewritten_nor_rows_deleted(hf: Heedful) -> None:
     hf.memory.add("alice", "I live in Berlin", flush=True)
     conn = hf.store.db.conn

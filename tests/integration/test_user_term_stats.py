@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from heedful.api import Heedful
 from heedful.memory.write import NewMessage
 
@@ -40,6 +42,7 @@ def test_keyword_matches_stemmed_forms_of_the_users_own_rows_only(hf: Heedful) -
     assert found and set(found) <= bob_ids
 
 
+@pytest.mark.sqlite_only(reason="SQLite's term tables and their migration")
 def test_terms_are_built_for_rows_stored_before_the_migration(hf: Heedful) -> None:
     from heedful.store.sqlite.terms import rebuild_terms
 

@@ -94,7 +94,7 @@ def seed(home: Path, user: str, project: Path, count: int) -> int:
     from heedful.ids import new_id
     from heedful.store.records import RuleRow
 
-    with Heedful.open(home, embedder="hashing") as hf:
+    with Heedful.open(home, embedder="hashing", store_url="sqlite") as hf:
         rows = [
             RuleRow(
                 id=new_id("r"),

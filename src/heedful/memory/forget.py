@@ -69,10 +69,9 @@ def apply_forget(
     tombstone_id = new_id("t")
     # The reason names the tombstone, not the content: reasons are shown wherever a row is.
     reason = f"forgotten at the user's request ({tombstone_id})"
-    items = store.memory.list_facts(
-        user_id, kinds=["fact", "commitment", "excerpt", "summary"], current_only=True, with_embeddings=True
-    )
-    scored = [(match_score(target, vector, f), f) for f in items if not f.background]
+    kinds = ["fact", "commitment", "excerpt", "summary"]
+    items = store.memory.forget_candidates(user_id, target, vector, kinds, TRIGRAM_THRESHOLD, COSINE_THRESHOLD)
+    scored = [(match_score(target, vector, f), f) for f in items]
     scored = sorted((pair for pair in scored if pair[0] > 0), key=lambda pair: -pair[0])
     facts = [f for _, f in scored if f.kind in ("fact", "commitment")][:MAX_FACTS_PER_REQUEST]
     others = [f for _, f in scored if f.kind in ("excerpt", "summary")][:MAX_EXCERPTS_PER_REQUEST]

@@ -55,6 +55,19 @@ class MemoryStore(Protocol):
         limit: int | None = None,
         with_embeddings: bool = False,
     ) -> list[FactRecord]: ...
+    def forget_candidates(
+        self,
+        user_id: str,
+        request: str,
+        vector: Any,
+        kinds: Sequence[str],
+        min_overlap: float,
+        min_cosine: float,
+    ) -> list[FactRecord]:
+        """The user's current, non-background items of `kinds` (with vectors) that may match a request to
+        forget; a superset of those whose trigram overlap or cosine reach the thresholds (the caller scores)."""
+        ...
+
     def current_facts_by_key(self, user_id: str, norm_key: str) -> list[FactRecord]: ...
     def count_facts(self, user_id: str) -> int: ...
     def set_fact_state(self, user_id: str, fact_id: str, fields: dict[str, str | None]) -> None: ...

@@ -16,7 +16,10 @@ SCOPES = {"global", "project"}
 LINE_KINDS = {"directive", "heading", "prose", "example", "other"}
 CHECK_PARAMS: dict[str, tuple[set[str], set[str]]] = {
     # kind: (required params, optional params)
-    "forbidden_command": ({"program"}, {"subcommand", "flags", "args", "alternatives", "bare", "piped_into", "synonyms"}),
+    "forbidden_command": (
+        {"program"},
+        {"subcommand", "flags", "args", "alternatives", "bare", "piped_into", "synonyms"},
+    ),
     "forbidden_path": ({"globs"}, {"outside_project"}),
     "staged_path": ({"globs"}, set()),
     "commit_message": (set(), {"forbid", "require", "max_subject"}),

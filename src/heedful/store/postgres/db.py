@@ -36,7 +36,7 @@ from psycopg.rows import dict_row
 from psycopg_pool import ConnectionPool, PoolTimeout
 
 from heedful.errors import StoreError
-from heedful.store.sqlite.redaction import is_safe_column, placeholder_columns, redact_value
+from heedful.redact_values import is_safe_column, placeholder_columns, redact_value
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations"
 EXTENSIONS = ("vector", "pg_trgm")

@@ -16,6 +16,7 @@ import numpy as np
 
 from heedful.errors import InputError
 from heedful.store.postgres.db import Database, Row
+from heedful.store.postgres.forget_match import candidate_seqs_sql
 from heedful.store.postgres.terms import index_rows, new_tokenizer
 from heedful.store.records import FactRecord, MessageRecord, OpRecord
 from heedful.store.sqlite.terms import RECALLABLE_KINDS
@@ -284,6 +285,28 @@ class PostgresMemoryRepo:
             sql += " LIMIT ?"
             params.append(limit)
         return [fact_from_row(row) for row in self.db.fetchall(sql, params)]
+
+    def forget_candidates(
+        self,
+        user_id: str,
+        request: str,
+        vector: Any,
+        kinds: Sequence[str],
+        min_overlap: float,
+        min_cosine: float,
+    ) -> list[FactRecord]:
+        """The user's current, non-background items of `kinds` (with vectors) that may match a request
+        to forget: pg_trgm and pgvector pick them (see forget_match.py); the caller scores them."""
+        values = None if vector is None else np.asarray(vector, dtype=np.float32).reshape(-1)
+        by_vector = None if values is None or not len(values) else (padded(values), len(values), min_cosine)
+        query = candidate_seqs_sql(self.db, user_id, request, kinds, min_overlap, by_vector)
+        if query is None:
+            return []
+        sql, params = query
+        rows = self.db.fetchall(
+            f"SELECT {FACT_COLUMNS}, {VECTOR_COLUMN} FROM facts WHERE seq IN ({sql}) ORDER BY seq", params
+        )
+        return [fact_from_row(row) for row in rows]
 
     def current_facts_by_key(self, user_id: str, norm_key: str) -> list[FactRecord]:
         rows = self.db.fetchall(

@@ -17,9 +17,9 @@ from typing import Any
 import psycopg
 
 from heedful.ids import new_id
+from heedful.redact_values import is_safe_column, redact_value
 from heedful.store.postgres.db import Database
 from heedful.store.sqlite.purge import DERIVED, PurgeReport, Rewrite
-from heedful.store.sqlite.redaction import is_safe_column, redact_value
 from heedful.timeutil import now_text
 
 SKIPPED_TABLES = ("schema_version", "secret_purges")

@@ -25,7 +25,14 @@ from heedful.store.postgres.db import Database, Row
 from heedful.store.postgres.memory import VECTOR_COLUMN, padded
 from heedful.store.postgres.terms import bm25, document_frequencies, holders, new_tokenizer, share_holding, user_totals
 from heedful.store.records import CandidateRow
-from heedful.store.sqlite.recall_index import _KIND_CODES, NEVER, NO_TIME, UserRecallIndex, micros
+from heedful.store.sqlite.recall_index import (
+    _KIND_CODES,
+    NEVER,
+    NO_TIME,
+    UserRecallIndex,
+    micros,
+    settle_long_lived,
+)
 from heedful.store.sqlite.search import MAX_CACHED_BYTES, MAX_CACHED_EXPRESSIONS, MAX_CACHED_USERS, SQLiteSearch
 from heedful.store.sqlite.terms import MIN_IDF, RECALLABLE_KINDS, phrases
 
@@ -235,6 +242,7 @@ class PostgresSearch(SQLiteSearch):
                 cached.db = self.pg
             if cached.version != version:
                 cached = cached.load(version)
+                settle_long_lived(len(cached))  # built or reloaded: collect once, freeze the survivors
             self._indexes[user_id] = cached
             self._indexes.move_to_end(user_id)
             while len(self._indexes) > 1 and (

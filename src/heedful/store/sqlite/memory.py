@@ -219,6 +219,20 @@ class SQLiteMemoryRepo:
     def get_fact(self, user_id: str, fact_id: str) -> FactRecord | None:
         return self.get_facts(user_id, [fact_id]).get(fact_id)
 
+    def forget_candidates(
+        self,
+        user_id: str,
+        request: str,
+        vector: Any,
+        kinds: Sequence[str],
+        min_overlap: float,
+        min_cosine: float,
+    ) -> list[FactRecord]:
+        """Every current, non-background item of `kinds`: the caller scores them all (one user's memory
+        is small enough on SQLite; PostgreSQL narrows the set with pg_trgm and pgvector first)."""
+        items = self.list_facts(user_id, kinds=kinds, current_only=True, with_embeddings=True)
+        return [f for f in items if not f.background]
+
     def list_facts(
         self,
         user_id: str,

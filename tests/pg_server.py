@@ -10,6 +10,7 @@ to use a server of your own instead.
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import socket
@@ -42,11 +43,17 @@ def with_database(url: str, name: str) -> str:
     return urlunsplit(urlsplit(url)._replace(path=f"/{name}"))
 
 
-def admin(url: str, *statements: str) -> None:
-    """Run statements outside a transaction (CREATE/DROP DATABASE cannot run inside one)."""
+@functools.cache
+def driver() -> Any:
+    """psycopg, imported once: a test that hides the driver (sys.modules) must not break the teardown."""
     import psycopg
 
-    with psycopg.connect(url, autocommit=True) as conn:
+    return psycopg
+
+
+def admin(url: str, *statements: str) -> None:
+    """Run statements outside a transaction (CREATE/DROP DATABASE cannot run inside one)."""
+    with driver().connect(url, autocommit=True) as conn:
         for statement in statements:
             conn.execute(statement)  # type: ignore[arg-type]
 

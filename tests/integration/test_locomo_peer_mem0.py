@@ -113,7 +113,7 @@ def run_guarded(folder: Path, mode: str, *args: str) -> tuple[subprocess.Complet
 @needs_mem0
 def test_peer_mem0_runs_beside_heedful_without_the_network(tmp_path: Path) -> None:
     data = conversation_file(tmp_path)
-    (tmp_path / "home").mkdir()
+    (tmp_path / "home").mkdir(exist_ok=True)  # the PostgreSQL pass names its database in it
     result, attempts = run_guarded(
         tmp_path,
         "with-mem0",
@@ -143,7 +143,7 @@ def test_peer_mem0_runs_beside_heedful_without_the_network(tmp_path: Path) -> No
 @needs_mem0
 def test_peer_mem0_in_memory_store_prints_both_rows(tmp_path: Path) -> None:
     data = conversation_file(tmp_path)
-    (tmp_path / "home").mkdir()
+    (tmp_path / "home").mkdir(exist_ok=True)  # the PostgreSQL pass names its database in it
     result, attempts = run_guarded(
         tmp_path,
         "with-mem0",
@@ -158,7 +158,7 @@ def test_peer_mem0_in_memory_store_prints_both_rows(tmp_path: Path) -> None:
 
 def test_peer_without_mem0_installed_is_one_line_error(tmp_path: Path) -> None:
     data = conversation_file(tmp_path)
-    (tmp_path / "home").mkdir()
+    (tmp_path / "home").mkdir(exist_ok=True)  # the PostgreSQL pass names its database in it
     result, attempts = run_guarded(
         tmp_path, "hide-mem0", "bench", "locomo", "--data", str(data), "--embedder", "hashing", "--peer", "mem0"
     )

@@ -13,7 +13,7 @@ from heedful.api import Heedful
 pytest.importorskip("mcp")
 
 
-@pytest.mark.sqlite_only(reason="closes SQLite's connection under the server; a closed PostgreSQL pool is a store error")
+@pytest.mark.sqlite_only(reason="closes SQLite's connection under the server; a closed PG pool is a store error")
 def test_an_internal_error_is_one_line_for_the_agent_and_logged(home: Path) -> None:
     from heedful.integrations.mcp_server import build_server
 

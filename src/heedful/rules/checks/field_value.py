@@ -186,15 +186,3 @@ class FieldValue(CheckKind):
 
     def evidence_for(self, params: dict[str, Any]) -> list[str]:
         return evidence_for(params)
-
-    def describe(self, params: dict[str, Any]) -> str:
-        return describe(params)
-
-    def evaluate(self, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
-        return evaluate(params, stage, evidence)
-
-    def make_cases(self, params: dict[str, Any]) -> list[Case]:
-        return cases(params)
-
-    def review(self, params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
-        return review(params, stage, evidence)

@@ -264,20 +264,8 @@ class RequiredEvent(CheckKind):
     stage = STAGE
     evidence = tuple(EVIDENCE)
 
-    def describe(self, params: dict[str, Any]) -> str:
-        return describe(params)
-
     def stage_for(self, params: dict[str, Any]) -> Stage:
         return GATED_STAGE if gate_of(params) else STAGE
 
     def evidence_for(self, params: dict[str, Any]) -> list[str]:
         return list(GATED_EVIDENCE if gate_of(params) else EVIDENCE)
-
-    def evaluate(self, params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
-        return evaluate(params, stage, evidence)
-
-    def make_cases(self, params: dict[str, Any]) -> list[Case]:
-        return cases(params)
-
-    def review(self, params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
-        return review(params, stage, evidence)

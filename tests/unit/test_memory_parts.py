@@ -91,3 +91,23 @@ def test_an_empty_recall_configuration_is_refused_when_the_settings_load(tmp_pat
     _add_recall_setting(home, " ")
     with pytest.raises(InputError, match=r"setting 'recall.config': must name a recall configuration"):
         load_settings(home)
+
+
+def test_the_memory_modules_take_their_parts_not_the_facade() -> None:
+    """The service, the writer, forgetting and the user's corrections never import the `Heedful` facade."""
+    import ast
+    import inspect
+
+    import heedful
+    from heedful.memory.history import MemoryHistory
+    from heedful.memory.write import MemoryWriter
+
+    source = Path(heedful.__file__).parent / "memory"
+    for name in ("service.py", "write.py", "forget.py", "history.py", "parts.py"):
+        tree = ast.parse((source / name).read_text(encoding="utf-8"))
+        imported = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+        assert "heedful.api" not in imported or name == "parts.py", name  # parts.py: only `MemoryParts.of`
+        assert ".hf." not in (source / name).read_text(encoding="utf-8"), name
+    assert list(inspect.signature(MemoryService.__init__).parameters) == ["self", "parts", "dream"]
+    assert list(inspect.signature(MemoryWriter.__init__).parameters)[1] == "deps"
+    assert list(inspect.signature(MemoryHistory.__init__).parameters)[1:] == ["store", "load_embedder"]

@@ -136,8 +136,10 @@ class HookRuntime:
         import subprocess
 
         run.mkdir(parents=True, exist_ok=True)
-        (self.home / "logs").mkdir(parents=True, exist_ok=True)
-        with open(self.home / "logs" / "worker.log", "ab") as log:
+        (self.home / "logs").mkdir(mode=0o700, parents=True, exist_ok=True)
+        # Owner-only like every file in the home: the worker's output may quote what it learned from.
+        descriptor = os.open(self.home / "logs" / "worker.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(descriptor, "ab") as log:
             process = subprocess.Popen(
                 [
                     sys.executable,

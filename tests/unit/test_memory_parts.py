@@ -61,6 +61,28 @@ def test_the_service_works_from_its_parts_and_loads_the_embedder_and_model_only_
         store.close()
 
 
+def test_a_forget_through_the_parts_rebuilds_the_profile_without_the_forgotten_words(home: Path) -> None:
+    with Heedful.open(home, embedder="hashing") as hf:
+        hf.memory.add("alice", "I work as a nurse at the city hospital", flush=True)
+        hf.memory.add("alice", "I live in Porto with my two cats", flush=True)
+        hf.memory.dream("alice")
+        before = hf.memory.profile("alice")
+        assert before is not None and "nurse" in before.statement
+    settings = load_settings(home, {"embedder.name": "hashing"})
+    store = open_store(settings)
+    try:
+        parts = MemoryParts(
+            store, lambda: load_embedder("hashing", 32), lambda: load_model(settings.model, settings.log_dir), home=home
+        )
+        memory = MemoryService(parts, dream=lambda user_id: {})
+        memory.forget("alice", "forget that I work as a nurse")
+        after = memory.profile("alice")
+        assert after is not None and after.id != before.id
+        assert "nurse" not in after.statement and "Porto" in after.statement
+    finally:
+        store.close()
+
+
 def _add_recall_setting(home: Path, name: str) -> None:
     home.mkdir(mode=0o700, parents=True, exist_ok=True)
     config = home / "config.toml"

@@ -11,7 +11,7 @@ SECRET = "sk-proj-" + "Z9y8X7w6V5u4T3s2R1q0"
 
 
 def test_a_failing_hook_fails_open_and_logs_no_secret(tmp_path: Path) -> None:
-    home = tmp_path / "home"
+    home = tmp_path / "broken"  # not the test backend's home: this one never reaches a database
     home.mkdir()
     # A config value that is not a number: loading the settings fails inside the hook process, and
     # the error message quotes the value, which here is an API key pasted into the wrong place.
@@ -27,7 +27,7 @@ def test_a_failing_hook_fails_open_and_logs_no_secret(tmp_path: Path) -> None:
 
 
 def test_a_failing_hook_with_an_unwritable_log_still_fails_open(tmp_path: Path) -> None:
-    home = tmp_path / "home"
+    home = tmp_path / "broken"  # not the test backend's home: this one never reaches a database
     home.mkdir()
     (home / "config.toml").write_text('[store]\nbusy_timeout_ms = "soon"\n', encoding="utf-8")
     (home / "logs").write_text("a file where the log folder should be", encoding="utf-8")

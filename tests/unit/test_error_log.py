@@ -59,6 +59,6 @@ def test_one_runaway_entry_is_cut(tmp_path: Path) -> None:
 
 
 def test_an_unwritable_home_is_false_not_an_exception(tmp_path: Path) -> None:
-    home_is_a_file = tmp_path / "home"
+    home_is_a_file = tmp_path / "a-file"
     home_is_a_file.write_text("not a folder", encoding="utf-8")
     assert append_error(home_is_a_file, "hooks", "failed open", _boom("x")) is False

@@ -23,6 +23,9 @@ Example `config.toml`:
 
     [user]
     default = "me"         # the user id used when a command names none
+
+    [recall]
+    config = "default"     # a named recall configuration: "single-stage", "restatements", "newest-first"
 """
 
 import os
@@ -52,6 +55,7 @@ ENVIRONMENT: dict[str, str] = {
     "HEEDFUL_STORE": "store.url",
     "HEEDFUL_DATABASE_URL": "store.url",
     "HEEDFUL_USER": "user.default",
+    "HEEDFUL_RECALL_CONFIG": "recall.config",
 }
 
 
@@ -142,6 +146,20 @@ class UserSettings(Section):
     default: str = "me"
 
 
+class RecallSettings(Section):
+    """Which named recall configuration `memory recall` (CLI, library, MCP, HTTP) uses.
+
+    The names live in `heedful.memory.recall.config` (which loads numpy, so the hook never imports
+    it): an unknown name is a one-line error at the first recall, naming the known ones.
+    """
+
+    config: str = "default"
+
+    def validate(self) -> None:
+        if not self.config.strip():
+            raise ValueError("must name a recall configuration")
+
+
 class Settings:
     """Every setting of one heedful home: `settings.model.name`, `settings.store.path`, ..."""
 
@@ -152,12 +170,14 @@ class Settings:
         model: ModelSettings | None = None,
         store: StoreSettings | None = None,
         user: UserSettings | None = None,
+        recall: RecallSettings | None = None,
     ) -> None:
         self.home = home
         self.embedder = embedder if embedder is not None else EmbedderSettings()
         self.model = model if model is not None else ModelSettings()
         self.store = store if store is not None else StoreSettings()
         self.user = user if user is not None else UserSettings()
+        self.recall = recall if recall is not None else RecallSettings()
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Settings) and vars(other) == vars(self)
@@ -191,6 +211,7 @@ SECTIONS: dict[str, type[Section]] = {
     "model": ModelSettings,
     "store": StoreSettings,
     "user": UserSettings,
+    "recall": RecallSettings,
 }
 
 
@@ -228,6 +249,7 @@ def load_settings(home: Path | str | None = None, overrides: Mapping[str, str | 
         model=_section(ModelSettings, "model", data.get("model", {}), config_path),
         store=_section(StoreSettings, "store", data.get("store", {}), config_path),
         user=_section(UserSettings, "user", data.get("user", {}), config_path),
+        recall=_section(RecallSettings, "recall", data.get("recall", {}), config_path),
     )
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 import sys
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,21 +38,20 @@ def hook_busy_ms(settings: Settings) -> int:
 
 
 def log_error(context: str, exc: BaseException | None = None) -> None:
-    """Append an error to HEEDFUL_HOME/logs/hooks.log; never raises (the hook fails open)."""
-    try:
-        import traceback
+    """Append an error to HEEDFUL_HOME/logs/hooks.log (redacted, owner-only, bounded); never raises.
 
-        folder = home() / "logs"
-        folder.mkdir(parents=True, exist_ok=True)
-        detail = "".join(traceback.format_exception(exc)) if exc is not None else ""
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        with open(folder / "hooks.log", "a", encoding="utf-8", errors="backslashreplace") as handle:
-            handle.write(f"{stamp} {context}\n{detail}")
-    except Exception:
-        try:
-            sys.stderr.write(f"heedful hook: {context}\n")
-        except Exception:
+    The hook fails open whatever happens here."""
+    try:
+        from heedful.error_log import append_error
+
+        if append_error(home(), "hooks", context, exc):
             return
+    except Exception:  # not even the log module: say it where the agent's own log may keep it
+        pass
+    try:
+        sys.stderr.write(f"heedful hook: {context}\n")
+    except Exception:
+        return
 
 
 class HookRuntime:
@@ -138,8 +136,10 @@ class HookRuntime:
         import subprocess
 
         run.mkdir(parents=True, exist_ok=True)
-        (self.home / "logs").mkdir(parents=True, exist_ok=True)
-        with open(self.home / "logs" / "worker.log", "ab") as log:
+        (self.home / "logs").mkdir(mode=0o700, parents=True, exist_ok=True)
+        # Owner-only like every file in the home: the worker's output may quote what it learned from.
+        descriptor = os.open(self.home / "logs" / "worker.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        with os.fdopen(descriptor, "ab") as log:
             process = subprocess.Popen(
                 [
                     sys.executable,

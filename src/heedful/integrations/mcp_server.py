@@ -13,13 +13,13 @@ request needs the bearer token from the heedful home (`mcp_auth`). Built on the 
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from heedful.api import Heedful
 from heedful.config import Settings
+from heedful.error_log import append_error, log_path
 from heedful.errors import HeedfulError, InputError
 from heedful.ids import validate_user_id
 
@@ -129,21 +129,8 @@ def _one_line(exc: BaseException) -> str:
 
 
 def _log_internal_error(hf: Heedful, exc: BaseException) -> None:
-    """Append the traceback to HOME/logs/mcp.log (owner-only); never raises, so the agent still gets its line."""
-    try:
-        import time
-        import traceback
-
-        from heedful.redact_values import redact_value
-
-        folder = hf.settings.home / "logs"
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        descriptor = os.open(folder / "mcp.log", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        with os.fdopen(descriptor, "a", encoding="utf-8", errors="backslashreplace") as log:
-            log.write(f"{stamp} {redact_value(''.join(traceback.format_exception(exc)))}")  # no secret on disk
-    except Exception:
-        return
+    """Append the traceback to HOME/logs/mcp.log (redacted, owner-only, bounded); never raises."""
+    append_error(hf.settings.home, "mcp", "tool call failed", exc)
 
 
 def build_server(hf: Heedful) -> Any:
@@ -161,7 +148,7 @@ def build_server(hf: Heedful) -> Any:
             raise ToolError(_one_line(exc)) from None
         except Exception as exc:  # heedful's own fault: one line to the agent, the traceback to the log
             _log_internal_error(hf, exc)
-            log = hf.settings.home / "logs" / "mcp.log"
+            log = log_path(hf.settings.home, "mcp")
             raise ToolError(f"internal error: {_one_line(exc)} (details in {log})") from None
 
     @server.tool()

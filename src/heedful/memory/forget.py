@@ -24,7 +24,8 @@ from heedful.store.records import FactRecord
 from heedful.timeutil import now_text
 
 if TYPE_CHECKING:
-    from heedful.api import Heedful
+    from heedful.memory.areas import AreaClassifier
+    from heedful.memory.parts import MemoryDeps
 
 COSINE_THRESHOLD = 0.68
 TRIGRAM_THRESHOLD = 0.6
@@ -53,7 +54,8 @@ def match_score(target: str, target_vector: np.ndarray, fact: FactRecord) -> flo
 
 
 def apply_forget(
-    hf: Heedful,
+    deps: MemoryDeps,
+    areas: AreaClassifier,
     user_id: str,
     request: str,
     *,
@@ -63,8 +65,8 @@ def apply_forget(
     target = request_target(redact(request).text)  # the tombstone keeps no secret, nor do its key and vector
     if not target:
         raise InputError("the request to forget names nothing to forget")
-    store = hf.store
-    vector = hf.embedder.embed([target])[0]
+    store = deps.store
+    vector = deps.embedder.embed([target])[0]
     stamp = now_text()
     tombstone_id = new_id("t")
     # The reason names the tombstone, not the content: reasons are shown wherever a row is.
@@ -105,9 +107,10 @@ def apply_forget(
         if facts or others:
             from heedful.memory.dream import refresh_profile_after_forget
 
-            refresh_profile_after_forget(hf, user_id, stamp, oplog)
+            # dream.py still annotates the facade; it reads only `store`, `model` and `embedder` (MemoryDeps).
+            refresh_profile_after_forget(deps, user_id, stamp, oplog)  # type: ignore[arg-type]
     # What a forget reports names the area, never the content: an agent may be the caller.
-    area = hf.memory.areas.area(target, vector)
+    area = areas.area(target, vector)
     events.insert(
         0,
         MemoryEvent(
@@ -122,10 +125,10 @@ def apply_forget(
     return events
 
 
-def forget(hf: Heedful, user_id: str, request: str) -> list[MemoryEvent]:
+def forget(deps: MemoryDeps, areas: AreaClassifier, user_id: str, request: str) -> list[MemoryEvent]:
     """A direct request to forget (CLI, API): its own change group, undoable."""
     oplog = OpLog(user_id)
-    with hf.store.transaction():
-        events = apply_forget(hf, user_id, request, oplog=oplog)
-        hf.store.memory.record_ops(oplog.ops)
+    with deps.store.transaction():
+        events = apply_forget(deps, areas, user_id, request, oplog=oplog)
+        deps.store.memory.record_ops(oplog.ops)
     return events

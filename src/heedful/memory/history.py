@@ -20,7 +20,10 @@ from heedful.store.records import FactRecord, OpRecord
 from heedful.timeutil import now_text
 
 if TYPE_CHECKING:
-    from heedful.api import Heedful
+    from collections.abc import Callable
+
+    from heedful.embed import Embedder
+    from heedful.store.protocols import Store
 
 _INSERTING_OPS = {"add"}
 
@@ -75,11 +78,14 @@ class FactHistory:
 
 
 class MemoryHistory:
-    def __init__(self, hf: Heedful) -> None:
-        self.hf = hf
+    """Reads the record and makes the user's own changes; the embedder loads only for a correction."""
+
+    def __init__(self, store: Store, load_embedder: Callable[[], Embedder]) -> None:
+        self.store = store
+        self.load_embedder = load_embedder
 
     def _get(self, user_id: str, fact_id: str) -> FactRecord:
-        fact = self.hf.store.memory.get_fact(user_id, fact_id)
+        fact = self.store.memory.get_fact(user_id, fact_id)
         if fact is None:
             raise NotFoundError(f"user {user_id!r} has no memory with id {fact_id!r}")
         return fact
@@ -93,7 +99,7 @@ class MemoryHistory:
         as_of: str | None = None,
         limit: int | None = None,
     ) -> builtins.list[FactRecord]:
-        facts = self.hf.store.memory.list_facts(user_id, kinds=kinds or ["fact", "commitment", "tombstone"])
+        facts = self.store.memory.list_facts(user_id, kinds=kinds or ["fact", "commitment", "tombstone"])
         if as_of is not None:
             facts = [f for f in facts if f.valid_from <= as_of]  # valid time: what held then
         if not include_inactive:
@@ -102,7 +108,7 @@ class MemoryHistory:
 
     def history(self, user_id: str, fact_id: str) -> FactHistory:
         fact = self._get(user_id, fact_id)
-        memory = self.hf.store.memory
+        memory = self.store.memory
         chain = [fact]
         # Walk back through the facts this one replaced, and forward through its replacements.
         replaced_by: dict[str, builtins.list[str]] = {}
@@ -158,14 +164,14 @@ class MemoryHistory:
             session_id=old.session_id,
             background=old.background,
             entities=extract_entities(text),
-            embedding=self.hf.embedder.embed([text.strip()])[0],
+            embedding=self.load_embedder().embed([text.strip()])[0],
         )
         oplog = OpLog(user_id)
         change: dict[str, str | None] = {"valid_to": stamp, "superseded_by": new.id}
-        with self.hf.store.transaction():
-            self.hf.store.memory.insert_facts([new])
+        with self.store.transaction():
+            self.store.memory.insert_facts([new])
             oplog.add("add", new.id, reason="corrected by the user")
-            self.hf.store.memory.set_fact_state(user_id, old.id, change)
+            self.store.memory.set_fact_state(user_id, old.id, change)
             oplog.add(
                 "supersede",
                 old.id,
@@ -173,7 +179,7 @@ class MemoryHistory:
                 change,
                 "corrected by the user",
             )
-            self.hf.store.memory.record_ops(oplog.ops)
+            self.store.memory.record_ops(oplog.ops)
         return MemoryEvent("supersede", new.id, new.statement, "corrected by the user", new.kind, [old.id])
 
     def delete(self, user_id: str, fact_id: str) -> MemoryEvent:
@@ -184,22 +190,22 @@ class MemoryHistory:
         stamp = now_text()
         change: dict[str, str | None] = {"expired_at": stamp, "expired_reason": "deleted by the user"}
         oplog = OpLog(user_id)
-        with self.hf.store.transaction():
-            self.hf.store.memory.set_fact_state(user_id, fact_id, change)
+        with self.store.transaction():
+            self.store.memory.set_fact_state(user_id, fact_id, change)
             oplog.add("delete", fact_id, {"expired_at": None, "expired_reason": None}, change, "deleted by the user")
-            self.hf.store.memory.record_ops(oplog.ops)
+            self.store.memory.record_ops(oplog.ops)
         return MemoryEvent("retract", fact_id, fact.statement, "deleted by the user", fact.kind)
 
     def undo(self, user_id: str) -> builtins.list[dict[str, object]]:
         """Reverse the newest change group that is not already undone; the undo is logged too."""
-        memory = self.hf.store.memory
+        memory = self.store.memory
         group = memory.last_undoable_group(user_id)
         if group is None:
             raise InputError(f"user {user_id!r} has nothing to undo")
         undo_log = OpLog(user_id)
         stamp = now_text()
         reversed_ops: builtins.list[dict[str, object]] = []
-        with self.hf.store.transaction():
+        with self.store.transaction():
             for op in reversed(memory.ops(user_id, group_id=group)):
                 fact = memory.get_fact(user_id, op.fact_id)
                 if fact is None or op.op == "confirm":

@@ -1,8 +1,15 @@
-"""`MemoryService`: the memory kernel's public face (`hf.memory`)."""
+"""`MemoryService`: the memory kernel's public face (`hf.memory`).
+
+It is given `MemoryParts` (the store, loaders for the embedder and the model, the settings it
+reads) and the dream pass, never the whole `Heedful` facade:
+
+    MemoryService(MemoryParts(store, load_embedder, load_model, home=home), dream=run_dream)
+"""
 
 from __future__ import annotations
 
 import builtins
+from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -12,35 +19,44 @@ from heedful.memory.events import MemoryEvent
 from heedful.memory.write import AddResult, MemoryWriter, NewMessage
 
 if TYPE_CHECKING:
-    from heedful.api import Heedful
     from heedful.memory.areas import AreaClassifier
     from heedful.memory.history import FactHistory, MemoryHistory
+    from heedful.memory.parts import MemoryParts
     from heedful.memory.recall.engine import Recaller
     from heedful.memory.recall.types import RecallResult
     from heedful.store.records import FactRecord
 
 
+# The dream pass for one user (`heedful.memory.dream.dream`, bound by the facade): returns its counts.
+DreamPass = Callable[[str], dict[str, object]]
+
+
 class MemoryService:
-    def __init__(self, hf: Heedful) -> None:
-        self.hf = hf
-        self.writer = _writer_for_adopted_harness(hf)
+    def __init__(self, parts: MemoryParts, *, dream: DreamPass) -> None:
+        self.parts = parts
+        self._dream = dream
+        self.store = parts.store
+
+    @cached_property
+    def writer(self) -> MemoryWriter:
+        return _writer_for_adopted_harness(self.parts)
 
     @cached_property
     def recaller(self) -> Recaller:
         from heedful.memory.recall.engine import Recaller
 
-        return Recaller(self.hf.store, lambda: self.hf.embedder)
+        return Recaller(self.store, self.parts.load_embedder, config=self.parts.recall_config)
 
-    @cached_property
+    @property
     def areas(self) -> AreaClassifier:
-        """The coarse area of each request to forget (what a model may be told instead of the words)."""
-        from heedful.memory.areas import AreaClassifier
+        """The coarse area of each request to forget (what a model may be told instead of the words).
 
-        return AreaClassifier(self.hf.embedder)
+        The writer's own classifier, so that the area descriptions are embedded once per home."""
+        return self.writer.areas
 
     def forgotten_areas(self, user_id: str) -> list[str]:
         """The areas of the user's active requests to forget, e.g. ["health"]; never their content."""
-        requests = self.hf.store.memory.list_facts(
+        requests = self.store.memory.list_facts(
             self.require_user(user_id), kinds=["tombstone"], current_only=True, with_embeddings=True
         )
         return self.areas.areas([(t.object or t.statement, t.embedding) for t in requests])
@@ -49,11 +65,11 @@ class MemoryService:
     def _history(self) -> MemoryHistory:
         from heedful.memory.history import MemoryHistory
 
-        return MemoryHistory(self.hf)
+        return MemoryHistory(self.store, self.parts.load_embedder)
 
     def require_user(self, user_id: str) -> str:
         user_id = validate_user_id(user_id)
-        if not self.hf.store.memory.user_exists(user_id):
+        if not self.store.memory.user_exists(user_id):
             raise NotFoundError(f"unknown user {user_id!r}: nothing has been added for this user yet")
         return user_id
 
@@ -79,7 +95,7 @@ class MemoryService:
 
         if not request or not request.strip():
             raise InputError("say what to forget")
-        return forget(self.hf, self.require_user(user_id), request)
+        return forget(self.parts, self.areas, self.require_user(user_id), request)
 
     # -- reading -------------------------------------------------------------------------------
     def recall(
@@ -118,7 +134,7 @@ class MemoryService:
         return self._history.history(self.require_user(user_id), fact_id)
 
     def profile(self, user_id: str) -> FactRecord | None:
-        profiles = self.hf.store.memory.list_facts(self.require_user(user_id), kinds=["profile"], current_only=True)
+        profiles = self.store.memory.list_facts(self.require_user(user_id), kinds=["profile"], current_only=True)
         return profiles[-1] if profiles else None
 
     # -- user control --------------------------------------------------------------------------
@@ -133,12 +149,10 @@ class MemoryService:
 
     # -- consolidation -------------------------------------------------------------------------
     def dream(self, user_id: str) -> dict[str, object]:
-        from heedful.memory.dream import dream
-
-        return dream(self.hf, self.require_user(user_id))
+        return self._dream(self.require_user(user_id))
 
 
-def _writer_for_adopted_harness(hf: Heedful) -> MemoryWriter:
+def _writer_for_adopted_harness(parts: MemoryParts) -> MemoryWriter:
     """The writer with the extraction and retraction rules of the adopted harness version.
 
     `heedful evolve adopt vN` is the user's word that vN is how their memory is written from now
@@ -146,14 +160,15 @@ def _writer_for_adopted_harness(hf: Heedful) -> MemoryWriter:
     """
     from heedful.harness.versions import DEFAULT_HARNESS, default_version
 
-    name = default_version(hf.settings.home)
+    name = default_version(parts.home)
     if name == DEFAULT_HARNESS:
-        return MemoryWriter(hf)
+        return MemoryWriter(parts)
     from heedful.harness.versions import stored_versions
     from heedful.memory.adjudicate import AdjudicateStep
     from heedful.memory.extract import ExtractStep
 
-    version = stored_versions(hf.settings.home).get(name)
+    version = stored_versions(parts.home).get(name)
     if version is None:  # an adopted file that no longer exists: the built-in rules, as before adoption
-        return MemoryWriter(hf)
-    return MemoryWriter(hf, ExtractStep(version.params.extraction), AdjudicateStep(version.params.retraction))
+        return MemoryWriter(parts)
+    extract, adjudicate = ExtractStep(version.params.extraction), AdjudicateStep(version.params.retraction)
+    return MemoryWriter(parts, extract, adjudicate)

@@ -41,7 +41,8 @@ from heedful.store.records import FactRecord, MessageRecord, Role
 from heedful.timeutil import now_text, to_text
 
 if TYPE_CHECKING:
-    from heedful.api import Heedful
+    from heedful.memory.areas import AreaClassifier
+    from heedful.memory.parts import MemoryDeps
 
 log = logging.getLogger(__name__)
 
@@ -91,12 +92,23 @@ def _validate(messages: list[NewMessage]) -> None:
 
 class MemoryWriter:
     def __init__(
-        self, hf: Heedful, extract: ExtractStep | None = None, adjudicate: AdjudicateStep | None = None
+        self, deps: MemoryDeps, extract: ExtractStep | None = None, adjudicate: AdjudicateStep | None = None
     ) -> None:
-        self.hf = hf
+        """`deps` is `MemoryParts` or anything else with a store, an embedder and a model (an open `Heedful`)."""
+        self.deps = deps
         # The steps carry a harness version's extraction and retraction rules (default: heedful's own).
         self.extract_step = extract or ExtractStep()
         self.adjudicate_step = adjudicate or AdjudicateStep()
+        self._areas: AreaClassifier | None = None
+
+    @property
+    def areas(self) -> AreaClassifier:
+        """What a request to forget was about ("health"); the area descriptions are embedded on first use, once."""
+        if self._areas is None:
+            from heedful.memory.areas import AreaClassifier
+
+            self._areas = AreaClassifier(self.deps.embedder)
+        return self._areas
 
     def add(
         self,
@@ -110,7 +122,7 @@ class MemoryWriter:
         """Store messages (redacted) and their excerpts; extract now if the buffer is full or asked."""
         user_id = validate_user_id(user_id)
         _validate(messages)
-        store = self.hf.store
+        store = self.deps.store
         ingested = now_text()
         records: list[MessageRecord] = []
         redactions: dict[str, int] = {}
@@ -154,7 +166,7 @@ class MemoryWriter:
             statements.append(statement)
             embed_texts.append(excerpt_embedding_text(record.text, record.speaker, previous.get(record.session_id)))
             previous[record.session_id] = statement
-        vectors = self.hf.embedder.embed(embed_texts)
+        vectors = self.deps.embedder.embed(embed_texts)
         return [
             FactRecord(
                 id=new_id("x"),
@@ -181,7 +193,7 @@ class MemoryWriter:
     def flush(self, user_id: str) -> list[MemoryEvent]:
         """Extract and adjudicate everything in the user's buffer."""
         user_id = validate_user_id(user_id)
-        store = self.hf.store
+        store = self.deps.store
         buffered = store.memory.buffered_messages(user_id)
         if not buffered:
             return []
@@ -191,7 +203,7 @@ class MemoryWriter:
                 SourceMessage(id=m.id, role=m.role, speaker=m.speaker, text=m.text, at=m.created_at) for m in buffered
             ],
         )
-        extraction = run_step(self.hf.model, self.extract_step, context)
+        extraction = run_step(self.deps.model, self.extract_step, context)
         by_id = {m.id: m for m in buffered}
         oplog = OpLog(user_id)
         events: list[MemoryEvent] = []
@@ -201,7 +213,8 @@ class MemoryWriter:
             for request in (c for c in extraction.candidates if c.kind == "forget"):
                 events.extend(
                     apply_forget(
-                        self.hf,
+                        self.deps,
+                        self.areas,
                         user_id,
                         request.object or request.statement,
                         source_message_ids=request.source_message_ids,
@@ -221,9 +234,9 @@ class MemoryWriter:
     ) -> list[MemoryEvent]:
         if not candidates:
             return []
-        store = self.hf.store
+        store = self.deps.store
         ingested = now_text()
-        vectors = self.hf.embedder.embed([c.statement for c in candidates])
+        vectors = self.deps.embedder.embed([c.statement for c in candidates])
         stored = store.memory.list_facts(user_id, kinds=["fact", "commitment"], current_only=True, with_embeddings=True)
         new_facts = [self._fact(user_id, c, v, messages, ingested) for c, v in zip(candidates, vectors, strict=True)]
         events: list[MemoryEvent] = []
@@ -265,7 +278,7 @@ class MemoryWriter:
         to_decide = [item for item in items if item.neighbours]
         try:
             if to_decide:
-                adjudication = run_step(self.hf.model, self.adjudicate_step, AdjudicationContext(items=to_decide))
+                adjudication = run_step(self.deps.model, self.adjudicate_step, AdjudicationContext(items=to_decide))
                 decisions.update({d.index: d for d in adjudication.decisions if d.index in pending})
         except Exception as exc:  # a failed adjudication keeps every candidate as new
             log.warning("adjudication failed; keeping all candidates as new: %s", exc)
@@ -302,12 +315,12 @@ class MemoryWriter:
             action, reason = "new", f"{reason} (no stored target found; added)"
         if action in ("enrichment", "coexisting"):
             fact.related_id = targets[0].id
-        self.hf.store.memory.insert_facts([fact])
+        self.deps.store.memory.insert_facts([fact])
         oplog.add("add", fact.id, reason=reason)
         if action == "replacement":
             for old in targets:
                 change: dict[str, str | None] = {"valid_to": fact.valid_from, "superseded_by": fact.id}
-                self.hf.store.memory.set_fact_state(user_id, old.id, change)
+                self.deps.store.memory.set_fact_state(user_id, old.id, change)
                 oplog.add("supersede", old.id, {"valid_to": None, "superseded_by": None}, change, reason)
         op = {
             "new": "add",

@@ -105,13 +105,7 @@ class Heedful:
         from heedful.memory.parts import MemoryParts
         from heedful.memory.service import MemoryService
 
-        return MemoryService(MemoryParts.of(self), dream=self._dream)
-
-    def _dream(self, user_id: str) -> dict[str, object]:
-        # Bound here because `memory.dream` still takes the facade (it flushes through `hf.memory`).
-        from heedful.memory.dream import dream
-
-        return dream(self, user_id)
+        return MemoryService(MemoryParts.of(self))
 
     @cached_property
     def rules(self) -> RuleService:

@@ -33,3 +33,11 @@ def test_an_internal_error_is_one_line_for_the_agent_and_logged(home: Path) -> N
     log = home / "logs" / "mcp.log"
     assert "Traceback" in log.read_text(encoding="utf-8")
     assert stat.S_IMODE(log.stat().st_mode) == 0o600
+
+
+def test_the_one_line_error_masks_a_secret_before_the_agent_reads_it() -> None:
+    from heedful.integrations.mcp_server import _one_line
+
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    line = _one_line(RuntimeError(f"could not reach the forge\nwith token {token}"))
+    assert token not in line and "could not reach the forge with token" in line and "\n" not in line

@@ -31,14 +31,8 @@ def test_the_service_works_from_its_parts_and_loads_the_embedder_and_model_only_
         loaded.append("model")
         return load_model(settings.model, settings.log_dir)
 
-    dreamt: list[str] = []
-
-    def dream(user_id: str) -> dict[str, object]:
-        dreamt.append(user_id)
-        return {"user_id": user_id}
-
     try:
-        memory = MemoryService(MemoryParts(store, embedder, model, home=home), dream=dream)
+        memory = MemoryService(MemoryParts(store, embedder, model, home=home))
         with pytest.raises(NotFoundError):
             memory.list("alice")
         assert loaded == []  # reading nothing loads nothing
@@ -53,10 +47,10 @@ def test_the_service_works_from_its_parts_and_loads_the_embedder_and_model_only_
         events = memory.forget("alice", "forget that I work as a nurse")
         assert events[0].kind == "tombstone" and "nurse" not in events[0].text
         assert memory.forgotten_areas("alice") == ["work"]
-        assert memory.dream("alice") == {"user_id": "alice"} and dreamt == ["alice"]
+        dreamt = memory.dream("alice")  # the dream pass runs on the parts too
+        assert dreamt["user_id"] == "alice" and dreamt["profile_rebuilt"] is True
         with pytest.raises(NotFoundError):
             memory.dream("bob")  # the user is checked before the pass runs
-        assert dreamt == ["alice"]
     finally:
         store.close()
 
@@ -74,7 +68,7 @@ def test_a_forget_through_the_parts_rebuilds_the_profile_without_the_forgotten_w
         parts = MemoryParts(
             store, lambda: load_embedder("hashing", 32), lambda: load_model(settings.model, settings.log_dir), home=home
         )
-        memory = MemoryService(parts, dream=lambda user_id: {})
+        memory = MemoryService(parts)
         memory.forget("alice", "forget that I work as a nurse")
         after = memory.profile("alice")
         assert after is not None and after.id != before.id
@@ -116,7 +110,7 @@ def test_an_empty_recall_configuration_is_refused_when_the_settings_load(tmp_pat
 
 
 def test_the_memory_modules_take_their_parts_not_the_facade() -> None:
-    """The service, the writer, forgetting and the user's corrections never import the `Heedful` facade."""
+    """The service, the writer, forgetting, the dream pass and the user's corrections never import the facade."""
     import ast
     import inspect
 
@@ -125,11 +119,11 @@ def test_the_memory_modules_take_their_parts_not_the_facade() -> None:
     from heedful.memory.write import MemoryWriter
 
     source = Path(heedful.__file__).parent / "memory"
-    for name in ("service.py", "write.py", "forget.py", "history.py", "parts.py"):
+    for name in ("service.py", "write.py", "forget.py", "history.py", "dream.py", "parts.py"):
         tree = ast.parse((source / name).read_text(encoding="utf-8"))
         imported = [n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
         assert "heedful.api" not in imported or name == "parts.py", name  # parts.py: only `MemoryParts.of`
         assert ".hf." not in (source / name).read_text(encoding="utf-8"), name
-    assert list(inspect.signature(MemoryService.__init__).parameters) == ["self", "parts", "dream"]
+    assert list(inspect.signature(MemoryService.__init__).parameters) == ["self", "parts"]
     assert list(inspect.signature(MemoryWriter.__init__).parameters)[1] == "deps"
     assert list(inspect.signature(MemoryHistory.__init__).parameters)[1:] == ["store", "load_embedder"]

@@ -125,7 +125,10 @@ class Tools:
 
 
 def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
+    """The error as one line, secrets masked: the agent (and its transcript) reads it."""
+    from heedful.memory.redact import redact
+
+    return redact(" ".join(str(exc).split())).text or type(exc).__name__
 
 
 def _log_internal_error(hf: Heedful, exc: BaseException) -> None:

@@ -22,7 +22,7 @@ from heedful.store.records import FactRecord
 from heedful.timeutil import now_text
 
 if TYPE_CHECKING:
-    from heedful.api import Heedful
+    from heedful.memory.parts import MemoryDeps
 
 SUMMARY_SENTENCES = 4
 _WORD = re.compile(r"\w+")
@@ -97,10 +97,10 @@ def _group_profile(rows: list[dict[str, str]]) -> str:
     return "\n".join(lines)
 
 
-def dream(hf: Heedful, user_id: str) -> dict[str, object]:
-    """Run the whole pass for one user; returns counts."""
-    memory = hf.store.memory
-    flushed = hf.memory.flush(user_id)
+def dream(deps: MemoryDeps, user_id: str, flushed_events: int = 0) -> dict[str, object]:
+    """Run the whole pass for one user (its buffer already flushed: `flushed_events` says how much);
+    returns counts."""
+    memory = deps.store.memory
     tombstones = [f.object or f.statement for f in memory.list_facts(user_id, kinds=["tombstone"], current_only=True)]
     existing = {f.session_id: f for f in memory.list_facts(user_id, kinds=["summary"], current_only=True)}
     excerpts = memory.list_facts(user_id, kinds=["excerpt"], current_only=True)
@@ -120,7 +120,7 @@ def dream(hf: Heedful, user_id: str) -> dict[str, object]:
         if not lines:
             continue
         summary = run_step(
-            hf.model, SummarizeStep(), SessionText(session_id=session_id, lines=lines, tombstones=tombstones)
+            deps.model, SummarizeStep(), SessionText(session_id=session_id, lines=lines, tombstones=tombstones)
         )
         if not summary.text.strip():
             continue
@@ -136,15 +136,15 @@ def dream(hf: Heedful, user_id: str) -> dict[str, object]:
         new_rows.append(row)
         if previous is not None:
             closed.append((previous, row.id))
-    profile, replaced = _new_profile(hf, user_id, stamp, tombstones)
+    profile, replaced = _new_profile(deps, user_id, stamp, tombstones)
     if profile is not None:
         new_rows.append(profile)
         closed.extend((old, profile.id) for old in replaced)
     if new_rows:
-        vectors = hf.embedder.embed([r.statement for r in new_rows])
+        vectors = deps.embedder.embed([r.statement for r in new_rows])
         for row, vector in zip(new_rows, vectors, strict=True):
             row.embedding = vector
-    with hf.store.transaction():
+    with deps.store.transaction():
         memory.insert_facts(new_rows)
         for row in new_rows:
             oplog.add("add", row.id, reason=f"dream {row.kind}")
@@ -155,22 +155,22 @@ def dream(hf: Heedful, user_id: str) -> dict[str, object]:
         memory.record_ops(oplog.ops)
     return {
         "user_id": user_id,
-        "flushed_events": len(flushed),
+        "flushed_events": flushed_events,
         "summaries": sum(r.kind == "summary" for r in new_rows),
         "profile_rebuilt": any(r.kind == "profile" for r in new_rows),
     }
 
 
 def _new_profile(
-    hf: Heedful, user_id: str, stamp: str, tombstones: list[str]
+    deps: MemoryDeps, user_id: str, stamp: str, tombstones: list[str]
 ) -> tuple[FactRecord | None, list[FactRecord]]:
     """The profile rebuilt from current facts (None when unchanged) and the profiles it replaces.
 
     A line that matches an active request to forget is left out, whatever wrote it.
     """
-    memory = hf.store.memory
+    memory = deps.store.memory
     current = memory.list_facts(user_id, kinds=["fact"], current_only=True)
-    text = run_step(hf.model, ProfileStep(), ProfileInput(facts=[_profile_row(f) for f in current])).text
+    text = run_step(deps.model, ProfileStep(), ProfileInput(facts=[_profile_row(f) for f in current])).text
     text = "\n".join(line for line in text.splitlines() if not _mentions_any(line, tombstones)).strip()
     old_profiles = memory.list_facts(user_id, kinds=["profile"], current_only=True)
     if not text or (old_profiles and old_profiles[-1].statement == text):
@@ -182,19 +182,19 @@ def _mentions_any(line: str, tombstones: list[str]) -> bool:
     return any(trigram_overlap(t, line) >= 0.6 for t in tombstones)
 
 
-def refresh_profile_after_forget(hf: Heedful, user_id: str, stamp: str, oplog: OpLog) -> bool:
+def refresh_profile_after_forget(deps: MemoryDeps, user_id: str, stamp: str, oplog: OpLog) -> bool:
     """At forget time (inside its transaction): rebuild the profile without what was forgotten.
 
     Only a user who has a profile gets a new one; with no facts left, the old one is closed.
     Returns whether the profile changed.
     """
-    memory = hf.store.memory
+    memory = deps.store.memory
     if not memory.list_facts(user_id, kinds=["profile"], current_only=True):
         return False
     tombstones = [f.object or f.statement for f in memory.list_facts(user_id, kinds=["tombstone"], current_only=True)]
-    profile, replaced = _new_profile(hf, user_id, stamp, tombstones)
+    profile, replaced = _new_profile(deps, user_id, stamp, tombstones)
     if profile is not None:
-        profile.embedding = hf.embedder.embed([profile.statement])[0]
+        profile.embedding = deps.embedder.embed([profile.statement])[0]
         memory.insert_facts([profile])
         oplog.add("add", profile.id, reason="profile rebuilt after a request to forget")
     for old in replaced:

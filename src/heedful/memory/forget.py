@@ -107,8 +107,7 @@ def apply_forget(
         if facts or others:
             from heedful.memory.dream import refresh_profile_after_forget
 
-            # dream.py still annotates the facade; it reads only `store`, `model` and `embedder` (MemoryDeps).
-            refresh_profile_after_forget(deps, user_id, stamp, oplog)  # type: ignore[arg-type]
+            refresh_profile_after_forget(deps, user_id, stamp, oplog)
     # What a forget reports names the area, never the content: an agent may be the caller.
     area = areas.area(target, vector)
     events.insert(

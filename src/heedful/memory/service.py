@@ -1,15 +1,14 @@
 """`MemoryService`: the memory kernel's public face (`hf.memory`).
 
 It is given `MemoryParts` (the store, loaders for the embedder and the model, the settings it
-reads) and the dream pass, never the whole `Heedful` facade:
+reads), never the whole `Heedful` facade:
 
-    MemoryService(MemoryParts(store, load_embedder, load_model, home=home), dream=run_dream)
+    MemoryService(MemoryParts(store, load_embedder, load_model, home=home))
 """
 
 from __future__ import annotations
 
 import builtins
-from collections.abc import Callable
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -27,14 +26,9 @@ if TYPE_CHECKING:
     from heedful.store.records import FactRecord
 
 
-# The dream pass for one user (`heedful.memory.dream.dream`, bound by the facade): returns its counts.
-DreamPass = Callable[[str], dict[str, object]]
-
-
 class MemoryService:
-    def __init__(self, parts: MemoryParts, *, dream: DreamPass) -> None:
+    def __init__(self, parts: MemoryParts) -> None:
         self.parts = parts
-        self._dream = dream
         self.store = parts.store
 
     @cached_property
@@ -149,7 +143,11 @@ class MemoryService:
 
     # -- consolidation -------------------------------------------------------------------------
     def dream(self, user_id: str) -> dict[str, object]:
-        return self._dream(self.require_user(user_id))
+        from heedful.memory.dream import dream
+
+        user_id = self.require_user(user_id)
+        flushed = self.flush(user_id)
+        return dream(self.parts, user_id, flushed_events=len(flushed))
 
 
 def _writer_for_adopted_harness(parts: MemoryParts) -> MemoryWriter:

@@ -32,7 +32,11 @@ CORPUS = Path(__file__).resolve().parent / "corpus"
 FILES = CORPUS / "instruction_files"
 # A second batch of files from other repositories, labelled after the importer's last tuning: a
 # held-out half of its own, read by nobody who changed the detector or the compiler.
-BATCHES = (("instructions.jsonl", FILES), ("instructions_b.jsonl", CORPUS / "instruction_files_b"))
+BATCHES = (
+    ("instructions.jsonl", FILES),
+    ("instructions_b.jsonl", CORPUS / "instruction_files_b"),
+    ("instructions_c.jsonl", CORPUS / "instruction_files_c"),
+)
 # The tuning half, by repository (every other repository in name order); the rest is held out.
 TUNE_REPOS = (
     "0xIntuition/intuition-ts",
@@ -106,7 +110,7 @@ def run(model: str = "offline", embedder: str = "hashing", limit: int | None = N
     from heedful.api import Heedful
     from heedful.rules.importer import import_rules
 
-    halves = {"tune": Half(), "heldout": Half(), "heldout_b": Half()}
+    halves = {"tune": Half(), "heldout": Half(), "heldout_b": Half(), "heldout_c": Half()}
     with tempfile.TemporaryDirectory(prefix="heedful-bench-import-") as scratch:
         project = Path(scratch) / "project"
         project.mkdir()
@@ -119,7 +123,8 @@ def run(model: str = "offline", embedder: str = "hashing", limit: int | None = N
                 by_id = {r["id"]: r for r in rows}
                 sources = _sources(folder)[:limit] if limit else _sources(folder)
                 for source in sources:
-                    name = "heldout_b" if batch else ("tune" if source["repo"] in TUNE_REPOS else "heldout")
+                    first_half = "tune" if source["repo"] in TUNE_REPOS else "heldout"
+                    name = f"heldout_{'bc'[batch - 1]}" if batch else first_half
                     half = halves[name]
                     report = import_rules(hf, "bench", [folder / source["file"]], project=project, dry_run=True)
                     _score(half, source, report, by_line, by_id, rows)
@@ -217,7 +222,7 @@ def _label_text_matches(model: Any, source: dict[str, Any], rows: list[dict[str,
 def _render(report: dict[str, Any]) -> None:
     halves = report["halves"]
     typer.echo(f"heedful bench import (model {report['model']}, embedder {report['embedder']})")
-    typer.echo(f"{'':28}{'tune':>12}{'held-out':>12}{'batch b':>12}")
+    typer.echo(f"{'':28}{'tune':>12}{'held-out':>12}{'batch b':>12}{'batch c':>12}")
     for label, key in (
         ("files", "files"),
         ("labelled directives", "directives"),
@@ -230,7 +235,7 @@ def _render(report: dict[str, Any]) -> None:
         ("checks not in the labels", "checks_not_in_labels"),
         ("compiler on labelled wording", "label_text_check_matches"),
     ):
-        values = [halves[h][key] for h in ("tune", "heldout", "heldout_b")]
+        values = [halves[h][key] for h in ("tune", "heldout", "heldout_b", "heldout_c")]
         typer.echo(f"{label:28}" + "".join(f"{'-' if v is None else v:>12}" for v in values))
 
 
@@ -240,7 +245,7 @@ def cli(
     limit: Annotated[int | None, typer.Option("--limit", help="Only the first N files.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")] = False,
 ) -> None:
-    """Instruction-file import: directive precision/recall (tune, held-out, second batch) and checks against labels."""
+    """Instruction-file import: directive precision/recall (tune, held-out, batches b and c), checks vs labels."""
     report = run(model=model, embedder=embedder, limit=limit)
     if as_json:
         typer.echo(json.dumps(report, indent=2, ensure_ascii=False))

@@ -102,7 +102,7 @@ def select(
         reach = REACH.get(decision.kind, "topical")
         rank = decision.score + (1.0 if rule.get("status") == "checked" else 0.0)
         # the id breaks ties, so the same library and request always give the same context
-        blocks[reach].append((rank, {**rule, "why": decision.why, "reach": reach}))
+        blocks[reach].append((rank, {**rule, "why": decision.why, "reach": reach, "score": round(rank, 4)}))
     for ranked in blocks.values():
         ranked.sort(key=lambda pair: (-pair[0], str(pair[1].get("id", ""))))
     ordered = {reach: [rule for _, rule in ranked] for reach, ranked in blocks.items()}

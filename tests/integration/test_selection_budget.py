@@ -49,3 +49,14 @@ def test_a_500_rule_library_stays_within_the_budget_and_is_deterministic(home: P
         contexts.append(context)
     assert contexts[0] == contexts[2]  # same library, same prompt, a new session: the same context
     assert contexts[0] != contexts[1]
+
+
+def test_the_latency_bench_times_another_checkout_interleaved_and_counts_tokens() -> None:
+    import heedful
+    from heedful.bench.selection_latency import run
+
+    src = Path(heedful.__file__).resolve().parents[1]
+    report = run(rules=30, runs=1, warmup=0, against=src)
+    assert set(report["user_prompt_submit_ms"]) == {"stored_readings", "words_only", "against"}
+    added = report["tokens_added"]
+    assert 0 < added["stored_readings"]["p50"] <= TOKEN_BUDGET and added["against"] == added["stored_readings"]

@@ -273,10 +273,19 @@ def _render(report: dict[str, Any]) -> None:
 
 def _latency_line(timing: dict[str, Any]) -> str:
     prompt = timing["user_prompt_submit_ms"]
-    return (
+    tokens = timing["tokens_added"]["stored_readings"]
+    line = (
         f"UserPromptSubmit, {timing['rules']} rules, p50: stored readings {prompt['stored_readings']['p50']} ms, "
-        f"words only {prompt['words_only']['p50']} ms, python -c pass {timing['python_c_pass_ms']['p50']} ms"
+        f"words only {prompt['words_only']['p50']} ms, python -c pass {timing['python_c_pass_ms']['p50']} ms; "
+        f"tokens added p50/p95 {tokens['p50']:.0f}/{tokens['p95']:.0f}"
     )
+    if "against" in prompt:
+        against = timing["tokens_added"]["against"]
+        line += (
+            f"; {timing['against']}: {prompt['against']['p50']} ms, "
+            f"tokens added p50/p95 {against['p50']:.0f}/{against['p95']:.0f}"
+        )
+    return line
 
 
 def cli(
@@ -292,6 +301,10 @@ def cli(
     ] = False,
     rules: Annotated[int, typer.Option("--rules", help="Library size for --latency.")] = 500,
     runs: Annotated[int, typer.Option("--runs", help="Timed runs of each for --latency.")] = 30,
+    against: Annotated[
+        Path | None,
+        typer.Option("--against", help="For --latency: the src folder of another checkout, timed interleaved."),
+    ] = None,
     budgets: Annotated[
         str, typer.Option("--budgets", help="Comma-separated token budgets to report the hook at as well.")
     ] = "",
@@ -303,7 +316,10 @@ def cli(
         if rules <= 0 or runs <= 0:
             typer.echo("error: --rules and --runs must be positive", err=True)
             raise typer.Exit(2)
-        timing = run_latency(rules=rules, runs=runs)
+        if against is not None and not (against / "heedful" / "hookmain.py").is_file():
+            typer.echo(f"error: --against {against} is not a src folder holding heedful", err=True)
+            raise typer.Exit(2)
+        timing = run_latency(rules=rules, runs=runs, against=against)
         typer.echo(json.dumps(timing, indent=2) if as_json else _latency_line(timing))
         return
     if train_model:

@@ -18,7 +18,7 @@ does not apply answers not_applicable.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from heedful.rules.selection_model import SelectionModel, load_model, stem, tokens
@@ -75,12 +75,14 @@ def select(
     scorer: SelectionModel | None = None,
     budget: int | None = TOKEN_BUDGET,
     readings: dict[str, StoredReading] | None = None,
+    shown: Collection[str] = (),
 ) -> list[dict[str, Any]]:
     """The rules that apply to `request` and fit in `budget` tokens of added context (`turn_context`),
     each with `why` and `reach`: every-answer rules first, then general coding habits, then topical
     rules, each block by score with checked rules first. `budget=None` shows every rule that applies
     (the benchmark's uncapped hook). `readings` are the rules' stored readings by content key
-    (`selection_readings.content_key`)."""
+    (`selection_readings.content_key`). `shown` are ids whose lines the agent already has in this
+    session's context: they are selected at no cost and not repeated (`shown_before`)."""
     from heedful.rules.selection_readings import content_key
 
     scorer = scorer or load_model()
@@ -108,7 +110,7 @@ def select(
     ordered = {reach: [rule for _, rule in ranked] for reach, ranked in blocks.items()}
     if budget is None:
         return [rule for reach in BLOCKS for rule in ordered[reach]]
-    return fit(ordered, budget)
+    return fit(ordered, budget, shown)
 
 
 REACH = {"every": "every_answer", "code": "every_code_change"}
@@ -128,31 +130,36 @@ def tokens_of(text: str) -> int:
 def _frame_tokens() -> int:
     """What the context costs besides the rule lines: the header, the armed note and every block title
     (counted at their longest, so the budget holds whatever the version and the number armed)."""
-    return tokens_of(_header(10**9)) + tokens_of(_armed(10**6)) + sum(tokens_of(t) + 1 for t in TITLES.values())
+    frame = [_header(10**9), _armed(10**6), _earlier(10**6), *TITLES.values()]
+    return sum(tokens_of(text) + 1 for text in frame)
 
 
-def fit(blocks: dict[str, list[dict[str, Any]]], budget: int) -> list[dict[str, Any]]:
+def fit(blocks: dict[str, list[dict[str, Any]]], budget: int, earlier: Collection[str] = ()) -> list[dict[str, Any]]:
     """The rules that fit in `budget` tokens, each block ranked: answer-wide rules and coding habits are
     shown while they leave TOPICAL_SHARE of the budget to the task's topical rules, topical rules fill
-    what is left, and habits left out come back into any room topical rules did not take."""
+    what is left, and habits left out come back into any room topical rules did not take. Rules whose
+    ids are in `earlier` (already in the agent's context) cost nothing and are marked `shown_before`."""
     room = budget - _frame_tokens()
     reserve = int(TOPICAL_SHARE * room)
-    shown: list[dict[str, Any]] = []
+    chosen: list[dict[str, Any]] = []
     left_out: list[dict[str, Any]] = []
     for reach in BLOCKS:
         for rule in blocks.get(reach, []):
+            if rule.get("id") in earlier:
+                chosen.append({**rule, "shown_before": True})
+                continue
             cost = tokens_of(line(rule)) + 1  # the newline
             if cost <= room - (reserve if reach != "topical" else 0):
-                shown.append(rule)
+                chosen.append(rule)
                 room -= cost
             elif reach == "every_code_change":
                 left_out.append(rule)
     for rule in left_out:
         cost = tokens_of(line(rule)) + 1
         if cost <= room:
-            shown.append(rule)
+            chosen.append(rule)
             room -= cost
-    return sorted(shown, key=lambda rule: BLOCKS.index(rule.get("reach", "topical")))
+    return sorted(chosen, key=lambda rule: BLOCKS.index(rule.get("reach", "topical")))
 
 
 def stored_readings(get_meta: Callable[[str], str | None], user: str) -> dict[str, StoredReading]:
@@ -189,17 +196,27 @@ def _armed(armed: int) -> str:
     )
 
 
+def _earlier(count: int) -> str:
+    return f"{count} more of these rules, shown earlier in this session, apply to this task as well."
+
+
 def turn_context(selected: list[dict[str, Any]], library_version: int, armed: int) -> str | None:
     """The text injected with the user's prompt (None when there is nothing to say): the header, then
-    one block per reach (every answer, this task, any code change), then the note on checked rules.
-    Within TOKEN_BUDGET when `selected` comes from `select` with its default budget."""
+    one block per reach (every answer, this task, any code change), a count of the rules already shown
+    earlier in the session, then the note on checked rules. Within TOKEN_BUDGET when `selected` comes
+    from `select` with its default budget."""
     if not selected and not armed:
         return None
+    fresh = [rule for rule in selected if not rule.get("shown_before")]
+    if not fresh and not armed:
+        return None  # everything that applies is already in the agent's context
     lines = [_header(library_version)]
     for reach in ("every_answer", "topical", "every_code_change"):
-        block = [line(rule) for rule in selected if rule.get("reach", "topical") == reach]
+        block = [line(rule) for rule in fresh if rule.get("reach", "topical") == reach]
         if block:
             lines += [TITLES[reach], *block]
+    if len(fresh) < len(selected):
+        lines.append(_earlier(len(selected) - len(fresh)))
     if armed:
         lines.append(_armed(armed))
     return "\n".join(lines)

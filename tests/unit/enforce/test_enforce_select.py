@@ -60,8 +60,10 @@ def test_general_coding_habits_come_in_their_own_block() -> None:
 
 
 def test_a_large_library_is_cut_to_the_token_budget_by_rank() -> None:
-    every = [rule(f"Keep replies under {40 + i} words and plain.") for i in range(5)]
-    topical = [rule(f"Never push to main branch number {i} without asking the user first.") for i in range(400)]
+    every = [rule(f"Keep replies under {40 + i} words and plain.", id=f"r-every-{i}") for i in range(5)]
+    topical = [
+        rule(f"Never push to main branch number {i} without asking the user first.", id=f"r-{i}") for i in range(400)
+    ]
     chosen = select.select(every + topical, "commit and push the changes to main")
     text = select.turn_context(chosen, 123456, armed=987)
     assert text is not None and select.tokens_of(text) <= select.TOKEN_BUDGET
@@ -69,7 +71,7 @@ def test_a_large_library_is_cut_to_the_token_budget_by_rank() -> None:
     assert 60 < len(chosen) < len(every) + len(topical)  # the budget, not a count, decides how many
     uncapped = select.select(every + topical, "commit and push the changes to main", budget=None)
     assert len(uncapped) == len(every) + len(topical)
-    assert [r["id"] for r in chosen] == [r["id"] for r in uncapped][: len(chosen)]  # the best-ranked ones
+    assert {r["id"] for r in uncapped[:60]} <= {r["id"] for r in chosen}  # the best-ranked ones
 
 
 def test_habits_leave_room_for_the_task_s_topical_rules() -> None:
@@ -83,8 +85,8 @@ def test_habits_leave_room_for_the_task_s_topical_rules() -> None:
 def test_selection_is_deterministic_whatever_the_library_order() -> None:
     import random
 
-    library = [rule(f"Never push to main branch {i}.") for i in range(150)]
-    library += [rule(f"Keep replies under {i} words.") for i in range(20, 30)]
+    library = [rule(f"Never push to main branch {i}.", id=f"r-{i}") for i in range(150)]
+    library += [rule(f"Keep replies under {i} words.", id=f"r-every-{i}") for i in range(20, 30)]
     shuffled = list(library)
     random.Random(3).shuffle(shuffled)
     request = "commit and push the changes to main"
@@ -110,3 +112,19 @@ def test_turn_context_and_session_index() -> None:
     index = select.session_index(rules * 400, "/p")
     assert index is not None and len(index) <= select.MAX_CHARS + 200 and "more" in index
     assert select.session_index([], "/p") is None
+
+
+def test_rules_shown_earlier_in_the_session_are_not_repeated_and_leave_room() -> None:
+    topical = [
+        rule(f"Never push to main branch number {i} without asking the user first.", id=f"r-{i}") for i in range(400)
+    ]
+    request = "commit and push the changes to main"
+    first = select.select(topical, request)
+    earlier = {r["id"] for r in first}
+    second = select.select(topical, request, shown=earlier)
+    assert {r["id"] for r in second} > earlier  # the room the repeated lines took goes to further rules
+    text = select.turn_context(second, 1, armed=0)
+    assert text is not None and select.tokens_of(text) <= select.TOKEN_BUDGET
+    assert f"{len(earlier)} more of these rules, shown earlier in this session" in text
+    assert all(r["text"] not in text for r in first)
+    assert select.turn_context(select.select(first[:3], request, shown=earlier), 1, armed=0) is None

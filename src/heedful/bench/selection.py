@@ -11,9 +11,11 @@ and tasks from several sources. For each source in turn, a scorer is trained on 
 
 Both selectors are measured: the service's (`heedful.rules.select`, with MiniLM cosine) and the
 hook's (`heedful.enforce.select`, no embedder), the latter with each rule's reading as stored at
-learning time (read with the rule's embedding, `heedful.rules.selection_readings`), capped and
-uncapped, and as before, reading rules from their words (`hook_words`). Recall and precision are micro-averaged over
-tasks and shuffled library orders. `--train` fits the shipped model on the whole corpus instead.
+learning time (read with the rule's embedding, `heedful.rules.selection_readings`), within its token
+budget (`hook`; `--budgets` adds others) and uncapped, and reading rules from their words
+(`hook_words`, within the budget). Each size also reports the tokens of the context the hook would add
+per turn (p50/p95/max). Recall and precision are micro-averaged over tasks and shuffled library orders.
+`--train` fits the shipped model on the whole corpus instead.
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ NAMES = ("service", "hook", "hook_uncapped", "hook_words")
 PROTOCOL = (
     "each fold's scorer is fitted without the left-out source (seed fixed, thresholds by F2 on the training "
     "pairs only, the sentence read-out's ridge penalty by cross-fitted error on the training texts); the fixed "
-    "settings (features, caps, the general-habit floor) were set before this run, the floor after reading "
+    "settings (features, the token budget, the general-habit floor) were set before this run, the floor and the "
+    "budget after reading "
     "pooled left-out results of earlier runs, so they are not nested"
 )
 MODEL_DIR = Path(__file__).resolve().parents[1] / "rules" / "data"

@@ -29,11 +29,12 @@ if TYPE_CHECKING:
 # The context the hook adds to a turn is bounded by tokens, not by counts: the rules a task needs vary
 # from a handful to over a hundred, and a count cap (formerly 12 answer rules + 40 habits + 20 topical)
 # bounded recall more than the scoring did. 2,000 tokens is what the earlier 8,000-character cap
-# allowed; shown as compact one-liners it holds about twice as many rules.
+# allowed, and it is added on every turn; as compact one-liners it holds about 100 rules, not 72.
 TOKEN_BUDGET = 2000
 TOPICAL_SHARE = 0.3  # of the budget kept for topical rules before habits may fill it
 MAX_CHARS = 8000  # the session index (SessionStart)
-CHARS_PER_TOKEN = 4  # a conservative estimate for English prose; the hook has no tokenizer
+# the hook has no tokenizer; on the selection corpus's contexts this over-counts MiniLM's WordPiece by about 5%
+CHARS_PER_TOKEN = 4
 PRECEDENCE = (
     "The user's current instructions and any required output format take precedence over these rules; "
     "the rules are the user's standing preferences, not facts about this task."

@@ -11,9 +11,11 @@ and tasks from several sources. For each source in turn, a scorer is trained on 
 
 Both selectors are measured: the service's (`heedful.rules.select`, with MiniLM cosine) and the
 hook's (`heedful.enforce.select`, no embedder), the latter with each rule's reading as stored at
-learning time (read with the rule's embedding, `heedful.rules.selection_readings`), capped and
-uncapped, and as before, reading rules from their words (`hook_words`). Recall and precision are micro-averaged over
-tasks and shuffled library orders. `--train` fits the shipped model on the whole corpus instead.
+learning time (read with the rule's embedding, `heedful.rules.selection_readings`), within its token
+budget (`hook`; `--budgets` adds others) and uncapped, and reading rules from their words
+(`hook_words`, within the budget). Each size also reports the tokens of the context the hook would add
+per turn (p50/p95/max). Recall and precision are micro-averaged over tasks and shuffled library orders.
+`--train` fits the shipped model on the whole corpus instead.
 """
 
 from __future__ import annotations
@@ -29,15 +31,17 @@ from typing import Annotated, Any
 import numpy as np
 import typer
 
+from heedful.enforce.select import TOKEN_BUDGET
 from heedful.rules.models import Rule
 from heedful.rules.selection_corpus import Corpus, RuleItem, load_corpus
 
-# the hook caps each block (every answer, coding habits, topical); hook_words: rules read from words, none stored
+# hook: within its token budget; hook_words: rules read from words, none stored (also within the budget)
 NAMES = ("service", "hook", "hook_uncapped", "hook_words")
 PROTOCOL = (
     "each fold's scorer is fitted without the left-out source (seed fixed, thresholds by F2 on the training "
     "pairs only, the sentence read-out's ridge penalty by cross-fitted error on the training texts); the fixed "
-    "settings (features, caps, the general-habit floor) were set before this run, the floor after reading "
+    "settings (features, the token budget, the general-habit floor) were set before this run, the floor and the "
+    "budget after reading "
     "pooled left-out results of earlier runs, so they are not nested"
 )
 MODEL_DIR = Path(__file__).resolve().parents[1] / "rules" / "data"
@@ -70,8 +74,15 @@ def _libraries(pool: list[RuleItem], first: list[RuleItem], size: int, order: in
 
 
 def evaluate_fold(
-    corpus: Corpus, embeddings: Embeddings, kind: str, source: str, sizes: tuple[int, ...], orders: int
+    corpus: Corpus,
+    embeddings: Embeddings,
+    kind: str,
+    source: str,
+    sizes: tuple[int, ...],
+    orders: int,
+    budgets: tuple[int, ...] = (),
 ) -> dict[str, Any]:
+    """One left-out source; `budgets` adds the hook at other token budgets (`hook_<tokens>`)."""
     from heedful.enforce import select as hook_select
     from heedful.rules import select as service_select
     from heedful.rules.selection_readings import content_key, decode, encode, read_rule
@@ -98,8 +109,10 @@ def evaluate_fold(
         "eval_tasks": len(eval_tasks),
     }
     for size in sizes:
-        tally = {name: [0, 0, 0] for name in NAMES}  # hits, selected, gold
+        names = NAMES + tuple(f"hook_{b}" for b in budgets)
+        tally = {name: [0, 0, 0] for name in names}  # hits, selected, gold
         timings: list[float] = []
+        added: list[int] = []  # tokens of the hook's added context per turn
         for order in range(orders):
             library = _libraries(corpus.rules, first, size, order)
             rules = [
@@ -107,7 +120,14 @@ def evaluate_fold(
                 for r in library
             ]
             dicts: list[dict[str, Any]] = [
-                {"id": r.id, "text": r.text, "condition": r.condition, "exceptions": [], "status": "guidance"}
+                {
+                    "id": r.id,
+                    "text": r.text,
+                    "condition": r.condition,
+                    "exceptions": [],
+                    "status": "guidance",
+                    "scope": "global",
+                }
                 for r in library
             ]
             matrix = np.vstack([embeddings.rules[r.id] for r in library])
@@ -126,16 +146,19 @@ def evaluate_fold(
                 started = time.perf_counter()
                 hook = hook_select.select(dicts, task.text, languages, scorer=model, readings=stored)
                 timings.append((time.perf_counter() - started) * 1000)
-                uncapped = hook_select.select(
-                    dicts, task.text, languages, scorer=model, max_rules=None, readings=stored
-                )
+                added.append(hook_select.tokens_of(hook_select.turn_context(hook, 1, 0) or ""))
+                uncapped = hook_select.select(dicts, task.text, languages, scorer=model, budget=None, readings=stored)
                 words = hook_select.select(dicts, task.text, languages, scorer=model)
-                for name, picked in (
+                picks = [
                     ("service", {s.rule.id for s in chosen.rules}),
                     ("hook", {r["id"] for r in hook}),
                     ("hook_uncapped", {r["id"] for r in uncapped}),
                     ("hook_words", {r["id"] for r in words}),
-                ):
+                ]
+                for budget in budgets:
+                    fitted = hook_select.fit(_blocks(uncapped), budget)
+                    picks.append((f"hook_{budget}", {r["id"] for r in fitted}))
+                for name, picked in picks:
                     picked &= counted
                     tally[name][0] += len(picked & gold)
                     tally[name][1] += len(picked)
@@ -151,7 +174,20 @@ def evaluate_fold(
         }
         out[str(size)]["library"] = min(size, len(corpus.rules))
         out[str(size)]["hook_select_ms_median"] = round(statistics.median(timings), 2) if timings else 0.0
+        out[str(size)]["hook_tokens_per_turn"] = _percentiles(added)
     return out
+
+
+def _blocks(selected: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """An uncapped selection (each block in rank order) regrouped by reach, to fit into another budget."""
+    from heedful.enforce.select import BLOCKS
+
+    return {reach: [r for r in selected if r["reach"] == reach] for reach in BLOCKS}
+
+
+def _percentiles(values: list[int]) -> dict[str, int]:
+    ordered = sorted(values) or [0]
+    return {"p50": ordered[len(ordered) // 2], "p95": ordered[int(0.95 * (len(ordered) - 1))], "max": ordered[-1]}
 
 
 def run(
@@ -160,8 +196,10 @@ def run(
     swe_dir: Path | None = None,
     embedder: str = "minilm",
     folds: tuple[str, ...] | None = None,
+    budgets: tuple[int, ...] = (),
 ) -> dict[str, Any]:
-    """The leave-one-source-out report; `folds` limits it to some of "tasks:SOURCE" / "rules:SOURCE"."""
+    """The leave-one-source-out report; `folds` limits it to some of "tasks:SOURCE" / "rules:SOURCE";
+    `budgets` adds the hook at other token budgets."""
     from heedful.embed import load_embedder
 
     corpus = load_corpus(swe_dir)
@@ -173,6 +211,7 @@ def run(
         "tasks": {s: sum(t.source == s for t in corpus.tasks) for s in corpus.task_sources()},
         "skipped": corpus.skipped,
         "protocol": PROTOCOL,
+        "token_budget": TOKEN_BUDGET,
         "left_out": {},
     }
     for kind, sources in (("tasks", corpus.task_sources()), ("rules", corpus.rule_sources())):
@@ -182,7 +221,9 @@ def run(
                 continue  # template distractors: their labels hold by construction
             if folds is not None and f"{kind}:{source}" not in folds:
                 continue
-            report["left_out"][f"{kind}:{source}"] = evaluate_fold(corpus, embeddings, kind, source, sizes, orders)
+            report["left_out"][f"{kind}:{source}"] = evaluate_fold(
+                corpus, embeddings, kind, source, sizes, orders, budgets
+            )
     return report
 
 
@@ -222,20 +263,32 @@ def _render(report: dict[str, Any]) -> None:
         )
         for size in (k for k in result if k.isdigit()):
             row = result[size]
-            parts = [f"{name} R {row[name]['recall']:5.1f}% P {row[name]['precision']:5.1f}%" for name in NAMES]
+            names = [name for name in row if isinstance(row[name], dict) and "recall" in row[name]]
+            parts = [f"{name} R {row[name]['recall']:5.1f}% P {row[name]['precision']:5.1f}%" for name in names]
+            tokens = row["hook_tokens_per_turn"]
             typer.echo(
                 f"    {size:>4} rules: "
                 + " | ".join(parts)
-                + f"  ({row['hook']['relevant_per_task']} relevant/task, hook {row['hook_select_ms_median']} ms)"
+                + f"  ({row['hook']['relevant_per_task']} relevant/task, hook {row['hook_select_ms_median']} ms, "
+                f"{tokens['p50']}/{tokens['p95']} tokens p50/p95)"
             )
 
 
 def _latency_line(timing: dict[str, Any]) -> str:
     prompt = timing["user_prompt_submit_ms"]
-    return (
+    tokens = timing["tokens_added"]["stored_readings"]
+    line = (
         f"UserPromptSubmit, {timing['rules']} rules, p50: stored readings {prompt['stored_readings']['p50']} ms, "
-        f"words only {prompt['words_only']['p50']} ms, python -c pass {timing['python_c_pass_ms']['p50']} ms"
+        f"words only {prompt['words_only']['p50']} ms, python -c pass {timing['python_c_pass_ms']['p50']} ms; "
+        f"tokens added p50/p95 {tokens['p50']:.0f}/{tokens['p95']:.0f}"
     )
+    if "against" in prompt:
+        against = timing["tokens_added"]["against"]
+        line += (
+            f"; {timing['against']}: {prompt['against']['p50']} ms, "
+            f"tokens added p50/p95 {against['p50']:.0f}/{against['p95']:.0f}"
+        )
+    return line
 
 
 def cli(
@@ -251,6 +304,13 @@ def cli(
     ] = False,
     rules: Annotated[int, typer.Option("--rules", help="Library size for --latency.")] = 500,
     runs: Annotated[int, typer.Option("--runs", help="Timed runs of each for --latency.")] = 30,
+    against: Annotated[
+        Path | None,
+        typer.Option("--against", help="For --latency: the src folder of another checkout, timed interleaved."),
+    ] = None,
+    budgets: Annotated[
+        str, typer.Option("--budgets", help="Comma-separated token budgets to report the hook at as well.")
+    ] = "",
 ) -> None:
     """Selection recall and precision per left-out source, for the service's and the hook's selector."""
     if latency:
@@ -259,7 +319,10 @@ def cli(
         if rules <= 0 or runs <= 0:
             typer.echo("error: --rules and --runs must be positive", err=True)
             raise typer.Exit(2)
-        timing = run_latency(rules=rules, runs=runs)
+        if against is not None and not (against / "heedful" / "hookmain.py").is_file():
+            typer.echo(f"error: --against {against} is not a src folder holding heedful", err=True)
+            raise typer.Exit(2)
+        timing = run_latency(rules=rules, runs=runs, against=against)
         typer.echo(json.dumps(timing, indent=2) if as_json else _latency_line(timing))
         return
     if train_model:
@@ -268,14 +331,15 @@ def cli(
         return
     try:
         parsed = tuple(int(s) for s in sizes.split(",") if s.strip())
+        extra = tuple(int(b) for b in budgets.split(",") if b.strip())
     except ValueError:
-        typer.echo("error: --sizes must be comma-separated integers", err=True)
+        typer.echo("error: --sizes and --budgets must be comma-separated integers", err=True)
         raise typer.Exit(2) from None
-    if not parsed or min(parsed) <= 0 or orders <= 0:
-        typer.echo("error: sizes and orders must be positive", err=True)
+    if not parsed or min(parsed) <= 0 or orders <= 0 or min(extra, default=1) <= 0:
+        typer.echo("error: sizes, budgets and orders must be positive", err=True)
         raise typer.Exit(2)
     folds = tuple(f.strip() for f in only.split(",") if f.strip()) or None
-    report = run(sizes=parsed, orders=orders, folds=folds)
+    report = run(sizes=parsed, orders=orders, folds=folds, budgets=extra)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:

@@ -5,7 +5,10 @@ library version, the hashing embedder): in one each rule's selection reading is 
 learning does (`heedful.rules.selection_readings`), in the other it is not, so the hook reads every
 rule from its words, as it did before readings were stored. The real hook command runs on Claude
 Code UserPromptSubmit payloads (everyday tasks of the corpus, a new session each time) interleaved
-with `python -c pass`, so machine load affects all three alike; the report gives p50/p95 of each.
+with `python -c pass`, so machine load affects all three alike; the report gives p50/p95 of each,
+and the tokens of the context the hook added (p50/p95, estimated as the hook budgets them). With
+`against` (the `src` folder of another checkout) the same hook runs from that code as well, on the
+home with stored readings, interleaved: the before/after of a change on one machine.
 """
 
 from __future__ import annotations
@@ -71,10 +74,20 @@ def prompts() -> list[str]:
     return [t.text for t in load_corpus().tasks if t.source == "everyday"][:20] or ["rename the parser module"]
 
 
-def _time(args: list[str], data: bytes | None, env: dict[str, str]) -> float:
+def _time(args: list[str], data: bytes | None, env: dict[str, str], added: list[int] | None = None) -> float:
+    """Milliseconds of one run; the tokens of the context the hook added go to `added`."""
+    from heedful.enforce.select import tokens_of
+
     started = time.perf_counter()
-    subprocess.run(args, input=data, capture_output=True, env=env, check=False)
-    return (time.perf_counter() - started) * 1000
+    done = subprocess.run(args, input=data, capture_output=True, env=env, check=False)
+    elapsed = (time.perf_counter() - started) * 1000
+    if added is not None:
+        try:
+            answer = json.loads(done.stdout or b"{}")
+        except ValueError:
+            answer = {}
+        added.append(tokens_of(str(answer.get("hookSpecificOutput", {}).get("additionalContext", ""))))
+    return elapsed
 
 
 def _stats(values: list[float]) -> dict[str, float]:
@@ -86,7 +99,7 @@ def _stats(values: list[float]) -> dict[str, float]:
     }
 
 
-def run(rules: int = 500, runs: int = 30, warmup: int = 2) -> dict[str, Any]:
+def run(rules: int = 500, runs: int = 30, warmup: int = 2, against: Path | None = None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="heedful-bench-prompt-") as temp:
         root = Path(temp)
         project = (root / "project").resolve()
@@ -99,6 +112,11 @@ def run(rules: int = 500, runs: int = 30, warmup: int = 2) -> dict[str, Any]:
             env.pop("PYTHONDONTWRITEBYTECODE", None)
             env["PYTHONPYCACHEPREFIX"] = str(root / "pycache")
             envs[name] = env
+        if against is not None:
+            env = dict(envs["stored"])
+            env["PYTHONPATH"] = str(against.resolve())
+            env["PYTHONPYCACHEPREFIX"] = str(root / "pycache-against")
+            envs["against"] = env
         texts = prompts()
         command = payloads.hook_command("claude-code")
         bare = [sys.executable, "-c", "pass"]
@@ -110,22 +128,23 @@ def run(rules: int = 500, runs: int = 30, warmup: int = 2) -> dict[str, Any]:
         for i in range(warmup):
             for env in envs.values():
                 _time(command, payload(i), env)
-        timings: dict[str, list[float]] = {"python_c_pass": [], "stored": [], "words": []}
+        timings: dict[str, list[float]] = {"python_c_pass": [], **{name: [] for name in envs}}
+        added: dict[str, list[int]] = {name: [] for name in envs}
         for i in range(runs):
             timings["python_c_pass"].append(_time(bare, None, envs["words"]))
             for name, env in envs.items():
-                timings[name].append(_time(command, payload(warmup + i), env))
+                timings[name].append(_time(command, payload(warmup + i), env, added[name]))
     stats = {name: _stats(values) for name, values in timings.items()}
     floor = stats["python_c_pass"]["p50"]
+    labels = {"stored": "stored_readings", "words": "words_only", "against": "against"}
     return {
         "rules": rules,
         "readings_found": found,
         "runs": runs,
-        "user_prompt_submit_ms": {"stored_readings": stats["stored"], "words_only": stats["words"]},
+        "user_prompt_submit_ms": {labels[name]: stats[name] for name in envs},
         "python_c_pass_ms": stats["python_c_pass"],
-        "overhead_p50_ms": {
-            "stored_readings": round(stats["stored"]["p50"] - floor, 1),
-            "words_only": round(stats["words"]["p50"] - floor, 1),
-        },
+        "overhead_p50_ms": {labels[name]: round(stats[name]["p50"] - floor, 1) for name in envs},
+        "tokens_added": {labels[name]: _stats([float(v) for v in added[name]]) for name in envs},
+        "against": str(against) if against is not None else None,
         "python": sys.version.split()[0],
     }

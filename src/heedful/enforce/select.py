@@ -3,19 +3,22 @@
 The hook-side selector uses the learned scorer of `heedful.rules.selection_model` without the
 embedding cosine: a rule is set aside when a stated exception is met or when it names a language
 the task and project do not use; a rule that governs every answer (length, language, format,
-tone) is always shown and does not count against the topical budget; nor does a general coding
-habit (naming, comments, types, small diffs) when the request changes code: those come in a compact
-block of their own. Any other rule competes for the topical budget and is shown when the scorer,
-reading the activities it governs and the request involves from per-word cues, and the words they
-share, says it applies. A rule's reading is the one stored when it was learned (read with its
-embedding, `heedful.rules.selection_readings`) when there is one, else it is read here from its
-words. Checked rules stay armed at every stage whatever the selection: a check that does not apply
-answers not_applicable.
+tone) is always selected, and so is a general coding habit (naming, comments, types, small diffs)
+when the request changes code. Any other rule is selected when the scorer, reading the activities
+it governs and the request involves from per-word cues, and the words they share, says it applies.
+A rule's reading is the one stored when it was learned (read with its embedding,
+`heedful.rules.selection_readings`) when there is one, else it is read here from its words.
+
+What is shown is bounded by a token budget for the whole added context (TOKEN_BUDGET), not by
+counts: each rule is one compact line, answer-wide rules and coding habits come first as blocks of
+their own while they leave a share of the budget to the task's topical rules, and topical rules are
+ranked into the rest. Checked rules stay armed at every stage whatever the selection: a check that
+does not apply answers not_applicable.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from heedful.rules.selection_model import SelectionModel, load_model, stem, tokens
@@ -23,10 +26,15 @@ from heedful.rules.selection_model import SelectionModel, load_model, stem, toke
 if TYPE_CHECKING:
     from heedful.rules.selection_readings import StoredReading
 
-MAX_RULES = 20  # topical rules shown per turn
-MAX_EVERY = 12  # rules about every answer, shown besides
-MAX_CODE = 40  # general coding habits for a task that changes code, shown besides in a compact block
-MAX_CHARS = 8000
+# The context the hook adds to a turn is bounded by tokens, not by counts: the rules a task needs vary
+# from a handful to over a hundred, and a count cap (formerly 12 answer rules + 40 habits + 20 topical)
+# bounded recall more than the scoring did. 2,000 tokens is what the earlier 8,000-character cap
+# allowed, and it is added on every turn; as compact one-liners it holds about 100 rules, not 72.
+TOKEN_BUDGET = 2000
+TOPICAL_SHARE = 0.3  # of the budget kept for topical rules before habits may fill it
+MAX_CHARS = 8000  # the session index (SessionStart)
+# the hook has no tokenizer; on the selection corpus's contexts this over-counts MiniLM's WordPiece by about 5%
+CHARS_PER_TOKEN = 4
 PRECEDENCE = (
     "The user's current instructions and any required output format take precedence over these rules; "
     "the rules are the user's standing preferences, not facts about this task."
@@ -66,21 +74,22 @@ def select(
     request: str,
     available: set[str] | None = None,
     scorer: SelectionModel | None = None,
-    max_rules: int | None = MAX_RULES,
+    budget: int | None = TOKEN_BUDGET,
     readings: dict[str, StoredReading] | None = None,
+    shown: Collection[str] = (),
 ) -> list[dict[str, Any]]:
-    """The rules that apply to `request`, each with `why` and `reach`: every-answer rules first (at
-    most MAX_EVERY), general coding habits (at most MAX_CODE), then at most `max_rules` topical rules
-    by score, checked ones first. `max_rules=None` lifts every cap (the benchmark's uncapped hook).
-    `readings` are the rules' stored readings by content key (`selection_readings.content_key`)."""
+    """The rules that apply to `request` and fit in `budget` tokens of added context (`turn_context`),
+    each with `why` and `reach`: every-answer rules first, then general coding habits, then topical
+    rules, each block by score with checked rules first. `budget=None` shows every rule that applies
+    (the benchmark's uncapped hook). `readings` are the rules' stored readings by content key
+    (`selection_readings.content_key`). `shown` are ids whose lines the agent already has in this
+    session's context: they are selected at no cost and not repeated (`shown_before`)."""
     from heedful.rules.selection_readings import content_key
 
     scorer = scorer or load_model()
     task = scorer.read_task(request, available)
     words = stems(request)
-    every: list[dict[str, Any]] = []
-    code: list[tuple[float, dict[str, Any]]] = []
-    topical: list[tuple[float, dict[str, Any]]] = []
+    blocks: dict[str, list[tuple[float, dict[str, Any]]]] = {reach: [] for reach in BLOCKS}
     for rule in rules:
         if _exception_met(rule, words) is not None:
             continue
@@ -93,20 +102,65 @@ def select(
             decision = scorer.decide(scorer.read_rule(text, condition), task)
         if not decision.applies:
             continue
-        chosen = {**rule, "why": decision.why, "reach": REACH.get(decision.kind, "topical")}
+        reach = REACH.get(decision.kind, "topical")
         rank = decision.score + (1.0 if rule.get("status") == "checked" else 0.0)
-        if decision.kind == "every":
-            every.append(chosen)
-        else:
-            (code if decision.kind == "code" else topical).append((rank, chosen))
-    code.sort(key=lambda pair: -pair[0])
-    topical.sort(key=lambda pair: -pair[0])
-    if max_rules is None:
-        return every + [rule for _, rule in code + topical]
-    return every[:MAX_EVERY] + [rule for _, rule in code[:MAX_CODE]] + [rule for _, rule in topical[:max_rules]]
+        # the id breaks ties, so the same library and request always give the same context
+        blocks[reach].append((rank, {**rule, "why": decision.why, "reach": reach, "score": round(rank, 4)}))
+    for ranked in blocks.values():
+        ranked.sort(key=lambda pair: (-pair[0], str(pair[1].get("id", ""))))
+    ordered = {reach: [rule for _, rule in ranked] for reach, ranked in blocks.items()}
+    if budget is None:
+        return [rule for reach in BLOCKS for rule in ordered[reach]]
+    return fit(ordered, budget, shown)
 
 
 REACH = {"every": "every_answer", "code": "every_code_change"}
+BLOCKS = ("every_answer", "every_code_change", "topical")  # the order in which they claim the budget
+TITLES = {
+    "every_answer": "For every answer:",
+    "topical": "For this task:",
+    "every_code_change": "For any code you write or change:",
+}
+
+
+def tokens_of(text: str) -> int:
+    """Estimated tokens of `text` (no tokenizer on the hook path: characters / CHARS_PER_TOKEN, rounded up)."""
+    return -(-len(text) // CHARS_PER_TOKEN)
+
+
+def _frame_tokens() -> int:
+    """What the context costs besides the rule lines: the header, the armed note and every block title
+    (counted at their longest, so the budget holds whatever the version and the number armed)."""
+    frame = [_header(10**9), _armed(10**6), _earlier(10**6), *TITLES.values()]
+    return sum(tokens_of(text) + 1 for text in frame)
+
+
+def fit(blocks: dict[str, list[dict[str, Any]]], budget: int, earlier: Collection[str] = ()) -> list[dict[str, Any]]:
+    """The rules that fit in `budget` tokens, each block ranked: answer-wide rules and coding habits are
+    shown while they leave TOPICAL_SHARE of the budget to the task's topical rules, topical rules fill
+    what is left, and habits left out come back into any room topical rules did not take. Rules whose
+    ids are in `earlier` (already in the agent's context) cost nothing and are marked `shown_before`."""
+    room = budget - _frame_tokens()
+    reserve = int(TOPICAL_SHARE * room)
+    chosen: list[dict[str, Any]] = []
+    left_out: list[dict[str, Any]] = []
+    for reach in BLOCKS:
+        for rule in blocks.get(reach, []):
+            if rule.get("id") in earlier:
+                chosen.append({**rule, "shown_before": True})
+                continue
+            cost = tokens_of(line(rule)) + 1  # the newline
+            if cost <= room - (reserve if reach != "topical" else 0):
+                chosen.append(rule)
+                room -= cost
+            elif reach == "every_code_change":
+                left_out.append(rule)
+    for rule in left_out:
+        cost = tokens_of(line(rule)) + 1
+        if cost <= room:
+            chosen.append(rule)
+            room -= cost
+    return sorted(chosen, key=lambda rule: BLOCKS.index(rule.get("reach", "topical")))
 
 
 def stored_readings(get_meta: Callable[[str], str | None], user: str) -> dict[str, StoredReading]:
@@ -116,45 +170,56 @@ def stored_readings(get_meta: Callable[[str], str | None], user: str) -> dict[st
     return stored(get_meta, user, load_model())
 
 
-def _line(rule: dict[str, Any]) -> str:
-    parts = [f"- {rule.get('text', '').strip()}"]
+def line(rule: dict[str, Any]) -> str:
+    """One compact line per rule: its text, condition and exceptions; the id and stage only for a checked
+    rule (a blocked step names it), the scope only when it is this project's."""
+    parts = [f"- {str(rule.get('text', '')).strip()}"]
     if rule.get("condition"):
         parts.append(f"(when: {rule['condition']})")
     if rule.get("exceptions"):
         parts.append(f"(except: {'; '.join(map(str, rule['exceptions']))})")
-    scope = "this project" if rule.get("scope") == "project" else "all projects"
-    check = rule.get("check") or {}
-    checked = (
-        f"checked {str(check.get('stage', '')).replace('_', '-')}" if rule.get("status") == "checked" else ("guidance")
-    )
-    parts.append(f"[{rule.get('id')}; {scope}; {checked}]")
+    if rule.get("scope") == "project":
+        parts.append("[this project]")
+    if rule.get("status") == "checked":
+        stage = str((rule.get("check") or {}).get("stage", "")).replace("_", "-")
+        parts.append(f"[{rule.get('id')}; checked {stage}]".replace(" ]", "]"))
     return " ".join(parts)
 
 
+def _header(library_version: int) -> str:
+    return f"Rules this user taught (heedful rule library v{library_version}). {PRECEDENCE}"
+
+
+def _armed(armed: int) -> str:
+    return (
+        f"{armed} checked rule(s) are enforced before tool calls, after file writes and before the "
+        "final reply; a blocked step says which rule applies and what to do instead."
+    )
+
+
+def _earlier(count: int) -> str:
+    return f"{count} more of these rules, shown earlier in this session, apply to this task as well."
+
+
 def turn_context(selected: list[dict[str, Any]], library_version: int, armed: int) -> str | None:
-    """The text injected with the user's prompt (None when there is nothing to say)."""
+    """The text injected with the user's prompt (None when there is nothing to say): the header, then
+    one block per reach (every answer, this task, any code change), a count of the rules already shown
+    earlier in the session, then the note on checked rules. Within TOKEN_BUDGET when `selected` comes
+    from `select` with its default budget."""
     if not selected and not armed:
         return None
-    lines = [f"Rules this user taught (heedful rule library v{library_version}). {PRECEDENCE}"]
-    habits = [r for r in selected if r.get("reach") == "every_code_change"]
-    for rule in [r for r in selected if r.get("reach") != "every_code_change"]:
-        line = _line(rule)
-        if sum(len(x) + 1 for x in lines) + len(line) > MAX_CHARS:
-            break
-        lines.append(line)
-    if habits:
-        # one compact line per habit: they hold for any code change, so their ids and scopes matter less
-        lines.append("General coding habits for any code you write or change:")
-        for rule in habits:
-            line = f"- {str(rule.get('text', '')).strip()} [{rule.get('id')}]"
-            if sum(len(x) + 1 for x in lines) + len(line) > MAX_CHARS:
-                break
-            lines.append(line)
+    fresh = [rule for rule in selected if not rule.get("shown_before")]
+    if not fresh and not armed:
+        return None  # everything that applies is already in the agent's context
+    lines = [_header(library_version)]
+    for reach in ("every_answer", "topical", "every_code_change"):
+        block = [line(rule) for rule in fresh if rule.get("reach", "topical") == reach]
+        if block:
+            lines += [TITLES[reach], *block]
+    if len(fresh) < len(selected):
+        lines.append(_earlier(len(selected) - len(fresh)))
     if armed:
-        lines.append(
-            f"{armed} checked rule(s) are enforced before tool calls, after file writes and before the "
-            "final reply; a blocked step says which rule applies and what to do instead."
-        )
+        lines.append(_armed(armed))
     return "\n".join(lines)
 
 

@@ -8,7 +8,7 @@ the selection corpus, so words the corpus never used still carry meaning ("purge
 A rule applies to a task when
 
 - it names a language or platform, the task or project uses one, and they do not meet: never;
-- it governs every answer (length, language, format, tone): always, outside the topical budget;
+- it governs every answer (length, language, format, tone): always, and first in the hook's budget;
 - otherwise a logistic scorer over facet agreement, keyword overlap and cosine clears its threshold.
 
 On the service path, which has the embedder, the facets are read from the whole text as well: a
@@ -19,7 +19,7 @@ path reads words alone and stays stdlib-only.
 
 A rule's reach (`SelectionModel.reach`) is read once per text and cached: `every_answer`,
 `every_code_change` (a general coding habit: naming, comments, types, small diffs; shown for every
-coding task in a compact block that does not spend the topical budget either) or `topical` (an
+coding task in a block of its own, before topical rules claim the rest of the hook's budget) or `topical` (an
 activity: committing, installing, deleting, writing shell ...). A rule that reads as no particular
 activity and not as the form of answers is taken for a general coding habit: the libraries of coding
 agents are mostly that, and a missed habit costs more than an extra line.

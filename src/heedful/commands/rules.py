@@ -115,10 +115,6 @@ def learn(
     where = _existing_project(project)
     with opened(home) as hf:
         messages = _read_json(context, "context") if context is not None else None
-        if source == "user":
-            # The bundled embedder loads in a thread of its own (`embed.minilm`): started now, its load
-            # overlaps the learner's imports instead of following them.
-            _ = hf.embedder
         result = hf.rules.learn(resolve_user(hf, user), text, project=where, context=messages, source=source)
         data = result.model_dump()
 

@@ -154,6 +154,10 @@ class MiniLMEmbedder:
         path = _model_path()
         if not path.exists():
             raise EmbedderError(f"the embedding model file is missing: {path}")
+        # numpy is imported here, never by two threads at once (onnxruntime imports it): a concurrent import of
+        # its extension modules can fail ("partially initialized module").
+        import numpy  # noqa: F401
+
         self._batch_size = batch_size
         self._loaded: _Loaded | None = None
         self._error: BaseException | None = None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import threading
@@ -46,6 +47,32 @@ def test_the_embedder_loads_in_a_thread_that_the_first_embed_waits_for(
     assert vectors.shape == (2, 384)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
     assert not embedder._loader.is_alive()
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_process_forked_during_the_load_loads_for_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HEEDFUL_CACHE_DIR", str(tmp_path / "cache"))
+    release = threading.Event()
+    real_load = minilm._load
+
+    def held_load(path: Path, threads: int | None) -> minilm._Loaded:
+        release.wait(timeout=60)
+        return real_load(path, threads)
+
+    monkeypatch.setattr(minilm, "_load", held_load)
+    embedder = minilm.MiniLMEmbedder()
+    child = os.fork()
+    if child == 0:  # the loader thread is not in this process: the first embed loads here
+        code = 1
+        try:
+            release.set()
+            code = 0 if embedder.embed(TEXTS).shape == (2, 384) else 1
+        finally:
+            os._exit(code)
+    release.set()
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert embedder.embed(TEXTS).shape == (2, 384)
 
 
 def test_an_error_of_the_load_is_raised_by_every_embed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -159,15 +159,16 @@ class MiniLMEmbedder:
         import numpy  # noqa: F401
 
         self._batch_size = batch_size
+        self._path, self._threads = path, threads
         self._loaded: _Loaded | None = None
         self._error: BaseException | None = None
         # Not a daemon: the interpreter waits for it at exit rather than unloading onnxruntime under it.
-        self._loader = threading.Thread(target=self._load, args=(path, threads), name="heedful-minilm-load")
+        self._loader = threading.Thread(target=self._load_in_thread, name="heedful-minilm-load")
         self._loader.start()
 
-    def _load(self, path: Path, threads: int | None) -> None:
+    def _load_in_thread(self) -> None:
         try:
-            self._loaded = _load(path, threads)
+            self._loaded = _load(self._path, self._threads)
         except BaseException as exc:  # kept for the first `embed`, which raises it in the caller's thread
             self._error = exc
 
@@ -176,7 +177,8 @@ class MiniLMEmbedder:
             self._loader.join()
             if self._error is not None:
                 raise self._error
-        assert self._loaded is not None
+            if self._loaded is None:  # a process forked during the load: its thread did not come along
+                self._loaded = _load(self._path, self._threads)
         return self._loaded
 
     def embed(self, texts: list[str]) -> np.ndarray:

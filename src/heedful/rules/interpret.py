@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from heedful.rules import lexicon as lx
+from heedful.rules.compile.words import mask_quoted
 from heedful.rules.detect import has_signal, is_question
 from heedful.rules.models import Candidate, ContextMessage
 from heedful.rules.quoting import own_words
@@ -285,9 +286,6 @@ def _candidate(text: str, start: int, end: int) -> Candidate | None:
         and not _STATED_RULE.search(body)
     ):
         return None
-    # The compiler's package loads with the first directive read: a message that states none never needs it.
-    from heedful.rules.compile.words import mask_quoted
-
     condition = None
     exceptions: list[str] = []
     exception = _EXCEPTION.match(mask_quoted(body))

@@ -15,15 +15,17 @@ TEXTS = ["never push to main", "this repo uses uv, not pip", "keep final summari
 def test_the_saved_graph_embeds_exactly_like_the_original(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("HEEDFUL_CACHE_DIR", str(tmp_path / "cache"))
     first = minilm.MiniLMEmbedder()
+    first_vectors = first.embed(TEXTS)  # the load runs in a thread: this waits for it (and the saved graph)
     [saved] = list((tmp_path / "cache").glob("minilm-*.onnx"))
     stamp = saved.stat().st_mtime_ns
     second = minilm.MiniLMEmbedder()  # loads the saved graph, optimisations off
+    second_vectors = second.embed(TEXTS)
     assert saved.stat().st_mtime_ns == stamp and list((tmp_path / "cache").iterdir()) == [saved]
 
     monkeypatch.setattr(minilm, "_optimised_model", lambda *args: None)
     original = minilm.MiniLMEmbedder()
-    assert np.array_equal(first.embed(TEXTS), original.embed(TEXTS))
-    assert np.array_equal(second.embed(TEXTS), original.embed(TEXTS))
+    assert np.array_equal(first_vectors, original.embed(TEXTS))
+    assert np.array_equal(second_vectors, original.embed(TEXTS))
 
 
 def test_a_damaged_saved_graph_is_dropped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

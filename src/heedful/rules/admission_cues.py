@@ -249,12 +249,41 @@ FAMILIES: dict[str, tuple[str, ...]] = {
         "only ever",
     ),
 }
-_COMPILED = {
-    family: re.compile(
-        r"(?<![\w.])(?:" + "|".join(re.escape(p) for p in sorted(words, key=len, reverse=True)) + r")(?![\w])"
-    )
-    for family, words in FAMILIES.items()
-}
+
+
+class _PhraseSet:
+    """Where a family's cues occur: each phrase as a whole-word match (not after a letter, digit, `_` or `.`,
+    not before a letter, digit or `_`), found by looking the phrases up by their first word.
+
+    The same matches as one regular-expression alternation of the phrases, without compiling ~2,000
+    alternatives at import (about 40 ms of every command that admits a message).
+    """
+
+    def __init__(self, phrases: Iterable[str]) -> None:
+        self._by_first_word: dict[str, dict[int, set[str]]] = {}
+        for phrase in phrases:
+            first = _WORD.match(phrase)
+            if first is None:
+                raise ValueError(f"a cue must start with a word character: {phrase!r}")
+            self._by_first_word.setdefault(first.group(), {}).setdefault(len(phrase), set()).add(phrase)
+
+    def occurs_in(self, text: str) -> bool:
+        # A phrase can only start where a run of word characters starts (not after a word character), and
+        # since it ends at a word boundary that run is exactly the phrase's first word.
+        for word in _WORD.finditer(text):
+            start = word.start()
+            if start and text[start - 1] == ".":
+                continue
+            for length, phrases in self._by_first_word.get(word.group(), {}).items():
+                end = start + length
+                if text[start:end] in phrases and not _WORD_CHAR.match(text, end):
+                    return True
+        return False
+
+
+_WORD = re.compile(r"\w+")
+_WORD_CHAR = re.compile(r"\w")
+_SETS = {family: _PhraseSet(words) for family, words in FAMILIES.items()}
 NAMES: tuple[str, ...] = tuple(f"cue_{family}" for family in FAMILIES)
 # Pairs whose meeting says more than either alone; read together with the sentence's form.
 PAIRS: tuple[tuple[str, str], ...] = (
@@ -273,7 +302,7 @@ PAIR_NAMES: tuple[str, ...] = tuple(f"pair_{a}_{b}" for a, b in PAIRS)
 
 def families(lower: str) -> dict[str, bool]:
     """Which families have a cue in the (lower-cased, normalised) message."""
-    return {family: bool(pattern.search(lower)) for family, pattern in _COMPILED.items()}
+    return {family: phrases.occurs_in(lower) for family, phrases in _SETS.items()}
 
 
 def values(lower: str, form: dict[str, bool]) -> list[float]:

@@ -87,6 +87,8 @@ class RuleService:
             raise InputError(f"the message is longer than {MAX_TEXT} characters")
         if source not in SOURCES:
             raise InputError(f"unknown source {source!r}; one of: {', '.join(SOURCES)}")
+        if source == "user":
+            _ = self.parts.embedder  # starts the embedder's load (a thread) before the learner's imports
         from heedful.rules import learn as learning  # the learner (numpy, the steps) loads only to learn
         from heedful.rules.models import LearnResult
 

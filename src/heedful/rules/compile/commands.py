@@ -12,6 +12,7 @@ from typing import Any
 
 from heedful.rules import vocabulary as vocab
 from heedful.rules.compile.pipelines import pipeline_checks
+from heedful.rules.compile.reach import narrowed
 from heedful.rules.compile.words import NEGATED, spec
 from heedful.rules.models import CheckSpec
 
@@ -40,6 +41,12 @@ _WHOLE_TREE = re.compile(
 _NOT_BRANCH = frozenset("it the remote origin github upstream a any that this there them shared".split())
 
 
+def _deletes(mention: vocab.Mention) -> bool:
+    """Whether deleting is what the program itself does (rm, shred, trash): "never delete files with rm"."""
+    family = vocab.vocabulary().family_of(mention.program)
+    return family is not None and family.name in ("destructive", "recoverable_delete")
+
+
 def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dict[str, Any] | None:
     params: dict[str, Any] = {"program": mention.program}
     subcommand = list(mention.subcommand)
@@ -51,8 +58,10 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         if rule is not None and not rule.flags and not rule.subcommand_words and concept in vocab.STRICT_CONCEPTS:
             rule = None  # the program has no spelling for it ("pip install globally"): the rule says more
         if rule is None:
-            if concept in vocab.STRICT_CONCEPTS or (concept == "delete" and subcommand):
-                return None  # "never delete docker volumes": which action on volumes the vocabulary cannot spell
+            if concept in vocab.STRICT_CONCEPTS or (concept == "delete" and (subcommand or not _deletes(mention))):
+                # "never delete docker volumes", "never run gcloud delete commands": which action deletes the
+                # vocabulary cannot spell, and banning the whole program would forbid every other use
+                return None
             continue
         if rule.subcommand_words:
             subcommand = list(rule.subcommand_words)
@@ -339,6 +348,8 @@ def command_checks(text: str) -> list[CheckSpec]:
                 # only the program started by its own name; a command check that cannot tell `pytest` from
                 # `python -m pytest` fails the generated cases, so validation keeps such a rule guidance
                 found["bare"] = True
+        if narrowed(text, mention.start, mention.end, spec("forbidden_command", found)) is not None:
+            continue  # "curl against the GitHub API": the rule allows every other use of the program
         if not any(existing.params == found for existing in out):
             out.append(spec("forbidden_command", found))
     return out

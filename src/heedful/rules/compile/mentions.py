@@ -214,6 +214,14 @@ def _read_after(
             # "pnpm -r run": a global option may come before the subcommand
             canonical = program.subcommands[plain]
             subcommand += [w for w in canonical.split() if w not in subcommand]
+        elif explicit and CONCEPT_WORDS.get(plain) == "delete":
+            following = plain_token(words[i + 1]) if i + 1 < len(words) else ""
+            if following in ("commands", "command", "operations", "calls"):
+                unread.append(f"{plain} {following}")  # "gcloud delete commands": a class no command line spells
+            elif not flags and not args and len(subcommand) < 2:
+                subcommand.append(plain)  # "az group delete": the command line as written
+            else:
+                args.append(plain)  # "gh repo delete"
         elif plain in CONCEPT_WORDS or plain in FILLER:
             unread.append(plain)
         elif explicit and not flags and not args and len(subcommand) < 2 and re.fullmatch(r"[a-z][\w.:-]*", plain):

@@ -42,7 +42,7 @@ _ASK_BEFORE = re.compile(
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+>•]|\d{1,2}[.)])\s+")
 # paired markers only: `**/*.py`, `rm -rf *` and `__init__.py` keep their stars and underscores
 _EMPHASIS = (
-    re.compile(r"(\*\*|__)(?=[^\s/*])(.+?)(?<=[^\s/*])\1(?![\w.*/])"),
+    re.compile(r"(?<![\w/.])(\*\*|__)(?=[^\s/*])(.+?)(?<=[^\s/*])\1(?![\w.*/])"),  # `src/__generated__` stays
     re.compile(r"(?<![\w*/])(\*)(?=[A-Za-z])([^*\n]+?)(?<=[A-Za-z!])\*(?![\w.*/])"),
 )
 _NEVER_PHRASES = (

@@ -34,6 +34,16 @@ _PR_TEXT = re.compile(r"\b(?:PR|pull[- ]request|merge[- ]request)\s+(?:titles?|d
 _ELSEWHERE = re.compile(r"\b(?:source|code|comments?|docs?|documentation|issues?|diagnostics|tests?|rustdoc)\b", re.I)
 
 
+_AGENTS = r"claude(?: code)?|anthropic|openai|chatgpt|gpt|copilot|codex|cursor|gemini|aider|cline|devin|ai"
+# "Co-authored-by Claude lines", "co-authored-by: Copilot trailers": the trailer naming one agent
+_TRAILER_OF = re.compile(rf"\bco-?authored[- ]by:?\s+`?(?P<who>{_AGENTS})\b", re.I)
+
+
+def _agent_name(who: str) -> str:
+    known = {"openai": "OpenAI", "chatgpt": "ChatGPT", "gpt": "GPT", "ai": "AI", "claude code": "Claude"}
+    return known.get(who.lower(), who.capitalize())
+
+
 # "with an Assisted-by trailer", "add a `Signed-off-by` trailer": a trailer named by its key
 _NAMED_TRAILER = re.compile(
     r"(?:\b(?:an?|the|your|no|any)\s+)?`?\b(?P<key>[A-Za-z]+(?:-[A-Za-z]+)+)`?:?\s+(?:trailers?|lines?|footers?)\b",
@@ -116,7 +126,10 @@ def commit_message(text: str) -> CheckSpec | None:
         )
     if NEGATED.search(text):
         forbid: list[str] = []
-        if _TRAILER.search(text):
+        agent = _TRAILER_OF.search(text)
+        if agent:  # "no Co-authored-by Claude lines": that agent's trailer; a human co-author is still welcome
+            forbid.append(f"Co-authored-by: {_agent_name(agent.group('who'))}")
+        elif _TRAILER.search(text):
             forbid.append("Co-Authored-By")
         if EMOJI.search(text) and not _ELSEWHERE.search(text):
             forbid.append("emoji")

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from heedful.rules.compile.actions import action_checks
-from heedful.rules.compile.commands import FLAG_OWNERS, command_checks, command_words
+from heedful.rules.compile.commands import FLAG_OWNERS, command_checks, command_words, flag_in_condition
 from heedful.rules.compile.commits import commit_message
 from heedful.rules.compile.events import PRECONDITION, TEST_COMMANDS, leftovers, required_event
 from heedful.rules.compile.paths import path_checks
@@ -98,6 +98,8 @@ def _all_proposals(text: str, conditions: Sequence[str]) -> list[CheckSpec]:
             for c in command_checks(text)
             if c.params not in [a.params for a in actions] and c.params.get("program") not in replacing
         ]
+    if not proposals:
+        proposals += flag_in_condition(text, list(conditions))
     return proposals
 
 

@@ -391,3 +391,20 @@ def command_words(phrase: str, keep_adverbs: bool = False) -> list[str]:
             break
         words.append(word)
     return words
+
+
+_GIT_ACT = re.compile(r"^(?:when|whenever|while|during|if)\s+(?:you(?:'re| are)?\s+|we(?:'re| are)?\s+)?(?P<verb>[a-z-]+)\b", re.I)
+
+
+def flag_in_condition(text: str, conditions: list[str]) -> list[CheckSpec]:
+    """ "Stop using --force when pushing": a flag named alone, with the git action it belongs to in the condition."""
+    flags = re.findall(r"(?<![\w-])--?[a-zA-Z][\w-]*", text)
+    if not flags or not NEGATED.search(text) or vocab.read_commands(text):
+        return []
+    git = vocab.vocabulary().programs["git"]
+    for condition in conditions:
+        act = _GIT_ACT.match(condition.strip())
+        canonical = git.subcommands.get(act.group("verb").lower()) if act else None
+        if canonical is not None:
+            return command_checks(f"never run git {canonical} {' '.join(flags)}")
+    return []

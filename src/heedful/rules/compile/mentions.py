@@ -186,7 +186,7 @@ def _read_after(
             group = [a for a in plain.split("|") if a.startswith("-")]
             known = flag_groups_for(program.name, group[-1])
             flags.append(known if set(group) <= set(known) else group)
-        elif re.fullmatch(r"--?[a-zA-Z][\w-]*(?:=\S+)?", plain):
+        elif re.fullmatch(r"--?[a-zA-Z][\w-]*(?:=\S+)?|-\d{1,2}", plain):  # "-9" of kill is a flag too
             if re.fullmatch(r"-[a-zA-Z]{2,}", plain) and program.name not in SINGLE_DASH_LONG:
                 for letter in plain[1:]:
                     group = flag_groups_for(program.name, f"-{letter}")
@@ -227,7 +227,9 @@ def _read_after(
         elif explicit and not flags and not args and len(subcommand) < 2 and re.fullmatch(r"[a-z][\w.:-]*", plain):
             subcommand.append(plain)
         elif word.startswith("`") or (
-            (subcommand or explicit) and re.fullmatch(r"[\w./*:-]+", plain) and len(args) < 2
+            (subcommand or explicit)
+            and re.fullmatch(r"[\w./*:-]+", plain)
+            and len(args) < (4 if program.name in RUNNERS else 2)  # `npx prisma db push`: the tool's own words
         ):
             args.append(plain)
         else:
@@ -261,6 +263,8 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
                 and after in ("", ".", ",", ";", "!")
             ):
                 return None  # "changes you did not make.": a verb, not the program
+            if program.name == "pre-commit" and after in ("hook", "hooks"):
+                return None  # "never skip pre-commit hooks": the git hooks, which `git commit --no-verify` skips
             if before == "from" and "import" in flat[max(0, i - 4) : i]:
                 return None  # "never import expect from vitest": a module, not a command
             if (
@@ -297,7 +301,12 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
     return None
 
 
-def _backticked_program(inner: list[str]) -> Program | None:
+# Code, not a command line: a comment (`# noqa`), an assignment or a literal (`t := []string{}`), a call, a member
+# (`Date.now`) or a class (`new Date`).
+_CODE_SPAN = re.compile(r"^\s*#|:=|[=\"'{}()\[\]<>;]|^\s*[A-Z]\w*\.\w|\s[A-Z][a-z]+[A-Z]?\w*\s*$")
+
+
+def _backticked_program(inner: list[str], span: str = "") -> Program | None:
     """A backticked span names a program when it starts with a known one, or with a word that looks like a
     command (`prek`, `./bin/brew`, `rails db:drop`): backticks are the author saying "this is a command"."""
     if not inner:
@@ -306,8 +315,8 @@ def _backticked_program(inner: list[str]) -> Program | None:
     if known:
         return vocabulary().programs[known]
     head = inner[0]
-    if re.search(r"[=\"'{}()\[\]<>]", " ".join(inner)):
-        return None  # `workspace = true`, `path = "../x"`: configuration, not a command line
+    if re.search(r"[=\"'{}()\[\]<>]", " ".join(inner)) or _CODE_SPAN.search(span) or len(head) < 2:
+        return None  # `workspace = true`, `path = "../x"`, `# noqa`, `new Date`: code or configuration
     if len(inner) > 1 and not re.fullmatch(r"--?[\w-]+|[\w.:@/-]+", inner[1]):
         return None
     if re.fullmatch(r"(?:\.{0,2}/)?[a-z][\w.+-]*(?:/[\w.+-]+)*", head) and head.lower() not in NOT_PROGRAMS:
@@ -364,7 +373,7 @@ def read_commands(text: str) -> list[Mention]:
         word = flat[i]
         if word.startswith("`") or " " in words[i]:
             inner = tokens(words[i].strip("`"))
-            program = _backticked_program(inner)
+            program = _backticked_program(inner, words[i].strip("`"))
             if program is not None:
                 inner_words = [plain_token(t) for t in inner]
                 sub, flags, args, unread, _ = _read_after(program, inner_words, 1, explicit=True, span=True)
@@ -375,6 +384,8 @@ def read_commands(text: str) -> list[Mention]:
             i += 1
             continue
         found = _known_or_named(flat, i)
+        if found is not None and i > 1 and flat[i - 1] == "from" and words[i - 2].startswith("`"):
+            found = None  # "never use `expect` from Vitest": a name imported from a module, not a command
         if found is not None and found[0].name not in vocab.programs and raw[i].isupper() and len(raw[i]) > 1:
             found = None  # "run DROP statements": an SQL keyword, not a program
         if found is None:

@@ -30,6 +30,7 @@ _BRANCH = re.compile(r"\b(?:to|into|on|onto)\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?(?
 _ON_BRANCH = re.compile(r"\b(?:on|to|into)\s+(?:the\s+)?`?(?:main|master|trunk|develop|release\S*)`?\b", re.I)
 _SHOWN_WITH = re.compile(
     r"\b(?:print|read|open|view|show|dump|display|output|echo)\s+(?:out\s+)?(?:the\s+)?"
+    r"(?:(?:[\w-]+\s+){1,2}(?:from|in|of)\s+(?:the\s+)?)?"  # "print secrets from .env with cat"
     r"(?P<path>[\w~/-]*\.[\w.*-]+|[\w.-]+/[\w./*-]*)\s+(?:with|using|via|through)$",
     re.I,
 )
@@ -74,6 +75,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
                 flags.append(list(group))
     read_flags = {alias for group in flags for alias in group}
     flagged = text.split(" instead", 1)[0] if mention.role == "forbid" else text
+    if mention.role == "forbid":  # "never `git push --force`; use `--force-with-lease`": the next clause's flags
+        flagged = re.split(r";\s*|\.\s+|,\s*(?=(?:use|prefer|try|pass|add)\b)", flagged)[0]
     flagged = re.sub(r"\bpython[\d.]*\s+-m\b", " ", flagged)  # the launcher's switch, not a flag of the program
     for short, long in re.findall(r"(?<![\w-])(-[a-zA-Z])/(--[a-zA-Z][\w-]*)", flagged):
         if short not in read_flags and long not in read_flags and single:  # "with -v/--volumes": one flag, two names
@@ -132,6 +135,9 @@ def _how_to_run(text: str, mention: vocab.Mention) -> bool:
 _FLAG_CONTRAST = re.compile(
     r"\b(?:instead of|rather than|not|never|over)\s+(?:using\s+)?`?(?P<flag>--?[a-zA-Z][\w-]*)`?", re.I
 )
+
+
+_FLAG_INSTEAD = re.compile(r"[;,.]\s*(?:just\s+|but\s+)?(?:use|prefer|pass|try)\s+`?(?P<flag>--[a-z][\w-]*)`?", re.I)
 
 
 def _contrasted_flag(text: str, prefer: list[vocab.Mention]) -> dict[str, Any] | None:
@@ -342,6 +348,13 @@ def command_checks(text: str) -> list[CheckSpec]:
         found = _from_mention(mention, text, single=len(forbid) == 1 and not prefer)
         if found is None:
             continue
+        flag_instead = _FLAG_INSTEAD.search(text)
+        if not alternatives and flag_instead and found.get("flags"):
+            # "never git push --force; use --force-with-lease": the same command with the flag the rule prefers
+            forbidden = {alias for group in found["flags"] for alias in group}
+            if flag_instead.group("flag") not in forbidden:
+                words = [found["program"], *found.get("subcommand", []), flag_instead.group("flag")]
+                found["alternatives"] = [" ".join(words)]
         if alternatives:
             found["alternatives"] = alternatives
             if _bare_only(found, alternatives):

@@ -173,7 +173,7 @@ def _read_after(
             plain == "."
             and (span or whole_tree)
             and not args
-            and (i + 1 == len(words) or plain_token(words[i + 1]) in STOP)
+            and (i + 1 == len(words) or plain_token(words[i + 1]) in STOP or words[i + 1] in (";", ",", ")", "—"))
         ):
             args.append(".")  # "never git add .": the whole tree, not a full stop
             i += 1

@@ -207,7 +207,7 @@ def _globs(rest: str) -> list[str]:
 
 # What follows a staging verb when the file is not its object: "add logging in x.py", "add a dep to package.json".
 _INDIRECT = re.compile(
-    r"^\s+(?!(?:the|any|a|an|your|my|all|those|these|them|files?)\b)[a-z][\w-]*"
+    r"^\s+(?!(?:the|any|a|an|your|my|all|those|these|them|files?|anything|everything|nothing|stuff|things)\b)[a-z][\w-]*"
     r"(?:,| (?:[a-z]+ )*(?:to|in|into|inside)\b)|"
     r"^\s+(?:a|an|any|the)\s+(?!files?\b|folders?\b|director)[a-z][\w-]*\s+(?:to|in|into)\b",
     re.I,
@@ -242,6 +242,8 @@ def path_checks(text: str) -> list[CheckSpec]:
         staged = None  # "do not add CircleCI config": creating the file, not staging it
     if staged and not re.search(r"\bcommit messages?\b|\bto\s+(?:main|master)\b|\bbranch(?:es)?\b", text, re.I):
         rest = staged.group("rest")
+        if re.match(r"\s+(?:directly\s+)?(?:to|into|onto)\b", rest, re.I):
+            return []  # "never push to origin/main": where it goes, not what is staged
         if _INDIRECT.match(rest):
             return []  # "add logging in engine.py", "adding a dependency to package.json": the file is not staged
         globs = _globs(rest)

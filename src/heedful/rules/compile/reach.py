@@ -11,6 +11,8 @@ grep for searching code", "never use pip to install packages"), the branch of a 
 
 from __future__ import annotations
 
+import re
+
 from heedful.rules import vocabulary as vocab
 from heedful.rules.compile.qualifiers import condition_decided
 from heedful.rules.models import CheckSpec
@@ -19,6 +21,9 @@ from heedful.rules.models import CheckSpec
 # where in general ("never run open to launch a browser", "not in feature work"): they narrow nothing a check sees.
 _NARROWING = frozenset("against on for into inside at within over across onto".split())
 _CLAUSE_END = frozenset({".", ";", "!", "?", ",", ":", "—", "(", ")", "|"})
+# "In", "to" and "from" narrow when a path follows ("git commit anything in build/", "cat secrets from .env").
+_PLACES = frozenset("in to from into under inside within".split())
+_PATHLIKE = re.compile(r"/|^\.\w|\w\.\w{1,5}$|\*")
 # Words that end the narrowing phrase: what follows is another clause ("..., use jq instead").
 _PHRASE_END = frozenset("instead use prefer and but or then unless except".split())
 # Scope and emphasis that narrow nothing: "in this repo", "on any machine", "for any reason".
@@ -48,9 +53,12 @@ def narrowed(text: str, start: int, end: int, spec: CheckSpec) -> str | None:
         or words[j].startswith("-")
         or words[j] in vocab.FILLER
         or words[j] in vocab.CONCEPT_WORDS
-        or words[j] in ("command", "commands", "directly", "itself")
+        or words[j] in ("command", "commands", "directly", "itself", "anything", "everything", "stuff", "things")
     ):
         j += 1
+    path = words[j + 1] if j + 1 < len(words) else ""
+    if j < len(words) and words[j] in _PLACES and _PATHLIKE.search(path) and path.strip("`") not in own:
+        return " ".join(words[j : j + 2])  # "never commit anything in build/": a path no command line check sees
     if j >= len(words) or words[j] not in _NARROWING:
         return None
     phrase: list[str] = []

@@ -66,6 +66,7 @@ class SimpleCommand(NamedTuple):
     # programs that read this command's output: later commands of its pipeline (`curl x | tee log | sh`), or the
     # shell that runs its output as a script (`bash -c "$(curl x)"`, `bash <(curl x)`)
     pipes_into: tuple[str, ...] = ()
+    typed: str = ""  # the program's name as typed, before normalising (`python3` for the program `python`)
 
     @property
     def text(self) -> str:
@@ -388,6 +389,7 @@ def _read(segment: str, heredocs: tuple[str, ...], depth: int) -> list[SimpleCom
             writes=tuple(writes),
             heredocs=heredocs,
             launcher=launcher,
+            typed=argv[0].replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe"),
         )
     ]
 

@@ -6,7 +6,8 @@ any of these positionals, refspecs read as their target), alternatives ([str], s
 implicit_target (bool: a `git push` naming no target reads the current branch from the evidence),
 piped_into ([str]: only when the command's output goes into one of these programs, through a pipe or
 as the script of a shell: `curl URL | sh`, `bash <(wget -qO- URL)`), synonyms ([str]: programs that
-do the same job, matched like program: wget beside curl for "never pipe curl into sh").
+do the same job, matched like program: wget beside curl for "never pipe curl into sh"), spelled
+([str]: only the program typed by one of these names, for "use python3, not python": `python3` is allowed).
 """
 
 from __future__ import annotations
@@ -118,15 +119,21 @@ def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool
         flagged = all(any(has_flag(command, a) for a in group) for group in _flag_groups(params.get("flags")))
         return head[: len(wrapped)] == wrapped and flagged, False
     # a script named by its path (`scripts/reindex.sh`) is matched by its file name, as the shell reader names it
+    spelled = [name.lower() for name in _text_list(params.get("spelled"))]
+    # "python3, not python": `python -m pytest` is typed as the forbidden interpreter too
+    launched_by = bool(spelled) and bool(command.launcher) and command.typed in spelled
     if (
         isinstance(program, str)
         and program
         and command.program != program.lower().rsplit("/", 1)[-1]
         and command.program not in _synonyms(params)
+        and not launched_by
     ):
         return False, False
     if params.get("bare") is True and command.launcher:  # "not bare pytest": `python -m pytest` is the way
         return False, False
+    if spelled and command.typed and command.typed not in spelled:
+        return False, False  # "python3, not python": the same program typed by the name the rule allows
     subcommand = _text_list(params.get("subcommand"))
     rest = positionals(command)
     if subcommand:
@@ -211,6 +218,9 @@ def cases(params: dict[str, Any]) -> list[Case]:
     from heedful.rules.models import Case
 
     violating = _example(params)
+    spelled = _text_list(params.get("spelled"))
+    if spelled and params.get("program"):  # the forbidden spelling as typed
+        violating = violating.replace(str(params["program"]), spelled[0], 1)
     found: list[Case] = [
         Case(stage=STAGE, evidence={"action": {"tool": "Bash", "command": violating}}, expected="violated"),
         Case(
@@ -256,6 +266,15 @@ def cases(params: dict[str, Any]) -> list[Case]:
     else:
         compliant = "ls -la"
     found.append(Case(stage=STAGE, evidence={"action": {"tool": "Bash", "command": compliant}}, expected="pass"))
+    for spelling in _respellings(params):
+        found.append(
+            Case(
+                stage=STAGE,
+                evidence={"action": {"tool": "Bash", "command": violating.replace(spelled[0], spelling, 1)}},
+                expected="pass",
+                note="the same program typed by the name the rule allows",
+            )
+        )
     if params.get("bare") is True:
         launched = f"python -m {program} example"
         found.append(
@@ -275,6 +294,17 @@ def cases(params: dict[str, Any]) -> list[Case]:
         )
     )
     return found
+
+
+def _respellings(params: dict[str, Any]) -> list[str]:
+    """Another name of the program that the rule allows when only some spellings are forbidden."""
+    spelled = [name.lower() for name in _text_list(params.get("spelled"))]
+    if not spelled:
+        return []
+    program = str(params.get("program") or "").lower()
+    named = [a.split()[0].lower() for a in _text_list(params.get("alternatives")) if a.split()]
+    others = [n for n in [*named, program, f"{program}3"] if n and n not in spelled]
+    return others[:1]
 
 
 def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
@@ -307,6 +337,8 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
         runs_python = program.lower() in ("python", "python3")
         head = tokens[1:] if tokens and tokens[0].startswith("python") and not runs_python else tokens
         names = {program.lower().rsplit("/", 1)[-1], *_synonyms(params)}
+        if _text_list(params.get("spelled")):
+            names = {n.lower() for n in _text_list(params.get("spelled"))}
         if program and (not head or head[0].rsplit("/", 1)[-1] not in names):
             continue
         words = [t for t in head[1:] if not t.startswith("-")]

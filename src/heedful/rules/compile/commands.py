@@ -340,10 +340,12 @@ def command_checks(text: str) -> list[CheckSpec]:
         if mention.program == "git" and not mention.subcommand and not mention.flags and not mention.concepts:
             continue  # "never commit model weights to git": git itself is not what the rule forbids
         plain = not (mention.subcommand or mention.flags or mention.args)
-        if plain and any(
-            run == _run_as(mention.spelled) and spelled != mention.spelled.lower() for run, spelled in respelled
-        ):
-            continue  # the preferred spelling would be blocked as well
+        # the preferred spelling is the same program to the shell reader: only the forbidden spelling is checked
+        respelling = [
+            spelled
+            for run, spelled in respelled
+            if plain and run == _run_as(mention.spelled) and spelled != mention.spelled.lower()
+        ]
         # a flag written beside the preferred command ("tox -e py311, not pytest") is not the forbidden one's
         found = _from_mention(mention, text, single=len(forbid) == 1 and not prefer)
         if found is None:
@@ -355,6 +357,9 @@ def command_checks(text: str) -> list[CheckSpec]:
             if flag_instead.group("flag") not in forbidden:
                 words = [found["program"], *found.get("subcommand", []), flag_instead.group("flag")]
                 found["alternatives"] = [" ".join(words)]
+        if respelling:
+            found["spelled"] = [mention.spelled.lower().strip("`")]
+            alternatives = respelling
         if alternatives:
             found["alternatives"] = alternatives
             if _bare_only(found, alternatives):

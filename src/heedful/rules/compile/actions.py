@@ -56,7 +56,8 @@ _MOVED_INSTEAD = re.compile(
 )
 # "never merge main into your branch; rebase instead": what to do instead narrows nothing, it is the alternative
 _DO_INSTEAD = re.compile(
-    r"^[,;]?\s*(?:(?:just|but|and)\s+)?(?:instead\s*,?\s*(?P<first>[\w`./ -]{2,40})|(?P<alt>[\w`./ -]{2,40}?)\s+instead)$",
+    r"^[,;]?\s*(?:(?:just|but|and)\s+)?"
+    r"(?:instead\s*,?\s*(?P<first>[\w`./ -]{2,40})|(?P<alt>[\w`./ -]{2,40}?)\s+instead)$",
     re.I,
 )
 _BIN = re.compile(r"(?:the\s+|a\s+)?(?:trash|bin|recycle bin|wastebasket)$", re.I)

@@ -411,7 +411,9 @@ def command_words(phrase: str, keep_adverbs: bool = False) -> list[str]:
     return words
 
 
-_GIT_ACT = re.compile(r"^(?:when|whenever|while|during|if)\s+(?:you(?:'re| are)?\s+|we(?:'re| are)?\s+)?(?P<verb>[a-z-]+)\b", re.I)
+_GIT_ACT = re.compile(
+    r"^(?:when|whenever|while|during|if)\s+(?:you(?:'re| are)?\s+|we(?:'re| are)?\s+)?(?P<verb>[a-z-]+)\b", re.I
+)
 
 
 def flag_in_condition(text: str, conditions: list[str]) -> list[CheckSpec]:

@@ -301,8 +301,8 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
     return None
 
 
-# Code, not a command line: a comment (`# noqa`), an assignment or a literal (`t := []string{}`), a call, a member
-# (`Date.now`) or a class (`new Date`).
+# Code, not a command line: a comment (`# pragma: no cover`), an assignment or a literal (`t := []string{}`), a
+# call, a member (`Date.now`) or a class (`new Date`).
 _CODE_SPAN = re.compile(r"^\s*#|:=|[=\"'{}()\[\]<>;]|^\s*[A-Z]\w*\.\w|\s[A-Z][a-z]+[A-Z]?\w*\s*$")
 
 
@@ -316,7 +316,7 @@ def _backticked_program(inner: list[str], span: str = "") -> Program | None:
         return vocabulary().programs[known]
     head = inner[0]
     if re.search(r"[=\"'{}()\[\]<>]", " ".join(inner)) or _CODE_SPAN.search(span) or len(head) < 2:
-        return None  # `workspace = true`, `path = "../x"`, `# noqa`, `new Date`: code or configuration
+        return None  # `workspace = true`, `path = "../x"`, a comment, `new Date`: code or configuration
     if len(inner) > 1 and not re.fullmatch(r"--?[\w-]+|[\w.:@/-]+", inner[1]):
         return None
     if re.fullmatch(r"(?:\.{0,2}/)?[a-z][\w.+-]*(?:/[\w.+-]+)*", head) and head.lower() not in NOT_PROGRAMS:

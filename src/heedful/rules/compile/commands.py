@@ -108,6 +108,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         args, subcommand = [*subcommand, *args], []  # the command it runs with privileges
         # its flags are the wrapped program's own ("never sudo rm -rf": rm's -r is also --recursive)
         flags = [vocab.flag_groups_for(vocab.program_named(args[0]) or args[0], g[0]) for g in flags]
+    if mention.program in vocab.RUNNERS and not subcommand and len(args) > 1:
+        args, subcommand = [], args  # `npx prisma db push`: the tool it starts and its words, in order
     if subcommand:
         params["subcommand"] = subcommand
     unique: list[list[str]] = []
@@ -358,7 +360,7 @@ def command_checks(text: str) -> list[CheckSpec]:
                 words = [found["program"], *found.get("subcommand", []), flag_instead.group("flag")]
                 found["alternatives"] = [" ".join(words)]
         if respelling:
-            found["spelled"] = [mention.spelled.lower().strip("`")]
+            found["spelled"] = [mention.spelled.lower().strip("`").split()[0]]
             alternatives = respelling
         if alternatives:
             found["alternatives"] = alternatives

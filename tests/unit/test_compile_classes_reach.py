@@ -1,0 +1,139 @@
+"""How far a compiled command check reaches: a phrase after the command that narrows it to one use keeps the rule
+guidance unless the command decides it; the next clause's flags and paths are not the forbidden command's; a
+command line spelled out keeps all its words. Each near-miss is a rule about X that must not forbid Y.
+
+Every phrasing is written for this test.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from heedful.llm import OfflineModel
+from heedful.rules.checks import evaluate
+from heedful.rules.library import compile_candidate
+from heedful.rules.models import Candidate
+
+MODEL = OfflineModel()
+
+
+def compiled(text: str, condition: str | None = None) -> tuple[str | None, dict[str, Any]]:
+    outcome = compile_candidate(MODEL, Candidate(text=text, condition=condition, evidence=[text]))
+    if outcome.status != "checked" or outcome.check is None:
+        return None, {}
+    return outcome.check.kind, dict(outcome.check.params)
+
+
+def run(params: dict[str, Any], command: str) -> str:
+    return evaluate("forbidden_command", params, "pre_action", {"action": {"tool": "Bash", "command": command}}).result
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "use gh instead of curl against the GitHub API",  # curl elsewhere is fine
+        "Never use grep on JSON output; use jq.",
+        "don't use npx for tools that are already devDependencies",
+        "Please avoid wget against our staging servers",
+        "no docker on the build agents",
+        "never run gcloud delete commands",  # which gcloud command deletes, no command line says
+        "Don't run aws commands against the billing account.",
+    ],
+)
+def test_a_phrase_that_narrows_the_command_to_one_use_keeps_the_rule_guidance(rule: str) -> None:
+    assert compiled(rule) == (None, {}), rule
+
+
+@pytest.mark.parametrize(
+    ("rule", "violating", "compliant"),
+    [
+        ("use rg instead of grep for searching code", "grep -rn foo src", "rg foo src"),
+        ("never use pip to install packages, use uv", "pip install requests", "uv pip install requests"),
+        ("stop using rm -rf on directories", "rm -rf build", "rm build/a.txt"),
+        ("Never push directly to the main branch.", "git push origin main", "git push origin feature/x"),
+        ("never run open to launch a browser", "open http://localhost:3000", "ls"),
+    ],
+)
+def test_a_phrase_the_command_itself_decides_keeps_the_check(rule: str, violating: str, compliant: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command", rule
+    assert run(params, violating) == "violated"
+    assert run(params, compliant) == "pass"
+
+
+@pytest.mark.parametrize(
+    ("rule", "violating", "compliant"),
+    [
+        ("Don't use git add .; add files by name.", "git add .", "git add src/app.py"),
+        ("never run git add . ; stage the files you changed", "git add .", "git add README.md"),
+        ("Never run az group delete.", "az group delete --name rg1", "az group list"),
+        ("don't ever run gh repo delete", "gh repo delete me/app --yes", "gh repo view me/app"),
+        ("Don't run `npx prisma db push`.", "npx prisma db push", "npx prisma migrate dev"),
+        ("Don't kill processes with kill -9.", "kill -9 4242", "kill 4242"),
+        ("never kill -9 anything", "kill -9 1", "kill -TERM 1"),
+    ],
+)
+def test_a_command_line_keeps_every_word_the_rule_spells(rule: str, violating: str, compliant: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command", rule
+    assert run(params, violating) == "violated"
+    assert run(params, compliant) == "pass"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Do not use `git push --force`; use `--force-with-lease` instead.",
+        "Never use git push --force, use --force-with-lease",
+        "no force pushing, use --force-with-lease",
+    ],
+)
+def test_the_flag_the_rule_prefers_is_the_alternative_not_a_second_forbidden_flag(rule: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command"
+    assert run(params, "git push --force origin feat") == "violated"
+    assert run(params, "git push --force-with-lease origin feat") == "pass"
+
+
+def test_the_preferred_flag_is_named_in_the_deny() -> None:
+    _, params = compiled("Do not use `git push --force`; use `--force-with-lease` instead.")
+    assert params["alternatives"] == ["git push --force-with-lease"]
+
+
+@pytest.mark.parametrize(
+    ("rule", "condition", "violating", "compliant"),
+    [
+        ("stop using --force", "when pushing", "git push --force", "git push"),
+        ("never use -f when you push", None, "git push -f origin x", "git push origin x"),
+        ("Don't use --hard when resetting", None, "git reset --hard HEAD~1", "git reset --soft HEAD~1"),
+        ("no --amend while committing", None, "git commit --amend -m x", "git commit -m x"),
+    ],
+)
+def test_a_flag_whose_git_action_is_in_the_condition(
+    rule: str, condition: str | None, violating: str, compliant: str
+) -> None:
+    kind, params = compiled(rule, condition)
+    assert kind == "forbidden_command", rule
+    assert run(params, violating) == "violated"
+    assert run(params, compliant) == "pass"
+
+
+@pytest.mark.parametrize("rule", ["never use --force when installing", "don't use -f when you copy files"])
+def test_a_flag_with_an_action_that_names_no_one_program_stays_guidance(rule: str) -> None:
+    assert compiled(rule) == (None, {})
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "**Empty slices**: `var t []string` (nil slice), not `t := []string{}`",
+        "Avoid adding new `# pragma: no cover` comments",
+        "Do not use `Date.now` or `new Date`; use `Clock`.",
+        "Do not use `expect` from Jest; use `assert` from `node:assert`.",
+        "never write `x = []` as a default argument",
+    ],
+)
+def test_code_in_backticks_is_not_a_command(rule: str) -> None:
+    assert compiled(rule)[0] != "forbidden_command", rule

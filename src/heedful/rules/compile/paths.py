@@ -113,6 +113,13 @@ def owned_elsewhere(text: str) -> list[str]:
     return _globs(subject)
 
 
+# Files and folders that live in the user's home directory only: shell start-up files, global git config, keys.
+HOME_ONLY = frozenset(
+    ".bashrc .zshrc .bash_profile .zprofile .zshenv .profile .bash_logout .bash_aliases .gitconfig .ssh .aws .kube "
+    ".gnupg".split()
+)
+
+
 _STAGE_VERB = re.compile(
     r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:git\s+)?add(?:ing)?|"
     r"stag(?:e|ing)|commit(?:ting)?|check(?:ing)? in|push(?:ing)?)\b(?P<rest>.*)$",
@@ -126,8 +133,10 @@ _OUTSIDE = re.compile(
 )
 
 
-def _globs(rest: str) -> list[str]:
-    """Path patterns named right after a verb: `vendor/`, files under src/gen/, *.pem files, the migrations folder."""
+def _globs(rest: str, staged: bool = False) -> list[str]:
+    """Path patterns named right after a verb: `vendor/`, files under src/gen/, *.pem files, the migrations folder.
+    `staged`: the paths are staged in the repository, where a `.ssh` is the project's own, not the home one."""
+    rest = re.sub(r"\$\{?HOME\}?/", "~/", rest)
     head = re.split(r"[;:—–,]|\s-\s|\.\s|\s(?:instead|so|because|since|use|unless|except|when|if)\b", rest)[0]
     head = re.sub(r"\b(?:by hand|manually|directly|ever|again|anymore)\b", " ", head, flags=re.I).strip()
     for noun, globs in FILE_KINDS.items():  # the whole object is a kind of file: "terraform state files"
@@ -159,6 +168,12 @@ def _globs(rest: str) -> list[str]:
                 found.append(f"**/{word}/**" if word in NESTED_DIRS else f"{word}/**")
             continue
         raw = (match.group("p") or match.group("w") or "").strip("`")
+        if raw.startswith(("~/", "$HOME/")) and len(raw.split("/", 1)[1].strip("/.")) > 0:
+            found.append("~/" + raw.split("/", 1)[1])  # "never touch ~/.ssh": the user's home, not the project
+            continue
+        if raw.rstrip("/") in HOME_ONLY and not staged:
+            found.append(f"~/{raw.rstrip('/')}")  # "my .zshrc": only the home directory holds one
+            continue
         if (
             not raw
             or raw.startswith(("~", "http", "//"))
@@ -246,7 +261,7 @@ def path_checks(text: str) -> list[CheckSpec]:
             return []  # "never push to origin/main": where it goes, not what is staged
         if _INDIRECT.match(rest):
             return []  # "add logging in engine.py", "adding a dependency to package.json": the file is not staged
-        globs = _globs(rest)
+        globs = _globs(rest, staged=True)
         return [spec("staged_path", {"globs": globs})] if globs else []
     edit = _EDIT_VERB.search(text)
     alone = _LEAVE_ALONE.search(text)

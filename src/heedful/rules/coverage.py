@@ -117,14 +117,21 @@ def _commands(value: Any) -> set[str]:
     out = set()
     for item in value:
         words = item.split() if isinstance(item, str) else [str(w) for w in item] if isinstance(item, list) else []
-        if words:  # a program named by its path (`./bin/brew`) is the program `brew`
+        if words:  # a program named by its path (`./bin/brew`) is the program `brew`, `./gradlew` is gradle
             words = [
-                str(words[0]).rsplit("/", 1)[-1],
+                _as_shell_reads(str(words[0]).rsplit("/", 1)[-1]),
                 *(w for w in words[1:] if not w.startswith("-") and "/" not in w),
             ]
         if words:
             out.add(" ".join(words).lower())
     return out
+
+
+def _as_shell_reads(program: str) -> str:
+    from heedful.rules.shell import simple_commands
+
+    found = simple_commands(program) if program.strip() else []
+    return found[0].program if found else program
 
 
 def _program(value: Any) -> str:

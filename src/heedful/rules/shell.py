@@ -279,7 +279,11 @@ def _normalise_program(word: str) -> str:
         return match.group(1)
     if name == "py":
         return "python"
-    return name
+    return _WRAPPER_SCRIPTS.get(name, name)
+
+
+# A build tool's wrapper script runs that tool (`./gradlew test` is gradle test).
+_WRAPPER_SCRIPTS = {"gradlew": "gradle", "mvnw": "mvn"}
 
 
 def _strip_wrappers(argv: list[str]) -> tuple[list[str], tuple[str, ...], list[str]]:

@@ -143,7 +143,7 @@ _TOKEN = re.compile(r"`[^`]+`|--(?=\s|$)|--?\w(?:[\w=|-]|\.(?=\w))*|[\w.*~/](?:[
 SINGLE_DASH_LONG = frozenset({"find", "terraform", "java", "go"})
 STOP = frozenset(
     "in on at to for with without when whenever unless because and or but here there this that the a an anymore "
-    "ever again please instead directly anywhere while if so since before after from into we you i it is are "
+    "ever again please instead directly straight anywhere while if so since before after from into we you i it is are "
     "any anything all every everything ever over not instead rather than vs versus only inside outside within "
     "against through during via as my your our".split()
 )

@@ -120,7 +120,8 @@ _DELIVERY_MOMENT = re.compile(
 )
 _EDIT_MOMENT = re.compile(
     r"\b(?:edit\w*|chang\w*|modif\w*|touch\w*|updat\w*|add(?:ing|s)?|writ\w*|rewrit\w*|refactor\w*|"
-    r"creat\w*|renam\w*|delet\w*|remov\w*|bump\w*)\b",
+    r"creat\w*|renam\w*|delet\w*|remov\w*|bump\w*|"
+    r"fix(?:es|ing|ed)?|bug\s?fix\w*|implement\w*|develop\w*|coding)\b",  # "when fixing bugs": code changes
     re.I,
 )
 _PATH_TOKEN = re.compile(r"`[^`\s]+`|(?<![\w*])\*?\.?[\w*.-]*[/.](?:[\w./*-]*[\w*/])?|(?<![\w.])\.[a-z]{1,8}\b")
@@ -262,6 +263,9 @@ def gate(text: str) -> str | None:
 def required_event(text: str, conditions: Sequence[str]) -> CheckSpec | None:
     """A command that must run before delivery: "Run `make lint` before committing", "After changing any
     .go file, run make format, make lint and make test_fast", "don't say it's done until the tests pass"."""
+    if re.search(r"\b(?:run|execute)\s+only\b|\bonly\s+(?:run|execute)\b", text, re.I):
+        return None  # "run only the relevant tests for small fixes": which tests, not that they must run
+    text = re.sub(r"\b(run|execute)\s+at\s+least\b", r"\1", text, flags=re.I)  # "run at least make test"
     read = _read(text, conditions)
     if read is None:
         return None

@@ -23,6 +23,7 @@ _FILE_NAMES = (
     "Containerfile",
     "Brewfile",
     "Pipfile",
+    *(DOC_STEMS := ("CHANGELOG", "README", "CONTRIBUTING", "AUTHORS", "NOTICE", "CHANGES", "HISTORY")),
 )
 KNOWN_CONFIG = {
     "circleci": ".circleci/**",
@@ -160,7 +161,7 @@ def _globs(rest: str, staged: bool = False) -> list[str]:
             word = match.group("k").lower()
             name = next((f for f in _FILE_NAMES if match.group("k").rstrip("s") == f), None)
             if name:
-                found.append(name)
+                found.append(f"{name}*" if name in DOC_STEMS else name)  # CHANGELOG.md, README.rst alike
             elif word in _DIR_WORDS and not re.match(
                 r"\s+(?!folder|directory|dir|or\b|and\b)[a-z]", rest[match.end() :]
             ):
@@ -243,7 +244,17 @@ _NAMING = re.compile(
 _PURPOSE = re.compile(r"\bto (?:make|get|fix|pass|silence|satisfy|work around|speed up|hide|force)\b", re.I)
 
 
+# "don't create README files in every folder": how many, or where each one goes, which no single path states
+_EVERY_PLACE = re.compile(
+    r"\b(?:in|for|under|inside)\s+(?:every|each|all)\s+(?:the\s+)?(?:folders?|director(?:y|ies)|dirs?|packages?|"
+    r"modules?|subfolders?|subdirector(?:y|ies)|crates?|apps?)\b",
+    re.I,
+)
+
+
 def path_checks(text: str) -> list[CheckSpec]:
+    if _EVERY_PLACE.search(text):
+        return []
     naming = _NAMING.search(text)
     if naming:  # "test files use `.test.ts` (not `.spec.ts`)": files named the other way are not to be written
         return [spec("forbidden_path", {"globs": [f"*{naming.group('bad')}"], "outside_project": False})]

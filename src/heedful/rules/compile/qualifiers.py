@@ -78,6 +78,11 @@ def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
     return re.sub(r"\s+", " ", main).strip(" ,;:.!?"), conditions, exceptions
 
 
+# Kinds of code change: a required command after a fix, a feature or a refactor runs after the edits that make it.
+_CODING = frozenset(
+    "fix fixes fixing fixed bug bugs bugfix bugfixes feature features implement implementing implementation refactor "
+    "refactors refactoring develop developing development coding".split()
+)
 # Prepositions of a condition carry no activity of their own ("when you look *through* the code").
 _PREPOSITIONS = frozenset("if as long through across into over around inside within from at by via".split())
 
@@ -106,6 +111,8 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
         allowed |= REPLY_WORDS
     elif check.kind in ("required_event", "workspace_leftovers"):
         allowed |= DELIVERY_WORDS | EDIT_WORDS
+        if check.kind == "required_event":
+            allowed |= _CODING  # "run the tests when fixing bugs": a fix is a change the event log sees
         if check.kind == "required_event" and moment(condition) is not None:
             return True  # "after changing go.mod", "before each commit": the event log decides it
     if check.kind in ACTION_KINDS and ASK_ONLY.match(condition.strip()):

@@ -53,7 +53,7 @@ def narrowed(text: str, start: int, end: int, spec: CheckSpec) -> str | None:
         or words[j].startswith("-")
         or words[j] in vocab.FILLER
         or words[j] in vocab.CONCEPT_WORDS
-        or words[j] in ("command", "commands", "directly", "itself", "anything", "everything", "stuff", "things")
+        or words[j] in ("command", "commands", "directly", "straight", "itself", "anything", "everything", "stuff", "things")
     ):
         j += 1
     path = words[j + 1] if j + 1 < len(words) else ""

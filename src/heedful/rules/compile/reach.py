@@ -21,6 +21,8 @@ from heedful.rules.models import CheckSpec
 # where in general ("never run open to launch a browser", "not in feature work"): they narrow nothing a check sees.
 _NARROWING = frozenset("against on for into inside at within over across onto".split())
 _CLAUSE_END = frozenset({".", ";", "!", "?", ",", ":", "—", "(", ")", "|"})
+# Words after a command that say nothing about where or how it is used ("never run X commands directly").
+_COMMAND_NOUNS = frozenset("command commands directly straight itself anything everything stuff things".split())
 # "In", "to" and "from" narrow when a path follows ("git commit anything in build/", "cat secrets from .env").
 _PLACES = frozenset("in to from into under inside within".split())
 _PATHLIKE = re.compile(r"/|^\.\w|\w\.\w{1,5}$|\*")
@@ -53,7 +55,7 @@ def narrowed(text: str, start: int, end: int, spec: CheckSpec) -> str | None:
         or words[j].startswith("-")
         or words[j] in vocab.FILLER
         or words[j] in vocab.CONCEPT_WORDS
-        or words[j] in ("command", "commands", "directly", "straight", "itself", "anything", "everything", "stuff", "things")
+        or words[j] in _COMMAND_NOUNS
     ):
         j += 1
     path = words[j + 1] if j + 1 < len(words) else ""

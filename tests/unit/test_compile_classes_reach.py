@@ -137,3 +137,61 @@ def test_a_flag_with_an_action_that_names_no_one_program_stays_guidance(rule: st
 )
 def test_code_in_backticks_is_not_a_command(rule: str) -> None:
     assert compiled(rule)[0] != "forbidden_command", rule
+
+
+@pytest.mark.parametrize(
+    ("rule", "alternative"),
+    [
+        ("NEVER use `find` - use `fd` instead", "fd"),
+        ("never use pip — we use uv", "uv"),
+    ],
+)
+def test_a_dash_between_clauses_ends_the_command(rule: str, alternative: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command" and params["alternatives"] == [alternative], rule
+    assert "args" not in params and "subcommand" not in params
+
+
+@pytest.mark.parametrize(
+    ("rule", "violating", "compliant"),
+    [
+        ("IMPORTANT: never run `git checkout -- <file>`", "git checkout -- src/a.py", "git checkout main"),
+        ("never git checkout -- .", "git checkout .", "git checkout -b fix"),
+        ("Ask before discarding changes with git checkout -- .", "git checkout -- .", "git checkout feature/x"),
+    ],
+)
+def test_discarding_changes_with_checkout_keeps_its_separator_or_target(
+    rule: str, violating: str, compliant: str
+) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command", rule
+    assert run(params, violating) == "violated"
+    assert run(params, compliant) == "pass"
+
+
+@pytest.mark.parametrize(
+    ("rule", "violating", "compliant"),
+    [
+        ("ALWAYS use `uv run` to run python scripts", "python scripts/seed.py", "uv run python scripts/seed.py"),
+        ("always use poetry run for pytest", "pytest -q", "poetry run pytest -q"),
+    ],
+)
+def test_a_runner_named_first_forbids_the_program_run_bare(rule: str, violating: str, compliant: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command", rule
+    assert run(params, violating) == "violated"
+    assert run(params, compliant) == "pass"
+    assert run(params, "pip install rich") == "pass"  # a runner replaces no package manager
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Do not modify files outside the `src/` directory.",  # everything but src/: never a ban on src/
+        "Don't edit anything outside of app/",
+        "never touch files other than docs/",
+    ],
+)
+def test_outside_a_folder_is_never_read_as_the_folder(rule: str) -> None:
+    kind, params = compiled(rule)
+    assert kind != "forbidden_path" or params.get("outside_project") is True, (rule, params)

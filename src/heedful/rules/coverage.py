@@ -159,8 +159,9 @@ def same_params(kind: str, label: dict[str, Any], got: dict[str, Any]) -> bool:
         label, got = _as_run(label), _as_run(got)
         if _program(label.get("program")) != _program(got.get("program")):
             return False
-        want = _words(label.get("subcommand")) + _words(label.get("args"))
-        have = _words(got.get("subcommand")) + _words(got.get("args"))
+        # "--" ends the options: the shell reader never counts it as a positional word
+        want = [w for w in _words(label.get("subcommand")) + _words(label.get("args")) if w != "--"]
+        have = [w for w in _words(got.get("subcommand")) + _words(got.get("args")) if w != "--"]
         if want != have and not (want and have and (want[: len(have)] == have or have[: len(want)] == want)):
             return False
         want_flags, have_flags = _flag_sets(label.get("flags")), _flag_sets(got.get("flags"))

@@ -466,7 +466,7 @@ def has_flag(command: SimpleCommand, alias: str) -> bool:
     """Whether the option `alias` (`--force`, `-f`) is given, in long, `--x=v` or clustered short form."""
     for arg in command.args:
         if arg == "--":
-            return False
+            return alias == "--"  # `git checkout -- file`: the end of options is itself what a rule may name
         if alias.startswith("--"):
             if arg == alias or arg.startswith(alias + "="):
                 return True

@@ -252,8 +252,25 @@ _THROUGH_RUNNER = re.compile(
 )
 
 
+# "always use `uv run` to run python scripts", "use poetry run for pytest": the runner form named first
+_RUNNER_FIRST = re.compile(
+    r"^(?:(?:always|please|only)\s+)*(?:use|run)\s+`?(?P<runner>"
+    + "|".join(sorted({re.escape(form) for form in _RUNNER_FORMS.values() if " " in form}, key=len, reverse=True))
+    + r")`?\s+(?:to|for)\s+(?:(?:run|running|execute|executing|invoke|invoking|start|starting)\s+)?"
+    r"(?:the\s+|all\s+|any\s+|your\s+)?`?(?P<program>[\w.-]+)`?(?:\s+(?:scripts?|files?|code|commands?))?\W*$",
+    re.I,
+)
+
+
 def _through_runner(text: str) -> CheckSpec | None:
     found = _THROUGH_RUNNER.match(text.strip())
+    first = _RUNNER_FIRST.match(text.strip()) if found is None else None
+    if first is not None:
+        program = vocab.program_named(first.group("program"))
+        if program is None or program in vocab.PRIVILEGE_TOOLS:
+            return None
+        alternative = f"{first.group('runner').lower()} {first.group('program').lower()}"
+        return spec("forbidden_command", {"program": program, "alternatives": [alternative]})
     if found is None:
         return None
     program = vocab.program_named(found.group("program"))
@@ -319,7 +336,11 @@ def command_checks(text: str) -> list[CheckSpec]:
             if literal in FLAG_SUBCOMMAND:
                 params["subcommand"] = [FLAG_SUBCOMMAND[literal]]
             return [spec("forbidden_command", params)]
-        defaults = [(vocab.family_default(m.program), m) for m in prefer if not m.subcommand or m.program == "uv"]
+        defaults = [
+            (vocab.family_default(m.program), m)
+            for m in prefer
+            if not m.subcommand or (m.program == "uv" and m.subcommand[:1] not in (["run"], ["tool"]))
+        ]  # `uv run` runs a program, it installs nothing: no package manager is what it replaces
         # "we're a yarn shop but the docs site uses npm": a tool the rule says is used is never the banned default
         defaults = [
             (d, m) for d, m in defaults if d and not _how_to_run(text, m) and d not in {p.program for p in prefer}

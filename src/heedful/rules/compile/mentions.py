@@ -68,7 +68,7 @@ def _role(words: list[str], start: int, end: int) -> str:
     for word in reversed(words[max(0, start - 8) : start]):
         if word in (".", ";", "!", "?"):
             break
-        if word == "," and before and before[0] in _CLAUSE_STARTS:
+        if word in (",", "-", "–", "—") and before and before[0] in _CLAUSE_STARTS:
             break  # "never use pip, we use uv" / "don't use npm, use pnpm": a new clause after the comma
         before.insert(0, word)
     joined = " ".join(before)
@@ -167,7 +167,7 @@ def _read_after(
         whole_tree = (
             program.name == "git"
             and subcommand[-1:] in (["add"], ["stage"], ["checkout"], ["restore"])
-            and words[i - 1] in subcommand
+            and (words[i - 1] in subcommand or words[i - 1] == "--")
         )
         if (
             plain == "."
@@ -178,9 +178,11 @@ def _read_after(
             args.append(".")  # "never git add .": the whole tree, not a full stop
             i += 1
             continue
-        if word in (",", ";", ":", ".", "!", "?", "(", ")", "/", "—", "|") or plain in STOP:
+        if word in (",", ";", ":", ".", "!", "?", "(", ")", "/", "—", "–", "-", "|") or plain in STOP:
             break
-        if plain == "--":  # "git checkout -- .": what follows is a path the check cannot state
+        if plain == "--" and program.name == "git" and subcommand[:1] in (["checkout"], ["restore"]):
+            flags.append(["--"])  # "never git checkout -- <file>": discarding a file's changes
+        elif plain == "--":  # "npm test -- --watch": what follows is for another program
             unread.append(plain)
         elif "|" in plain and plain.startswith("-"):  # "-k/--insecure": aliases of one flag
             group = [a for a in plain.split("|") if a.startswith("-")]
@@ -235,6 +237,8 @@ def _read_after(
         else:
             unread.append(plain)
         i += 1
+    if ["--"] in flags and "." in args:
+        flags.remove(["--"])  # "git checkout -- .": the whole tree, with or without the separator
     return subcommand, flags, args, unread, i
 
 

@@ -252,9 +252,16 @@ _EVERY_PLACE = re.compile(
 )
 
 
+_OUTSIDE_PATH = re.compile(
+    r"\b(?:outside|out of|beyond|other than|except(?: for| in)?|apart from|besides)\s+(?:of\s+)?(?:the\s+)?"
+    r"(?!(?:repo|repository|project|workspace|working directory|codebase)\b)`?[\w.~-]*/",
+    re.I,
+)
+
+
 def path_checks(text: str) -> list[CheckSpec]:
-    if _EVERY_PLACE.search(text):
-        return []
+    if _EVERY_PLACE.search(text) or _OUTSIDE_PATH.search(text):
+        return []  # "outside the src/ directory": everything but a path, which no glob list states
     naming = _NAMING.search(text)
     if naming:  # "test files use `.test.ts` (not `.spec.ts`)": files named the other way are not to be written
         return [spec("forbidden_path", {"globs": [f"*{naming.group('bad')}"], "outside_project": False})]

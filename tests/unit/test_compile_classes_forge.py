@@ -105,3 +105,14 @@ def test_an_agents_coauthor_trailer_is_forbidden_and_a_humans_is_not(rule: str, 
 
 def test_a_coauthor_trailer_named_without_an_agent_forbids_every_coauthor() -> None:
     assert compiled("Do not add Co-Authored-By trailers") == ("commit_message", {"forbid": ["Co-Authored-By"]})
+
+
+@pytest.mark.parametrize(
+    ("rule", "trailer"),
+    [
+        ("Don't add Claude as a co-author.", "Co-authored-by: Claude"),
+        ("do not credit Copilot as co-author in commits", "Co-authored-by: Copilot"),
+    ],
+)
+def test_an_agent_named_as_coauthor(rule: str, trailer: str) -> None:
+    assert compiled(rule) == ("commit_message", {"forbid": [trailer]})

@@ -63,8 +63,9 @@ def _named(text: str, words: list[str]) -> bool:
 def _trailer_named(trailer: str, text: str) -> bool:
     """ "Co-authored-by: Claude" is what "no Co-authored-by Claude lines" names, with or without its colon."""
     key, _, value = trailer.partition(":")
+    name = re.escape(value.strip())
     return bool(value.strip()) and bool(
-        re.search(rf"{re.escape(key.strip())}:?\s+`?{re.escape(value.strip())}\b", text, re.I)
+        re.search(rf"{re.escape(key.strip())}:?\s+`?{name}\b|\b{name}\s+as\s+(?:a\s+|the\s+)?co-?author", text, re.I)
     )
 
 

@@ -36,7 +36,11 @@ _ELSEWHERE = re.compile(r"\b(?:source|code|comments?|docs?|documentation|issues?
 
 _AGENTS = r"claude(?: code)?|anthropic|openai|chatgpt|gpt|copilot|codex|cursor|gemini|aider|cline|devin|ai"
 # "Co-authored-by Claude lines", "co-authored-by: Copilot trailers": the trailer naming one agent
-_TRAILER_OF = re.compile(rf"\bco-?authored[- ]by:?\s+`?(?P<who>{_AGENTS})\b", re.I)
+_TRAILER_OF = re.compile(
+    rf"\bco-?authored[- ]by:?\s+`?(?P<who>{_AGENTS})\b|"
+    rf"\b(?:add|list|credit|includ(?:e|ing)|put)\s+(?P<as>{_AGENTS})\s+as\s+(?:a\s+|the\s+)?co-?authors?\b",
+    re.I,
+)
 
 
 def _agent_name(who: str) -> str:
@@ -128,7 +132,7 @@ def commit_message(text: str) -> CheckSpec | None:
         forbid: list[str] = []
         agent = _TRAILER_OF.search(text)
         if agent:  # "no Co-authored-by Claude lines": that agent's trailer; a human co-author is still welcome
-            forbid.append(f"Co-authored-by: {_agent_name(agent.group('who'))}")
+            forbid.append(f"Co-authored-by: {_agent_name(agent.group('who') or agent.group('as'))}")
         elif _TRAILER.search(text):
             forbid.append("Co-Authored-By")
         if EMOJI.search(text) and not _ELSEWHERE.search(text):
@@ -138,7 +142,7 @@ def commit_message(text: str) -> CheckSpec | None:
             for m in re.findall(r"\b(fixup|squash|amend)!?(?=[\s,]|$)", text, re.I)
             if m.lower() != "amend" or "amend!" in text.lower()
         ]
-        mention = _MENTION.search(text)
+        mention = _MENTION.search(text) if not agent else None  # "credit Copilot as co-author": the trailer only
         if mention:
             forbid.append(mention.group("who").capitalize() if mention.group("who").lower() != "openai" else "OpenAI")
         for phrase in quoted(text) if own or re.search(r"\bin (?:the |your )?commits?\b", text, re.I) else []:

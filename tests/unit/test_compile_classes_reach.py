@@ -195,3 +195,36 @@ def test_a_runner_named_first_forbids_the_program_run_bare(rule: str, violating:
 def test_outside_a_folder_is_never_read_as_the_folder(rule: str) -> None:
     kind, params = compiled(rule)
     assert kind != "forbidden_path" or params.get("outside_project") is True, (rule, params)
+
+
+@pytest.mark.parametrize(
+    ("rule", "violating", "compliant"),
+    [
+        (
+            "Do not create an unsigned commit when GPG signing blocks a commit.",
+            "git commit --no-gpg-sign -m x",
+            "git commit -m x",
+        ),
+        ("If a pre-commit hook fails, don't use --no-verify.", "git commit --no-verify -m x", "git commit -m x"),
+        ("Don't force push when the push is rejected.", "git push --force", "git pull --rebase"),
+        ("never skip hooks when they fail", "git push --no-verify", "git push"),
+    ],
+)
+def test_the_failure_a_bypass_flag_answers_does_not_keep_the_ban_guidance(
+    rule: str, violating: str, compliant: str
+) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command", rule
+    assert run(params, violating) == "violated"
+    assert run(params, compliant) == "pass"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "never use pip when the build fails",  # not a bypass: which installs the rule means, no command tells
+        "Don't run npm install when the lockfile is broken",
+    ],
+)
+def test_a_failure_condition_on_a_plain_command_stays_guidance(rule: str) -> None:
+    assert compiled(rule) == (None, {}), rule

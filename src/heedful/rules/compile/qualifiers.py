@@ -78,6 +78,27 @@ def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
     return re.sub(r"\s+", " ", main).strip(" ,;:.!?"), conditions, exceptions
 
 
+# "when signing blocks a commit", "if the hook fails", "when the push is rejected": the moment a bypass flag would be
+# reached for. A ban on the bypass holds then, which is the only time it is used: the flag's check decides it.
+_WHEN_IT_FAILS = re.compile(
+    r"^(?:when(?:ever)?|if|once|in case)\b[^,;]{0,60}?\b(?:fail\w*|block\w*|reject\w*|refus\w*|error\w*|"
+    r"break\w*|complain\w*|is slow|are slow|takes? too long|(?:does|do|did)\s*n[o']t (?:work|pass))\b[^,;]*$",
+    re.I,
+)
+_BYPASS_FLAGS = frozenset(
+    "--force -f --no-verify --no-gpg-sign --legacy-peer-deps --force-with-lease --break-system-packages --insecure "
+    "--ignore-scripts --skip-tests --hard --allow-empty --no-check".split()
+)
+
+
+def _bypasses(check: CheckSpec) -> bool:
+    """Whether every flag the check forbids is a way around a failure (`--no-verify`, `--force`, `--no-*`)."""
+    groups = [g for g in check.params.get("flags") or [] if isinstance(g, list)]
+    return bool(groups) and all(
+        any(str(f) in _BYPASS_FLAGS or str(f).startswith(("--no-", "--skip")) for f in g) for g in groups
+    )
+
+
 # Kinds of code change: a required command after a fix, a feature or a refactor runs after the edits that make it.
 _CODING = frozenset(
     "fix fixes fixing fixed bug bugs bugfix bugfixes feature features implement implementing implementation refactor "
@@ -117,6 +138,8 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
             return True  # "after changing go.mod", "before each commit": the event log decides it
     if check.kind in ACTION_KINDS and ASK_ONLY.match(condition.strip()):
         return True
+    if check.kind == "forbidden_command" and _bypasses(check) and _WHEN_IT_FAILS.match(condition.strip()):
+        return True  # "don't use --no-verify when the hook fails": the failure is why the bypass would be used
     content = _content_words(condition)
     return bool(content) and all(w in allowed or re.fullmatch(r"\*?\.\w+", w) for w in content)
 

@@ -8,6 +8,9 @@ piped_into ([str]: only when the command's output goes into one of these program
 as the script of a shell: `curl URL | sh`, `bash <(wget -qO- URL)`), synonyms ([str]: programs that
 do the same job, matched like program: wget beside curl for "never pipe curl into sh"), spelled
 ([str]: only the program typed by one of these names, for "use python3, not python": `python3` is allowed).
+mentions ([str]: only when the command line names one of these environments, in an argument or an option
+value: "never kubectl apply against production" is `--context prod`; another environment passes, and a
+command naming none is unknown, since only its defaults know where it runs).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from heedful.rules.checks.environment import named
 from heedful.rules.checks.evidence import clip, shell_action
 from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.verdict import Result, Stage, Verdict
@@ -97,6 +101,9 @@ def describe(params: dict[str, Any]) -> str:
     if receivers:
         shells = {"sh", "bash", "zsh"} <= set(receivers)  # every shell: say so rather than list them
         parts.append("| a shell" if shells else f"| {' or '.join(receivers)}")
+    mentions = _text_list(params.get("mentions"))
+    if mentions:
+        parts.append(f"in {'/'.join(mentions[:2])}")
     return " ".join(parts)
 
 
@@ -168,8 +175,14 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     alternatives = _text_list(params.get("alternatives"))
     hint = f"; use {' or '.join(alternatives)} instead" if alternatives else ""
     unknown: list[SimpleCommand] = []
+    mentions = _text_list(params.get("mentions"))
+    unnamed = ""
     for command in simple_commands(line):
         matched, target_unknown = _matches(command, params)
+        where = named(command.raw, mentions) if matched and mentions else "named"
+        if where != "named":
+            unnamed = unnamed or (command.raw if where == "none" else "")
+            continue  # another environment is allowed; none named is decided below
         if matched:
             quote = command.raw if command.raw in line else line
             return Verdict(
@@ -192,6 +205,12 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
             result="unknown",
             reason="the command names no target and the current branch is not in the evidence",
             quotes=[clip(quote)],
+        )
+    if unnamed:
+        return Verdict(
+            result="unknown",
+            reason=f"the command names no environment; the rule forbids it in {', '.join(mentions[:2])}",
+            quotes=[clip(unnamed)],
         )
     return Verdict(result="pass", reason=f"no command matches `{label}`")
 
@@ -218,6 +237,10 @@ def cases(params: dict[str, Any]) -> list[Case]:
     from heedful.rules.models import Case
 
     violating = _example(params)
+    mentions = _text_list(params.get("mentions"))
+    elsewhere = _elsewhere(mentions)
+    if mentions:  # the environment named in an option value, as command lines name it
+        violating = f"{violating} --context {mentions[0].lower()}-eu"
     spelled = _text_list(params.get("spelled"))
     if spelled and params.get("program"):  # the forbidden spelling as typed
         violating = violating.replace(str(params["program"]), spelled[0], 1)
@@ -266,6 +289,17 @@ def cases(params: dict[str, Any]) -> list[Case]:
     else:
         compliant = "ls -la"
     found.append(Case(stage=STAGE, evidence={"action": {"tool": "Bash", "command": compliant}}, expected="pass"))
+    if elsewhere:
+        found.append(
+            Case(
+                stage=STAGE,
+                evidence={
+                    "action": {"tool": "Bash", "command": violating.replace(f"{mentions[0].lower()}-eu", elsewhere)}
+                },
+                expected="pass",
+                note="the same command in another environment",
+            )
+        )
     for spelling in _respellings(params):
         found.append(
             Case(
@@ -294,6 +328,14 @@ def cases(params: dict[str, Any]) -> list[Case]:
         )
     )
     return found
+
+
+def _elsewhere(mentions: list[str]) -> str:
+    """An environment the rule does not name, for the case that runs the command there."""
+    from heedful.rules.checks.environment import ENVIRONMENTS
+
+    named_words = {m.lower() for m in mentions}
+    return next((names[0] for names in ENVIRONMENTS.values() if not named_words & set(names)), "") if mentions else ""
 
 
 def _respellings(params: dict[str, Any]) -> list[str]:
@@ -344,6 +386,9 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
         words = [t for t in head[1:] if not t.startswith("-")]
         if words[: len(needed)] != needed:
             continue
+        mentions = {m.lower() for m in _text_list(params.get("mentions"))}
+        if mentions and not mentions & set(re.split(r"[^a-z0-9]+", piece.lower())):
+            continue  # the rule's environment is not named on this command line
         flag_ok = all(any(_naive_flag(head, alias) for alias in group) for group in _flag_groups(params.get("flags")))
         args = [a.lower() for a in _text_list(params.get("args"))]
         arg_ok = not args or any(w.split(":")[-1].lstrip("+") in args for w in words[len(needed) :])

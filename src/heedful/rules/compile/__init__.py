@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from heedful.rules.compile.actions import action_checks
 from heedful.rules.compile.commands import FLAG_OWNERS, command_checks, command_words, flag_in_condition
 from heedful.rules.compile.commits import commit_message
+from heedful.rules.compile.environments import with_environment
 from heedful.rules.compile.events import PRECONDITION, TEST_COMMANDS, leftovers, required_event
 from heedful.rules.compile.paths import path_checks
 from heedful.rules.compile.qualifiers import qualifiers_decided, split_qualifiers
@@ -115,7 +116,8 @@ def propose(text: str, condition: str | None = None, exceptions: Sequence[str] =
     if ask:  # "ask before running git clean": the command is blocked until the user says yes
         text = f"never {ask.group('rest')}"
     main, conditions, _ = split_qualifiers(text)
-    proposals = _all_proposals(main, [*conditions, *([condition] if condition else [])])
+    every_condition = [*conditions, *([condition] if condition else [])]
+    proposals = [with_environment(p, every_condition) for p in _all_proposals(main, every_condition)]
     return [p for p in proposals if qualifiers_decided(text, p, condition, exceptions)]
 
 

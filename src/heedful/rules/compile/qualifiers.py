@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from heedful.rules import vocabulary as vocab
+from heedful.rules.compile.environments import environment_decided
 from heedful.rules.compile.events import moment
 from heedful.rules.compile.words import COMMIT_WORDS, DELIVERY_WORDS, EDIT_WORDS, GENERIC, REPLY_WORDS, mask_quoted
 from heedful.rules.models import CheckSpec
@@ -30,7 +31,8 @@ _QUALIFIER = re.compile(
     r"\bfor (?:\w+ ){0,2}?(?:large|big|huge|small|tiny|long|short|important|major|minor|complex|"
     r"simple|trivial|quick|critical|sensitive|risky|shared|public|production|prod)\b[\w ]*|"
     r"\b(?:inside|outside|within|in|into|on|against) (?:the |a |an |any |our )?(?:containers?|docker|ci|"
-    r"prod(?:uction)?|servers?|vms?|clusters?|host|remote|staging|pods?|prod pods)\b[\w ]*",
+    r"prod(?:uction)?|servers?|vms?|clusters?|host|remote|staging|pods?|prod pods|"
+    r"(?:build |ci |dev |test |shared |remote )?(?:box(?:es)?|runners?|servers?)|(?:build|ci) agents?)\b[\w ]*",
     re.I,
 )
 # "Without asking" forbids the action until the user approves it: blocking it is exactly that.
@@ -138,6 +140,8 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
             return True  # "after changing go.mod", "before each commit": the event log decides it
     if check.kind in ACTION_KINDS and ASK_ONLY.match(condition.strip()):
         return True
+    if check.kind == "forbidden_command" and environment_decided(condition, check):
+        return True  # "against production": the check fires only where the command line names it
     if check.kind == "forbidden_command" and _bypasses(check) and _WHEN_IT_FAILS.match(condition.strip()):
         return True  # "don't use --no-verify when the hook fails": the failure is why the bypass would be used
     content = _content_words(condition)

@@ -153,3 +153,10 @@ lines = st.lists(
 def test_evaluate_never_raises(params: dict[str, Any], line: str) -> None:
     verdict = KINDS["forbidden_command"].evaluate(params, "pre_action", {"action": {"tool": "Bash", "command": line}})
     assert verdict.result in ("pass", "violated", "not_applicable", "unknown") and verdict.reason
+
+
+def test_a_network_command_against_an_environment() -> None:
+    kind, params = compiled("Please avoid wget against our staging servers")
+    assert kind == "forbidden_command" and "staging" in params["mentions"]
+    assert run(params, "wget https://staging.example.com/dump.sql") == "violated"
+    assert run(params, "wget https://prod.example.com/health") == "pass"

@@ -36,7 +36,7 @@ def run(params: dict[str, Any], command: str) -> str:
         "use gh instead of curl against the GitHub API",  # curl elsewhere is fine
         "Never use grep on JSON output; use jq.",
         "don't use npx for tools that are already devDependencies",
-        "Please avoid wget against our staging servers",
+        "Please avoid wget against our partners' APIs",
         "no docker on the build agents",
         "never run gcloud delete commands",  # which gcloud command deletes, no command line says
         "Don't run aws commands against the billing account.",
@@ -228,3 +228,31 @@ def test_the_failure_a_bypass_flag_answers_does_not_keep_the_ban_guidance(
 )
 def test_a_failure_condition_on_a_plain_command_stays_guidance(rule: str) -> None:
     assert compiled(rule) == (None, {}), rule
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Do not amend commits that were already pushed.",  # which commits: not every amend
+        "never force push branches that other people work on",
+        "Never modify global git hooks or templates.",  # `git config --global` is not what it names
+        "Never delete, drop, reset or truncate any database, table or data store.",  # truncate the verb
+    ],
+)
+def test_a_rule_about_some_uses_does_not_forbid_the_command(rule: str) -> None:
+    assert compiled(rule) == (None, {}), rule
+
+
+@pytest.mark.parametrize(
+    ("rule", "violating", "compliant"),
+    [
+        ("Never run manage.py migrate.", "python manage.py migrate", "python manage.py runserver"),
+        ("don't run ./manage.py flush", "python3 ./manage.py flush --noinput", "python3 manage.py check"),
+        ("never run scripts/reset_db.sh", "bash scripts/reset_db.sh", "bash scripts/seed.sh"),
+    ],
+)
+def test_a_script_is_forbidden_however_it_is_started(rule: str, violating: str, compliant: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command", rule
+    assert run(params, violating) == "violated"
+    assert run(params, compliant) == "pass"

@@ -140,9 +140,14 @@ def _program(value: Any) -> str:
 
 
 def _as_run(params: dict[str, Any]) -> dict[str, Any]:
-    """A command as the shell reader runs it: `python -m venv` is the program `venv` (rules/shell.py)."""
+    """A command as the check runs it: `python -m venv` is the program `venv` (rules/shell.py), `python manage.py`
+    the script `manage.py`."""
     flags = params.get("flags") or []
     args = _words(params.get("subcommand")) + _words(params.get("args"))
+    if _program(params.get("program")) == "python" and args and args[0].endswith(".py"):
+        # `python manage.py migrate` runs the script manage.py (checks/command.py matches either spelling)
+        script = {k: v for k, v in params.items() if k not in ("subcommand", "args")}
+        return {**script, "program": args[0].rsplit("/", 1)[-1], **({"args": args[1:]} if args[1:] else {})}
     if _program(params.get("program")) != "python" or not args or not any("-m" in g for g in _flag_sets(flags)):
         return params
     rest = {k: v for k, v in params.items() if k not in ("subcommand", "args")}

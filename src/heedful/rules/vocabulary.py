@@ -52,7 +52,7 @@ STRICT_CONCEPTS = frozenset({"force", "global", "recursive", "hard", "no_verify"
 # English words that are also program names: a program only when the words around say so.
 AMBIGUOUS = frozenset(
     "make find open watch env screen just tail head cat dd kill less more port go trash pod buf snap "
-    "apt rye fly helm turbo tee code ls tf http nc su gem az watch locate".split()
+    "apt rye fly helm turbo tee code ls tf http nc su gem az watch locate truncate".split()
 )
 COMMAND_CUES = frozenset(
     "run running ran use using used with via invoke invoking call calling execute type typing "

@@ -107,6 +107,21 @@ def describe(params: dict[str, Any]) -> str:
     return " ".join(parts)
 
 
+_SCRIPT = re.compile(r"[\w.-]+\.(?:py|js|mjs|cjs|ts|sh|rb|pl|php)$", re.I)
+_INTERPRETERS = frozenset("python node bash sh zsh ruby perl php deno bun tsx ts-node".split())
+
+
+def _script_run(command: SimpleCommand, program: Any) -> list[str] | None:
+    """`python manage.py migrate` runs the script `manage.py`: its words after the script, else None."""
+    if not isinstance(program, str) or command.program not in _INTERPRETERS:
+        return None
+    name = program.lower().rsplit("/", 1)[-1]
+    if not _SCRIPT.fullmatch(name) or command.program == name:
+        return None
+    rest = positionals(command)
+    return rest[1:] if rest and rest[0].lower().rsplit("/", 1)[-1] == name else None
+
+
 def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool]:
     """(matches, target_unknown)."""
     receivers = _receivers(params)
@@ -129,12 +144,14 @@ def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool
     spelled = [name.lower() for name in _text_list(params.get("spelled"))]
     # "python3, not python": `python -m pytest` is typed as the forbidden interpreter too
     launched_by = bool(spelled) and bool(command.launcher) and command.typed in spelled
+    script_rest = _script_run(command, program)
     if (
         isinstance(program, str)
         and program
         and command.program != program.lower().rsplit("/", 1)[-1]
         and command.program not in _synonyms(params)
         and not launched_by
+        and script_rest is None
     ):
         return False, False
     if params.get("bare") is True and command.launcher:  # "not bare pytest": `python -m pytest` is the way
@@ -142,7 +159,7 @@ def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool
     if spelled and command.typed and command.typed not in spelled:
         return False, False  # "python3, not python": the same program typed by the name the rule allows
     subcommand = _text_list(params.get("subcommand"))
-    rest = positionals(command)
+    rest = positionals(command) if script_rest is None else script_rest
     if subcommand:
         head = rest[: len(subcommand)]
         if len(head) != len(subcommand) or not all(

@@ -55,6 +55,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     if [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]:
         return None  # the rule says more about the command than a check can state
     for concept in mention.concepts:
+        if mention.program == "git" and concept == "global" and not re.search(r"\bconfig", text, re.I):
+            return None  # "global git hooks or templates": only `git config` has a global flag
         rule = vocab.concept_flags(mention.program, concept, subcommand)
         if rule is not None and not rule.flags and not rule.subcommand_words and concept in vocab.STRICT_CONCEPTS:
             rule = None  # the program has no spelling for it ("pip install globally"): the rule says more

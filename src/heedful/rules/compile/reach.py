@@ -26,6 +26,8 @@ _COMMAND_NOUNS = frozenset("command commands directly straight itself anything e
 # "In", "to" and "from" narrow when a path follows ("git commit anything in build/", "cat secrets from .env").
 _PLACES = frozenset("in to from into under inside within".split())
 _PATHLIKE = re.compile(r"/|^\.\w|\w\.\w{1,5}$|\*")
+# A relative clause after the command's object says which of them: "commits that were already pushed".
+_RELATIVE = frozenset("that which whose who where".split())
 # Words that end the narrowing phrase: what follows is another clause ("..., use jq instead").
 _PHRASE_END = frozenset("instead use prefer and but or then unless except".split())
 # Scope and emphasis that narrow nothing: "in this repo", "on any machine", "for any reason".
@@ -61,6 +63,14 @@ def narrowed(text: str, start: int, end: int, spec: CheckSpec) -> str | None:
     path = words[j + 1] if j + 1 < len(words) else ""
     if j < len(words) and words[j] in _PLACES and _PATHLIKE.search(path) and path.strip("`") not in own:
         return " ".join(words[j : j + 2])  # "never commit anything in build/": a path no command line check sees
+    if j + 1 < len(words) and words[j + 1] in _RELATIVE and words[j].isalpha():
+        j += 1  # "force push branches that others use": the object, then which of them
+    if j < len(words) and words[j] in _RELATIVE:  # "amend commits that were already pushed": which ones
+        clause = [w for w in words[j + 1 :] if w not in _CLAUSE_END]
+        joined = " ".join(words[j:])
+        content = [w for w in clause if w not in _SCOPE and w not in own]
+        alone = spec.model_copy(update={"params": {k: v for k, v in spec.params.items() if k != "alternatives"}})
+        return None if not content or condition_decided(" ".join(content), alone) else joined
     if j >= len(words) or words[j] not in _NARROWING:
         return None
     phrase: list[str] = []

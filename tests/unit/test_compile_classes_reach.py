@@ -40,6 +40,9 @@ def run(params: dict[str, Any], command: str) -> str:
         "no docker on the build agents",
         "never run gcloud delete commands",  # which gcloud command deletes, no command line says
         "Don't run aws commands against the billing account.",
+        "never run jest in watch mode",  # a mode no command line check spells
+        "never run `npm run build` in the root",  # a folder, not the command
+        "don't run npm install inside the packages folder",
     ],
 )
 def test_a_phrase_that_narrows_the_command_to_one_use_keeps_the_rule_guidance(rule: str) -> None:

@@ -26,6 +26,11 @@ _COMMAND_NOUNS = frozenset("command commands directly straight itself anything e
 # "In", "to" and "from" narrow when a path follows ("git commit anything in build/", "cat secrets from .env").
 _PLACES = frozenset("in to from into under inside within".split())
 _PATHLIKE = re.compile(r"/|^\.\w|\w\.\w{1,5}$|\*")
+# "In" narrows when a mode or a folder follows: "jest in watch mode", "npm run build in the root".
+_IN_PLACE = frozenset(
+    "mode root folder folders directory directories dir subdirectory subfolder package packages top-level toplevel "
+    "monorepo subproject".split()
+)
 # A relative clause after the command's object says which of them: "commits that were already pushed".
 _RELATIVE = frozenset("that which whose who where".split())
 # Words that end the narrowing phrase: what follows is another clause ("..., use jq instead").
@@ -63,6 +68,8 @@ def narrowed(text: str, start: int, end: int, spec: CheckSpec) -> str | None:
     path = words[j + 1] if j + 1 < len(words) else ""
     if j < len(words) and words[j] in _PLACES and _PATHLIKE.search(path) and path.strip("`") not in own:
         return " ".join(words[j : j + 2])  # "never commit anything in build/": a path no command line check sees
+    if j < len(words) and words[j] in ("in", "inside", "within") and _IN_PLACE & set(words[j + 1 : j + 4]):
+        return " ".join(words[j : j + 4])  # "in watch mode", "in the root": a mode or a folder no check sees
     if j + 1 < len(words) and words[j + 1] in _RELATIVE and words[j].isalpha():
         j += 1  # "force push branches that others use": the object, then which of them
     if j < len(words) and words[j] in _RELATIVE:  # "amend commits that were already pushed": which ones

@@ -129,3 +129,25 @@ def test_a_build_tool_wrapper_script_runs_the_tool() -> None:
     kind, params = compiled("Use ./gradlew, never the system gradle.")
     assert bash(kind, params, "gradle build") == "violated"
     assert bash(kind, params, "./gradlew build") == "pass"
+
+
+@pytest.mark.parametrize(
+    ("rule", "command", "gate"),
+    [
+        ("type-check with mypy before pushing", "mypy src", "git push"),
+        ("Typecheck with `tsc --noEmit` before committing.", "tsc --noEmit", "git commit -m x"),
+        ("always lint with ruff before you commit", "ruff check .", "git commit -m y"),
+    ],
+)
+def test_a_check_named_by_its_verb_is_due_before_the_git_action(rule: str, command: str, gate: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "required_event", rule
+    ran = {"action": {"tool": "Bash", "command": gate}, "events": [{"kind": "command", "command": command}]}
+    skipped = {"action": {"tool": "Bash", "command": gate}, "events": []}
+    assert evaluate(kind, params, "pre_action", ran).result == "pass"
+    assert evaluate(kind, params, "pre_action", skipped).result == "violated"
+
+
+@pytest.mark.parametrize("rule", ["Test with a small dataset first.", "Build with care.", "verify with a screenshot"])
+def test_a_verb_with_no_command_after_it_is_not_a_required_command(rule: str) -> None:
+    assert compiled(rule)[0] != "required_event", rule

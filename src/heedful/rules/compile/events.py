@@ -107,7 +107,8 @@ _LEAD_WHEN = re.compile(
     re.I,
 )
 _WITH = re.compile(
-    r"^(?:always\s+)?(?:add|create|generate|regenerate|format|lint|check|update|validate)\b[^,]*?\bwith\s+"
+    r"^(?:always\s+)?(?:add|create|generate|regenerate|format|lint|check|update|validate|type-?check|typecheck|test|"
+    r"scan|audit|verify|build|compile|bundle)\b[^,]*?\bwith\s+"
     r"(?P<what>`[^`]+`|[\w./:-]+(?:\s+[\w./:-]+){0,2}?)(?:\s+(?P<when>when(?:ever)?|after|before|once)\b(?P<rest>.*))?$",
     re.I,
 )

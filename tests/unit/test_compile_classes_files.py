@@ -151,3 +151,42 @@ def test_a_check_named_by_its_verb_is_due_before_the_git_action(rule: str, comma
 @pytest.mark.parametrize("rule", ["Test with a small dataset first.", "Build with care.", "verify with a screenshot"])
 def test_a_verb_with_no_command_after_it_is_not_a_required_command(rule: str) -> None:
     assert compiled(rule)[0] != "required_event", rule
+
+
+@pytest.mark.parametrize(
+    ("rule", "staged", "fine"),
+    [
+        ("Don't commit compiled Python files.", "app/__pycache__/x.cpython-311.pyc", "app/x.py"),
+        ("don't commit certificates", "deploy/tls.crt", "deploy/README.md"),
+        ("Never commit env files.", ".env.local", "env.example.md"),
+        ("Never commit IDE settings.", ".idea/workspace.xml", "src/ide.py"),
+        ("Don't commit source maps.", "dist/app.js.map", "src/map.ts"),
+        ("Never commit database files.", "data/dev.sqlite3", "db/schema.sql"),
+    ],
+)
+def test_a_kind_of_file_named_in_prose_is_staged_by_its_globs(rule: str, staged: str, fine: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "staged_path", rule
+    assert bash(kind, params, f"git add {staged}") == "violated"
+    assert bash(kind, params, f"git add {fine}") == "pass"
+
+
+@pytest.mark.parametrize(
+    ("rule", "violating"),
+    [
+        ("Never edit minified files.", "static/app.min.js"),
+        ("never hand-edit the Xcode project", "App.xcodeproj/project.pbxproj"),
+    ],
+)
+def test_a_kind_of_file_named_in_prose_is_protected(rule: str, violating: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_path", rule
+    assert edit(params, violating) == "violated"
+    assert edit(params, "src/app.js") == "pass"
+
+
+@pytest.mark.parametrize(
+    "rule", ["never edit terraform files", "Don't commit compiled Python files.", "no python files in the root"]
+)
+def test_a_language_named_before_files_is_not_the_program(rule: str) -> None:
+    assert compiled(rule)[0] != "forbidden_command", rule

@@ -242,6 +242,10 @@ def _read_after(
     return subcommand, flags, args, unread, i
 
 
+# Programs named like the files they read: "python files", "terraform files" are files of that kind.
+_LANGUAGES = frozenset("python node ruby php perl java go deno terraform docker helm bash sh zsh tsc".split())
+
+
 # Words between a verb and its program: "install system packages with apt".
 _BRIDGE = frozenset("with using via through system any new global globally of your our own".split())
 _RUN_CUES = frozenset(
@@ -267,6 +271,12 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
                 and after in ("", ".", ",", ";", "!")
             ):
                 return None  # "changes you did not make.": a verb, not the program
+            if (
+                after in ("file", "files")
+                and program.name in _LANGUAGES
+                and before not in ("run", "running", "execute", "use", "using", "with")
+            ):
+                return None  # "never commit python files", "terraform files": a kind of file, not the program
             if program.name == "pre-commit" and after in ("hook", "hooks"):
                 return None  # "never skip pre-commit hooks": the git hooks, which `git commit --no-verify` skips
             if before == "from" and "import" in flat[max(0, i - 4) : i]:

@@ -49,6 +49,17 @@ FILE_KINDS = {
     # yarn.lock, Cargo.lock, poetry.lock, uv.lock, Gemfile.lock, composer.lock, bun.lock are all *.lock
     r"lock ?files?|dependency locks?": ["*.lock", "package-lock.json", "pnpm-lock.yaml"],
     r"(?:new )?markdown(?: files?| docs?| documents?)?": ["*.md"],
+    r"minified (?:files?|js|javascript|css|bundles?|assets?)": ["*.min.js", "*.min.css"],
+    r"source ?maps?(?: files?)?": ["*.map"],
+    r"(?:tls |ssl )?certificates?(?: files?)?|certs?": ["*.pem", "*.crt", "*.key", "*.p12"],
+    r"(?:the )?xcode project(?: files?)?": ["*.xcodeproj/**"],
+    r"compiled python(?: files?)?|(?:python )?bytecode(?: files?)?": ["*.pyc", "__pycache__/**"],
+    r"database files?|(?:local )?databases?|db files?": ["*.sqlite", "*.sqlite3", "*.db"],
+    r"ide (?:settings|config(?:uration)?|files?|folders?)|editor (?:settings|config(?:uration)?|folders?)": [
+        ".vscode/**",
+        ".idea/**",
+    ],
+    r"env(?:ironment)? files?|dotenv files?": [".env", ".env.*"],
 }
 # Folders that live beside the code they belong to, one per app or test folder: named alone, they are at any depth.
 NESTED_DIRS = frozenset({"migrations", "__snapshots__", "__pycache__"})

@@ -58,6 +58,42 @@ _NEVER_PHRASES = (
 )
 
 
+# A complaint that states the rule: "you keep using pip", "why do you keep running git push --force?" is "never ..."
+_COMPLAINT = re.compile(
+    r"^\s*(?:(?:ugh+|omg|come on|seriously|again|dude|bro|man|wtf|hey|ok|okay|look|so)[,!.]*\s+)*"
+    r"(?:(?:why|how come)\s+(?:do|are|did|would|is|does)\s+you\s+(?:keep\s+|still\s+|always\s+)?(?:on\s+)?|"
+    r"you(?:'re| are)?\s+(?:keep|kept|still|always|again)\s+(?:on\s+)?)"
+    r"(?P<verb>using|running|doing|calling|adding|installing|committing|pushing|editing|touching|creating|writing|"
+    r"deleting|modifying)\b(?P<rest>[^.?!;]*)",
+    re.I,
+)
+_BASE = {
+    "using": "use",
+    "running": "run",
+    "doing": "",
+    "calling": "call",
+    "adding": "add",
+    "installing": "install",
+    "committing": "commit",
+    "pushing": "push",
+    "editing": "edit",
+    "touching": "touch",
+    "creating": "create",
+    "writing": "write",
+    "deleting": "delete",
+    "modifying": "modify",
+}
+
+
+def _as_rule(text: str) -> str:
+    """A complaint that names what the agent keeps doing, read as the rule it states."""
+    found = _COMPLAINT.match(text)
+    if found is None:
+        return text
+    base = _BASE[found.group("verb").lower()]
+    return f"never {base} {found.group('rest').strip()}".replace("  ", " ") + text[found.end() :]
+
+
 def plain_rule(text: str) -> str:
     """The rule without markdown decoration and with set phrases of negation read as "never"."""
     for pattern in _EMPHASIS:
@@ -111,7 +147,7 @@ def propose(text: str, condition: str | None = None, exceptions: Sequence[str] =
     text = text.strip().rstrip(".!?;:, ")
     if not text or _RETRACTION.search(text):
         return []
-    text = strip_placeholders(plain_rule(text))
+    text = _as_rule(strip_placeholders(plain_rule(text)))
     ask = _ASK_BEFORE.match(text)
     if ask:  # "ask before running git clean": the command is blocked until the user says yes
         text = f"never {ask.group('rest')}"

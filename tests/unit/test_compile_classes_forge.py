@@ -116,3 +116,22 @@ def test_a_coauthor_trailer_named_without_an_agent_forbids_every_coauthor() -> N
 )
 def test_an_agent_named_as_coauthor(rule: str, trailer: str) -> None:
     assert compiled(rule) == ("commit_message", {"forbid": [trailer]})
+
+
+@pytest.mark.parametrize(
+    ("rule", "violating", "compliant"),
+    [
+        ("Never send DELETE requests via gh api.", "gh api -X DELETE repos/o/r/issues/1", "gh api repos/o/r/issues/1"),
+        (
+            "don't send DELETE requests with curl",
+            "curl -X DELETE https://api.example.com/u/1",
+            "curl https://api.example.com",
+        ),
+        ("never make PUT requests with curl", "curl -X PUT -d @a.json https://x/y", "curl -X GET https://x/y"),
+    ],
+)
+def test_an_http_method_is_the_forbidden_argument_of_its_option(rule: str, violating: str, compliant: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command", rule
+    assert run(kind, params, violating) == "violated"
+    assert run(kind, params, compliant) == "pass"

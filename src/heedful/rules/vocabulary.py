@@ -80,6 +80,8 @@ CONCEPT_PHRASES = (
         "no_verify",
     ),
     (re.compile(r"\bin[- ]place\b", re.I), "in_place"),
+    # "never send DELETE requests with curl": the request method, an option of HTTP clients
+    (re.compile(r"\b(?:DELETE|POST|PUT|PATCH)\s+(?:requests?|calls?)\b"), "method"),
     # "never use sed to edit files": sed that writes the files it reads, not sed reading them
     (
         re.compile(

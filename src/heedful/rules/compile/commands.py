@@ -48,13 +48,20 @@ def _deletes(mention: vocab.Mention) -> bool:
     return family is not None and family.name in ("destructive", "recoverable_delete")
 
 
+_HTTP_METHOD = re.compile(r"\b(?P<m>DELETE|POST|PUT|PATCH)\s+(?:requests?|calls?|methods?)\b")
+_METHOD_FLAG = frozenset({"curl", "gh"})  # HTTP clients whose request method is an option (commands.toml)
+
+
 def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dict[str, Any] | None:
     params: dict[str, Any] = {"program": mention.program}
     subcommand = list(mention.subcommand)
     flags = [list(g) for g in mention.flags]
     if [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]:
         return None  # the rule says more about the command than a check can state
+    method = _HTTP_METHOD.search(text) if mention.program in _METHOD_FLAG else None
     for concept in mention.concepts:
+        if concept == "delete" and method:
+            continue  # "DELETE requests": the HTTP method, read below
         if mention.program == "git" and concept == "global" and not re.search(r"\bconfig", text, re.I):
             return None  # "global git hooks or templates": only `git config` has a global flag
         rule = vocab.concept_flags(mention.program, concept, subcommand)
@@ -106,6 +113,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         if branch and branch.group("b").lower() not in _NOT_BRANCH:
             args = [branch.group("b")]
             params["implicit_target"] = True
+    if method and not args and flags:  # "never send DELETE requests via gh api": the method is the argument
+        args.append(method.group("m").upper())
     if mention.program in ("sudo", "doas", "pkexec") and subcommand:
         args, subcommand = [*subcommand, *args], []  # the command it runs with privileges
         # its flags are the wrapped program's own ("never sudo rm -rf": rm's -r is also --recursive)

@@ -259,3 +259,18 @@ def test_a_script_is_forbidden_however_it_is_started(rule: str, violating: str, 
     assert kind == "forbidden_command", rule
     assert run(params, violating) == "violated"
     assert run(params, compliant) == "pass"
+
+
+def test_upgrading_the_package_manager_itself() -> None:
+    kind, params = compiled("Do not upgrade pip itself.")
+    assert kind == "forbidden_command"
+    assert run(params, "python -m pip install --upgrade pip") == "violated"
+    assert run(params, "pip install -U requests") == "pass"
+
+
+@pytest.mark.parametrize(
+    "rule", ["don't upgrade pip packages", "Don't upgrade terraform providers.", "never bump cargo deps"]
+)
+def test_an_action_verb_before_a_program_is_not_a_ban_on_the_program(rule: str) -> None:
+    kind, params = compiled(rule)
+    assert not (kind == "forbidden_command" and set(params) <= {"program", "alternatives"}), (rule, params)

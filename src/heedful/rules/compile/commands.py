@@ -42,6 +42,13 @@ _WHOLE_TREE = re.compile(
 _NOT_BRANCH = frozenset("it the remote origin github upstream a any that this there them shared".split())
 
 
+# Verbs right before a program that name one of its actions, not running it as such ("never upgrade pip packages").
+_ACTION_VERBS = frozenset(
+    "upgrade upgrading update updating bump bumping downgrade downgrading configure configuring reconfigure "
+    "reinstall reinstalling".split()
+)
+
+
 def _deletes(mention: vocab.Mention) -> bool:
     """Whether deleting is what the program itself does (rm, shred, trash): "never delete files with rm"."""
     family = vocab.vocabulary().family_of(mention.program)
@@ -58,6 +65,9 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     flags = [list(g) for g in mention.flags]
     if [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]:
         return None  # the rule says more about the command than a check can state
+    before = vocab.plain_words(text)[max(0, mention.start - 2) : mention.start]
+    if not subcommand and set(before) & _ACTION_VERBS:
+        return None  # "don't upgrade pip packages": an action of the program the vocabulary cannot spell
     method = _HTTP_METHOD.search(text) if mention.program in _METHOD_FLAG else None
     for concept in mention.concepts:
         if concept == "delete" and method:

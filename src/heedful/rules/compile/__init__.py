@@ -4,7 +4,9 @@
 offline compiler). Each family of kinds has its reader: commands (`commands`, against the command
 vocabulary; pipelines such as `curl | sh` in `pipelines`), paths and staged paths (`paths`), replies
 (`replies`), commit messages (`commits`), required commands and leftovers (`events`). Conditions and
-exceptions stay with the rule unless the check decides them (`qualifiers`).
+exceptions stay with the rule unless the check decides them (`qualifiers`); a phrase after a command that
+narrows it to one use keeps the rule guidance unless the command decides it (`reach`), and a deployment
+environment the rule names is one the command line decides (`environments`).
 """
 
 from __future__ import annotations

@@ -135,3 +135,20 @@ def test_an_http_method_is_the_forbidden_argument_of_its_option(rule: str, viola
     assert kind == "forbidden_command", rule
     assert run(kind, params, violating) == "violated"
     assert run(kind, params, compliant) == "pass"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Do not add `Signed-off-by` or `Co-authored-by` trailers with your agent name.",  # a human's trailer is fine
+        "never add Co-authored-by lines with the assistant's name",
+    ],
+)
+def test_trailers_with_the_agents_name_do_not_forbid_every_trailer(rule: str) -> None:
+    kind, params = compiled(rule)
+    assert not (kind == "commit_message" and {"Co-Authored-By", "Signed-off-by"} & set(params.get("forbid", []))), rule
+
+
+def test_a_build_with_uv_replaces_no_package_manager() -> None:
+    assert compiled("For release artifacts, use `uv build`.")[0] is None
+    assert compiled("use uv sync, not pip") == ("forbidden_command", {"program": "pip", "alternatives": ["uv sync"]})

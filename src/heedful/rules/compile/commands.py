@@ -42,6 +42,7 @@ _WHOLE_TREE = re.compile(
 _NOT_BRANCH = frozenset("it the remote origin github upstream a any that this there them shared".split())
 
 
+_UV_INSTALLS = (["pip"], ["add"], ["sync"], ["install"], ["remove"], ["lock"])
 # Verbs right before a program that name one of its actions, not running it as such ("never upgrade pip packages").
 _ACTION_VERBS = frozenset(
     "upgrade upgrading update updating bump bumping downgrade downgrading configure configuring reconfigure "
@@ -360,8 +361,8 @@ def command_checks(text: str) -> list[CheckSpec]:
         defaults = [
             (vocab.family_default(m.program), m)
             for m in prefer
-            if not m.subcommand or (m.program == "uv" and m.subcommand[:1] not in (["run"], ["tool"]))
-        ]  # `uv run` runs a program, it installs nothing: no package manager is what it replaces
+            if not m.subcommand or (m.program == "uv" and m.subcommand[:1] in _UV_INSTALLS)
+        ]  # `uv run` runs a program and `uv build` builds one: only its installs replace a package manager
         # "we're a yarn shop but the docs site uses npm": a tool the rule says is used is never the banned default
         defaults = [
             (d, m) for d, m in defaults if d and not _how_to_run(text, m) and d not in {p.program for p in prefer}

@@ -43,6 +43,9 @@ _TRAILER_OF = re.compile(
 )
 
 
+_AGENT_NAMED = re.compile(r"\bwith (?:your|the|an|its) (?:own )?(?:agent|assistant|model|bot|ai)(?:'s)? names?\b", re.I)
+
+
 def _agent_name(who: str) -> str:
     known = {"openai": "OpenAI", "chatgpt": "ChatGPT", "gpt": "GPT", "ai": "AI", "claude code": "Claude"}
     return known.get(who.lower(), who.capitalize())
@@ -133,8 +136,8 @@ def commit_message(text: str) -> CheckSpec | None:
         agent = _TRAILER_OF.search(text)
         if agent:  # "no Co-authored-by Claude lines": that agent's trailer; a human co-author is still welcome
             forbid.append(f"Co-authored-by: {_agent_name(agent.group('who') or agent.group('as'))}")
-        elif _TRAILER.search(text):
-            forbid.append("Co-Authored-By")
+        elif _TRAILER.search(text) and not _AGENT_NAMED.search(text):
+            forbid.append("Co-Authored-By")  # "with your agent name" names which trailers: not a human co-author's
         if EMOJI.search(text) and not _ELSEWHERE.search(text):
             forbid.append("emoji")
         forbid += [
@@ -150,7 +153,7 @@ def commit_message(text: str) -> CheckSpec | None:
                 forbid.append(phrase)
         if re.search(r"\bgenerated[- ](?:with|by)\b", text, re.I) and not any("generated" in f.lower() for f in forbid):
             forbid.append("Generated with")
-        if not forbid and re.search(r"\bsigned-off-by\b", text, re.I):
+        if not forbid and re.search(r"\bsigned-off-by\b", text, re.I) and not _AGENT_NAMED.search(text):
             forbid.append("Signed-off-by")
         if not forbid and re.search(r"\bWIP\b", text) and not re.search(r"\bcommit\s+(?:the\s+)?WIP\b", text):
             forbid.append("WIP")  # "commit WIP instead" names the way to do it, not text to keep out

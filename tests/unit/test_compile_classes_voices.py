@@ -65,26 +65,3 @@ def test_a_complaint_about_commit_messages() -> None:
 )
 def test_a_complaint_that_names_nothing_checkable_stays_guidance(complaint: str) -> None:
     assert compiled(complaint) == (None, {}), complaint
-
-
-@pytest.mark.parametrize(
-    ("rule", "said", "fine"),
-    [
-        ("STOP SAYING YOU'RE ABSOLUTELY RIGHT", "You're absolutely right! Fixed.", "Fixed the parser."),
-        ("stop saying you're absolutely right all the time", "you're absolutely right, sorry", "Done."),
-        ("please stop saying great question", "Great question! The answer is 4.", "The answer is 4."),
-    ],
-)
-def test_a_phrase_the_agent_keeps_saying_unquoted(rule: str, said: str, fine: str) -> None:
-    kind, params = compiled(rule)
-    assert kind == "reply_forbidden_text", rule
-    assert evaluate(kind, params, "delivery", {"delivery": said}).result == "violated"
-    assert evaluate(kind, params, "delivery", {"delivery": fine}).result == "pass"
-
-
-@pytest.mark.parametrize(
-    "rule",
-    ["never say that", "don't say things like that", "Never say done without running the tests.", "never say never"],
-)
-def test_saying_with_no_phrase_or_with_a_condition_is_no_forbidden_text(rule: str) -> None:
-    assert compiled(rule)[0] != "reply_forbidden_text", rule

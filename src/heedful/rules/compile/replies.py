@@ -147,29 +147,8 @@ _OTHER_TEXT = re.compile(
 )
 
 
-# "STOP SAYING YOU'RE ABSOLUTELY RIGHT": a phrase the agent keeps saying, unquoted, ending the rule
-_SAID = re.compile(
-    r"^\W*(?:(?:please|pls|just|and)\s+)?(?:stop|never|don'?t|do not|quit|no more)\s+(?:ever\s+)?"
-    r"(?:say(?:ing)?|repeat(?:ing)?|open(?:ing)? with|start(?:ing)? (?:with|by saying))\s+"
-    r"(?P<phrase>(?!(?:that|this|it|things?|stuff|anything|something|so|such|words|phrases|the word|the phrase)\b)"
-    r"[a-z'’]+(?:[ ,]+[a-z'’]+){1,6})\W*$",
-    re.I,
-)
-
-
-_WHEN_SAID = re.compile(r"\s+(?:all the time|every time|each time|again|anymore|constantly|so much|so often)$", re.I)
-
-
-def _said(text: str) -> list[str]:
-    found = _SAID.match(text.strip())
-    phrase = _WHEN_SAID.sub("", found.group("phrase").strip(" ,")) if found else ""
-    if not phrase or re.search(r"\b(?:without|when|if|unless|before|after|because|until)\b", phrase, re.I):
-        return []  # "never say done without running the tests": a condition, not a phrase
-    return [phrase]
-
-
 def reply_text(text: str) -> CheckSpec | None:
-    patterns = _forbidden_text(text) or _said(text)
+    patterns = _forbidden_text(text)
     if not patterns:
         return None
     if _OTHER_TEXT.search(text) and not re.search(rf"\b{_REPLY}\b|\bchat\b", text, re.I):

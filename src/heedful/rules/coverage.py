@@ -117,14 +117,21 @@ def _commands(value: Any) -> set[str]:
     out = set()
     for item in value:
         words = item.split() if isinstance(item, str) else [str(w) for w in item] if isinstance(item, list) else []
-        if words:  # a program named by its path (`./bin/brew`) is the program `brew`
+        if words:  # a program named by its path (`./bin/brew`) is the program `brew`, `./gradlew` is gradle
             words = [
-                str(words[0]).rsplit("/", 1)[-1],
+                _as_shell_reads(str(words[0]).rsplit("/", 1)[-1]),
                 *(w for w in words[1:] if not w.startswith("-") and "/" not in w),
             ]
         if words:
             out.add(" ".join(words).lower())
     return out
+
+
+def _as_shell_reads(program: str) -> str:
+    from heedful.rules.shell import simple_commands
+
+    found = simple_commands(program) if program.strip() else []
+    return found[0].program if found else program
 
 
 def _program(value: Any) -> str:
@@ -133,9 +140,14 @@ def _program(value: Any) -> str:
 
 
 def _as_run(params: dict[str, Any]) -> dict[str, Any]:
-    """A command as the shell reader runs it: `python -m venv` is the program `venv` (rules/shell.py)."""
+    """A command as the check runs it: `python -m venv` is the program `venv` (rules/shell.py), `python manage.py`
+    the script `manage.py`."""
     flags = params.get("flags") or []
     args = _words(params.get("subcommand")) + _words(params.get("args"))
+    if _program(params.get("program")) == "python" and args and args[0].endswith(".py"):
+        # `python manage.py migrate` runs the script manage.py (checks/command.py matches either spelling)
+        script = {k: v for k, v in params.items() if k not in ("subcommand", "args")}
+        return {**script, "program": args[0].rsplit("/", 1)[-1], **({"args": args[1:]} if args[1:] else {})}
     if _program(params.get("program")) != "python" or not args or not any("-m" in g for g in _flag_sets(flags)):
         return params
     rest = {k: v for k, v in params.items() if k not in ("subcommand", "args")}
@@ -152,8 +164,9 @@ def same_params(kind: str, label: dict[str, Any], got: dict[str, Any]) -> bool:
         label, got = _as_run(label), _as_run(got)
         if _program(label.get("program")) != _program(got.get("program")):
             return False
-        want = _words(label.get("subcommand")) + _words(label.get("args"))
-        have = _words(got.get("subcommand")) + _words(got.get("args"))
+        # "--" ends the options: the shell reader never counts it as a positional word
+        want = [w for w in _words(label.get("subcommand")) + _words(label.get("args")) if w != "--"]
+        have = [w for w in _words(got.get("subcommand")) + _words(got.get("args")) if w != "--"]
         if want != have and not (want and have and (want[: len(have)] == have or have[: len(want)] == want)):
             return False
         want_flags, have_flags = _flag_sets(label.get("flags")), _flag_sets(got.get("flags"))

@@ -66,6 +66,7 @@ class SimpleCommand(NamedTuple):
     # programs that read this command's output: later commands of its pipeline (`curl x | tee log | sh`), or the
     # shell that runs its output as a script (`bash -c "$(curl x)"`, `bash <(curl x)`)
     pipes_into: tuple[str, ...] = ()
+    typed: str = ""  # the program's name as typed, before normalising (`python3` for the program `python`)
 
     @property
     def text(self) -> str:
@@ -278,7 +279,11 @@ def _normalise_program(word: str) -> str:
         return match.group(1)
     if name == "py":
         return "python"
-    return name
+    return _WRAPPER_SCRIPTS.get(name, name)
+
+
+# A build tool's wrapper script runs that tool (`./gradlew test` is gradle test).
+_WRAPPER_SCRIPTS = {"gradlew": "gradle", "mvnw": "mvn"}
 
 
 def _strip_wrappers(argv: list[str]) -> tuple[list[str], tuple[str, ...], list[str]]:
@@ -388,6 +393,7 @@ def _read(segment: str, heredocs: tuple[str, ...], depth: int) -> list[SimpleCom
             writes=tuple(writes),
             heredocs=heredocs,
             launcher=launcher,
+            typed=argv[0].replace("\\", "/").rsplit("/", 1)[-1].lower().removesuffix(".exe"),
         )
     ]
 
@@ -460,7 +466,7 @@ def has_flag(command: SimpleCommand, alias: str) -> bool:
     """Whether the option `alias` (`--force`, `-f`) is given, in long, `--x=v` or clustered short form."""
     for arg in command.args:
         if arg == "--":
-            return False
+            return alias == "--"  # `git checkout -- file`: the end of options is itself what a rule may name
         if alias.startswith("--"):
             if arg == alias or arg.startswith(alias + "="):
                 return True

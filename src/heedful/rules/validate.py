@@ -60,6 +60,15 @@ def _named(text: str, words: list[str]) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(w.lower())}(?![\w])", lowered) for w in words if w)
 
 
+def _trailer_named(trailer: str, text: str) -> bool:
+    """ "Co-authored-by: Claude" is what "no Co-authored-by Claude lines" names, with or without its colon."""
+    key, _, value = trailer.partition(":")
+    name = re.escape(value.strip())
+    return bool(value.strip()) and bool(
+        re.search(rf"{re.escape(key.strip())}:?\s+`?{name}\b|\b{name}\s+as\s+(?:a\s+|the\s+)?co-?author", text, re.I)
+    )
+
+
 def _program_named(text: str, params: dict[str, Any]) -> bool:
     """The rule names the program, or one of its prose names, or says what replaces it ("we use uv" names pip)."""
     from heedful.rules import vocabulary as vocab
@@ -171,6 +180,7 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
             and f.lower().rstrip("!:") not in text.lower()  # "fixup or squash! subjects", "ci" at the end
             and not (f == "emoji" and re.search(r"emoji", text, re.I))
             and not (f == "Co-Authored-By" and re.search(r"co-?author", text, re.I))
+            and not _trailer_named(f, text)
         ]
         subject = params.get("max_subject")
         if subject is not None and str(subject) not in text:

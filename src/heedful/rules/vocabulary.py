@@ -52,7 +52,7 @@ STRICT_CONCEPTS = frozenset({"force", "global", "recursive", "hard", "no_verify"
 # English words that are also program names: a program only when the words around say so.
 AMBIGUOUS = frozenset(
     "make find open watch env screen just tail head cat dd kill less more port go trash pod buf snap "
-    "apt rye fly helm turbo tee code ls tf http nc su gem az watch locate".split()
+    "apt rye fly helm turbo tee code ls tf http nc su gem az watch locate truncate".split()
 )
 COMMAND_CUES = frozenset(
     "run running ran use using used with via invoke invoking call calling execute type typing "
@@ -62,7 +62,7 @@ COMMAND_CUES = frozenset(
 FILLER = frozenset(
     "packages package deps dependencies things stuff hooks files file tools tool commands command "
     "scripts script binary binaries cli one-liners one-liner oneliners oneliner invocations invocation processes "
-    "process changes change work".split()
+    "process changes change work pls plz thx thanks".split()  # "never run X pls": courtesy, not a word of the command
 )
 NOT_PROGRAMS = frozenset(
     "the a an any it this that tests test anything something commands scripts code stuff "
@@ -80,6 +80,8 @@ CONCEPT_PHRASES = (
         "no_verify",
     ),
     (re.compile(r"\bin[- ]place\b", re.I), "in_place"),
+    # "never send DELETE requests with curl": the request method, an option of HTTP clients
+    (re.compile(r"\b(?:DELETE|POST|PUT|PATCH)\s+(?:requests?|calls?)\b"), "method"),
     # "never use sed to edit files": sed that writes the files it reads, not sed reading them
     (
         re.compile(
@@ -139,11 +141,15 @@ NEGATIONS = frozenset(
 )
 PREFER_VERBS = frozenset("use using prefer preferring favor favour stick switch go with only always run uses".split())
 CONTRAST_BAD = ("instead of", "rather than", "in place of", "over", "not", "from", "than", "vs", "versus")
-_TOKEN = re.compile(r"`[^`]+`|--(?=\s|$)|--?\w(?:[\w=|-]|\.(?=\w))*|[\w.*~/](?:[\w+/*@~'-]|[.:](?=[\w*]))*|[,;:.!?()]")
+# a dash between spaces separates clauses ("never use `find` - use `fd`"): a token, so a command's words end there
+_TOKEN = re.compile(
+    r"`[^`]+`|--(?=\s|$)|--?\w(?:[\w=|-]|\.(?=\w))*|[\w.*~/](?:[\w+/*@~'-]|[.:](?=[\w*]))*|[,;:.!?()]|"
+    r"(?<=\s)[-–—](?=\s)"
+)
 SINGLE_DASH_LONG = frozenset({"find", "terraform", "java", "go"})
 STOP = frozenset(
     "in on at to for with without when whenever unless because and or but here there this that the a an anymore "
-    "ever again please instead directly anywhere while if so since before after from into we you i it is are "
+    "ever again please instead directly straight anywhere while if so since before after from into we you i it is are "
     "any anything all every everything ever over not instead rather than vs versus only inside outside within "
     "against through during via as my your our".split()
 )

@@ -6,7 +6,11 @@ any of these positionals, refspecs read as their target), alternatives ([str], s
 implicit_target (bool: a `git push` naming no target reads the current branch from the evidence),
 piped_into ([str]: only when the command's output goes into one of these programs, through a pipe or
 as the script of a shell: `curl URL | sh`, `bash <(wget -qO- URL)`), synonyms ([str]: programs that
-do the same job, matched like program: wget beside curl for "never pipe curl into sh").
+do the same job, matched like program: wget beside curl for "never pipe curl into sh"), spelled
+([str]: only the program typed by one of these names, for "use python3, not python": `python3` is allowed).
+mentions ([str]: only when the command line names one of these environments, in an argument or an option
+value: "never kubectl apply against production" is `--context prod`; another environment passes, and a
+command naming none is unknown, since only its defaults know where it runs).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from heedful.rules.checks.environment import named
 from heedful.rules.checks.evidence import clip, shell_action
 from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.verdict import Result, Stage, Verdict
@@ -96,7 +101,25 @@ def describe(params: dict[str, Any]) -> str:
     if receivers:
         shells = {"sh", "bash", "zsh"} <= set(receivers)  # every shell: say so rather than list them
         parts.append("| a shell" if shells else f"| {' or '.join(receivers)}")
+    mentions = _text_list(params.get("mentions"))
+    if mentions:
+        parts.append(f"in {'/'.join(mentions[:2])}")
     return " ".join(parts)
+
+
+_SCRIPT = re.compile(r"[\w.-]+\.(?:py|js|mjs|cjs|ts|sh|rb|pl|php)$", re.I)
+_INTERPRETERS = frozenset("python node bash sh zsh ruby perl php deno bun tsx ts-node".split())
+
+
+def _script_run(command: SimpleCommand, program: Any) -> list[str] | None:
+    """`python manage.py migrate` runs the script `manage.py`: its words after the script, else None."""
+    if not isinstance(program, str) or command.program not in _INTERPRETERS:
+        return None
+    name = program.lower().rsplit("/", 1)[-1]
+    if not _SCRIPT.fullmatch(name) or command.program == name:
+        return None
+    rest = positionals(command)
+    return rest[1:] if rest and rest[0].lower().rsplit("/", 1)[-1] == name else None
 
 
 def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool]:
@@ -118,17 +141,25 @@ def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool
         flagged = all(any(has_flag(command, a) for a in group) for group in _flag_groups(params.get("flags")))
         return head[: len(wrapped)] == wrapped and flagged, False
     # a script named by its path (`scripts/reindex.sh`) is matched by its file name, as the shell reader names it
+    spelled = [name.lower() for name in _text_list(params.get("spelled"))]
+    # "python3, not python": `python -m pytest` is typed as the forbidden interpreter too
+    launched_by = bool(spelled) and bool(command.launcher) and command.typed in spelled
+    script_rest = _script_run(command, program)
     if (
         isinstance(program, str)
         and program
         and command.program != program.lower().rsplit("/", 1)[-1]
         and command.program not in _synonyms(params)
+        and not launched_by
+        and script_rest is None
     ):
         return False, False
     if params.get("bare") is True and command.launcher:  # "not bare pytest": `python -m pytest` is the way
         return False, False
+    if spelled and command.typed and command.typed not in spelled:
+        return False, False  # "python3, not python": the same program typed by the name the rule allows
     subcommand = _text_list(params.get("subcommand"))
-    rest = positionals(command)
+    rest = positionals(command) if script_rest is None else script_rest
     if subcommand:
         head = rest[: len(subcommand)]
         if len(head) != len(subcommand) or not all(
@@ -161,8 +192,14 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
     alternatives = _text_list(params.get("alternatives"))
     hint = f"; use {' or '.join(alternatives)} instead" if alternatives else ""
     unknown: list[SimpleCommand] = []
+    mentions = _text_list(params.get("mentions"))
+    unnamed = ""
     for command in simple_commands(line):
         matched, target_unknown = _matches(command, params)
+        where = named(command.raw, mentions) if matched and mentions else "named"
+        if where != "named":
+            unnamed = unnamed or (command.raw if where == "none" else "")
+            continue  # another environment is allowed; none named is decided below
         if matched:
             quote = command.raw if command.raw in line else line
             return Verdict(
@@ -185,6 +222,12 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
             result="unknown",
             reason="the command names no target and the current branch is not in the evidence",
             quotes=[clip(quote)],
+        )
+    if unnamed:
+        return Verdict(
+            result="unknown",
+            reason=f"the command names no environment; the rule forbids it in {', '.join(mentions[:2])}",
+            quotes=[clip(unnamed)],
         )
     return Verdict(result="pass", reason=f"no command matches `{label}`")
 
@@ -211,6 +254,13 @@ def cases(params: dict[str, Any]) -> list[Case]:
     from heedful.rules.models import Case
 
     violating = _example(params)
+    mentions = _text_list(params.get("mentions"))
+    elsewhere = _elsewhere(mentions)
+    if mentions:  # the environment named in an option value, as command lines name it
+        violating = f"{violating} --context {mentions[0].lower()}-eu"
+    spelled = _text_list(params.get("spelled"))
+    if spelled and params.get("program"):  # the forbidden spelling as typed
+        violating = violating.replace(str(params["program"]), spelled[0], 1)
     found: list[Case] = [
         Case(stage=STAGE, evidence={"action": {"tool": "Bash", "command": violating}}, expected="violated"),
         Case(
@@ -256,6 +306,26 @@ def cases(params: dict[str, Any]) -> list[Case]:
     else:
         compliant = "ls -la"
     found.append(Case(stage=STAGE, evidence={"action": {"tool": "Bash", "command": compliant}}, expected="pass"))
+    if elsewhere:
+        found.append(
+            Case(
+                stage=STAGE,
+                evidence={
+                    "action": {"tool": "Bash", "command": violating.replace(f"{mentions[0].lower()}-eu", elsewhere)}
+                },
+                expected="pass",
+                note="the same command in another environment",
+            )
+        )
+    for spelling in _respellings(params):
+        found.append(
+            Case(
+                stage=STAGE,
+                evidence={"action": {"tool": "Bash", "command": violating.replace(spelled[0], spelling, 1)}},
+                expected="pass",
+                note="the same program typed by the name the rule allows",
+            )
+        )
     if params.get("bare") is True:
         launched = f"python -m {program} example"
         found.append(
@@ -275,6 +345,25 @@ def cases(params: dict[str, Any]) -> list[Case]:
         )
     )
     return found
+
+
+def _elsewhere(mentions: list[str]) -> str:
+    """An environment the rule does not name, for the case that runs the command there."""
+    from heedful.rules.checks.environment import ENVIRONMENTS
+
+    named_words = {m.lower() for m in mentions}
+    return next((names[0] for names in ENVIRONMENTS.values() if not named_words & set(names)), "") if mentions else ""
+
+
+def _respellings(params: dict[str, Any]) -> list[str]:
+    """Another name of the program that the rule allows when only some spellings are forbidden."""
+    spelled = [name.lower() for name in _text_list(params.get("spelled"))]
+    if not spelled:
+        return []
+    program = str(params.get("program") or "").lower()
+    named = [a.split()[0].lower() for a in _text_list(params.get("alternatives")) if a.split()]
+    others = [n for n in [*named, program, f"{program}3"] if n and n not in spelled]
+    return others[:1]
 
 
 def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
@@ -307,11 +396,16 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
         runs_python = program.lower() in ("python", "python3")
         head = tokens[1:] if tokens and tokens[0].startswith("python") and not runs_python else tokens
         names = {program.lower().rsplit("/", 1)[-1], *_synonyms(params)}
+        if _text_list(params.get("spelled")):
+            names = {n.lower() for n in _text_list(params.get("spelled"))}
         if program and (not head or head[0].rsplit("/", 1)[-1] not in names):
             continue
         words = [t for t in head[1:] if not t.startswith("-")]
         if words[: len(needed)] != needed:
             continue
+        mentions = {m.lower() for m in _text_list(params.get("mentions"))}
+        if mentions and not mentions & set(re.split(r"[^a-z0-9]+", piece.lower())):
+            continue  # the rule's environment is not named on this command line
         flag_ok = all(any(_naive_flag(head, alias) for alias in group) for group in _flag_groups(params.get("flags")))
         args = [a.lower() for a in _text_list(params.get("args"))]
         arg_ok = not args or any(w.split(":")[-1].lstrip("+") in args for w in words[len(needed) :])

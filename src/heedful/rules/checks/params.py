@@ -32,6 +32,8 @@ class ForbiddenCommandParams(Params):
     bare: StrictBool = False  # only the program run by itself, not launched as `python -m PROGRAM`
     piped_into: list[Text] = []  # only when its output goes into one of these programs (`curl URL | sh`)
     synonyms: list[Text] = []  # programs that do the same job, matched like program (wget beside curl)
+    spelled: list[Text] = []  # only the program typed by one of these names: `python`, not `python3`
+    mentions: list[Annotated[StrictStr, Field(pattern=r"^[a-z0-9]+$")]] = []  # environments: prod, production
 
 
 class ForbiddenPathParams(Params):

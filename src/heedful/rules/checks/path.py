@@ -1,8 +1,10 @@
 """forbidden_path: files the user forbade editing or writing, as globs relative to the project.
 
 params: globs ([str], gitignore-like: a pattern without `/` matches a name at any depth, a
-trailing `/` means everything below that directory), outside_project (bool: any path that
-leaves the project root is forbidden).
+trailing `/` means everything below that directory; `/etc/**` is a place on the file system and
+`~/.ssh/**` one in the user's home directory, however the path spells it: `~/`, `$HOME/`,
+`/home/NAME/`, `/Users/NAME/`, `/root/`), outside_project (bool: any path that leaves the project
+root is forbidden).
 """
 
 from __future__ import annotations
@@ -35,6 +37,27 @@ def system_path(pattern: str) -> bool:
     """Whether a glob names a place on the file system (`/etc/**`) rather than in the project (`/dist`, `./build`)."""
     clean = pattern.strip().replace("\\", "/")
     return clean.startswith("/") and clean.lstrip("/").split("/", 1)[0] in SYSTEM_ROOTS
+
+
+_HOME = re.compile(r"^(?:~|\$HOME|\$\{HOME\}|/home/[^/]+|/Users/[^/]+|/root)(?=/)")
+
+
+def home_path(pattern: str) -> bool:
+    """Whether a glob names a place in the user's home directory (`~/.bashrc`, `$HOME/.ssh/**`)."""
+    return pattern.strip().startswith(("~/", "$HOME/", "${HOME}/"))
+
+
+def in_home(path: str) -> str | None:
+    """The path below the home directory it is written in (`/home/ana/.zshrc` -> `.zshrc`), or None."""
+    clean = path.replace("\\", "/")
+    found = _HOME.match(clean)
+    rest = clean[found.end() :].strip("/") if found else ""
+    return posixpath.normpath(rest) if rest else None
+
+
+def home_regex(pattern: str) -> re.Pattern[str]:
+    """A home glob as a regular expression over paths below the home directory, anchored there."""
+    return glob_regex("/" + pattern.strip().split("/", 1)[1])
 
 
 def project_glob(pattern: str) -> tuple[str, bool]:
@@ -144,9 +167,15 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
                 unknown_reason = f"cannot tell whether {path!r} is inside the project: no project in the evidence"
         absolute = posixpath.normpath(path.replace("\\", "/")) if path.replace("\\", "/").startswith("/") else None
         for pattern in _globs(params):
-            # a system path (`/etc/**`) is matched as written; any other glob against the path in the project
-            target = absolute if system_path(pattern) else relative
-            if target is not None and glob_regex(pattern).match(target):
+            # a system path (`/etc/**`) is matched as written, a home path (`~/.ssh/**`) below the home directory
+            # however the path spells it, and any other glob against the path in the project
+            if home_path(pattern):
+                below = in_home(path)
+                matched = below is not None and not (inside and relative) and bool(home_regex(pattern).match(below))
+            else:
+                target = absolute if system_path(pattern) else relative
+                matched = target is not None and bool(glob_regex(pattern).match(target))
+            if matched:
                 return Verdict(
                     result="violated",
                     reason=f"writes {relative!r}, which matches the forbidden {pattern!r}",
@@ -163,6 +192,8 @@ def cases(params: dict[str, Any]) -> list[Case]:
     found: list[Case] = []
     project = "/srv/project"
     globs = _globs(params)
+    if globs and home_path(globs[0]):
+        return _home_cases(globs[0], project, params)
     if globs:
         written = globs[0] if system_path(globs[0]) else project_glob(globs[0])[0]
         example = written.replace("**/", "").replace("**", "deep/file").replace("*", "example").rstrip("/")
@@ -225,6 +256,33 @@ def cases(params: dict[str, Any]) -> list[Case]:
     return found
 
 
+def _home_cases(pattern: str, project: str, params: dict[str, Any]) -> list[Case]:
+    """A home glob: written as `~/`, and as the absolute path of a home directory; the project's own file is fine."""
+    from heedful.rules.models import Case
+
+    below = pattern.strip().split("/", 1)[1]
+    example = below.replace("**/", "").replace("**", "deep/file").replace("*", "example").rstrip("/")
+    example += "/example.py" if below.endswith("/") else ""
+
+    def edit(path: str) -> dict[str, Any]:
+        return {"project": project, "action": {"tool": "Edit", "file_path": path}}
+
+    found = [
+        Case(stage=STAGE, evidence=edit(f"~/{example}"), expected="violated"),
+        Case(stage=STAGE, evidence=edit(f"/home/dev/{example}"), expected="violated", note="the home directory"),
+        Case(stage=STAGE, evidence=edit(f"{project}/{example}"), expected="pass", note="the project's own file"),
+        Case(
+            stage=STAGE,
+            evidence={"project": project, "action": {"tool": "Bash", "command": "ls"}},
+            expected="not_applicable",
+            note="no file written",
+        ),
+    ]
+    if not params.get("outside_project"):
+        found.append(Case(stage=STAGE, evidence=edit("/tmp/scratch.txt"), expected="pass", note="elsewhere"))
+    return found
+
+
 def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Result:
     """Independent labeller: fnmatch-style suffix comparison on the raw path string."""
     import fnmatch
@@ -243,6 +301,13 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     local = path[len(project) + 1 :] if project and path.startswith(project + "/") else path
     local = local.removeprefix("./")
     for pattern in _globs(params):
+        if pattern.startswith("~/"):  # the user's home, spelled `~` or as a home directory outside the project
+            home = re.sub(r"^(?:/home/[^/]+|/Users/[^/]+|/root)/", "~/", path) if not local.startswith("~") else path
+            if not (project and path.startswith(project + "/")) and (
+                fnmatch.fnmatch(home, pattern.rstrip("/")) or fnmatch.fnmatch(home, pattern.rstrip("/") + "/*")
+            ):
+                return "violated"
+            continue
         if pattern.startswith("/") and pattern.strip("/").split("/", 1)[0] in SYSTEM_ROOTS:
             if fnmatch.fnmatch(path, pattern.rstrip("/")) or fnmatch.fnmatch(path, pattern.rstrip("/") + "/*"):
                 return "violated"

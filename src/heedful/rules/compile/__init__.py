@@ -4,7 +4,9 @@
 offline compiler). Each family of kinds has its reader: commands (`commands`, against the command
 vocabulary; pipelines such as `curl | sh` in `pipelines`), paths and staged paths (`paths`), replies
 (`replies`), commit messages (`commits`), required commands and leftovers (`events`). Conditions and
-exceptions stay with the rule unless the check decides them (`qualifiers`).
+exceptions stay with the rule unless the check decides them (`qualifiers`); a phrase after a command that
+narrows it to one use keeps the rule guidance unless the command decides it (`reach`), and a deployment
+environment the rule names is one the command line decides (`environments`).
 """
 
 from __future__ import annotations
@@ -13,8 +15,9 @@ import re
 from collections.abc import Sequence
 
 from heedful.rules.compile.actions import action_checks
-from heedful.rules.compile.commands import FLAG_OWNERS, command_checks, command_words
+from heedful.rules.compile.commands import FLAG_OWNERS, command_checks, command_words, flag_in_condition
 from heedful.rules.compile.commits import commit_message
+from heedful.rules.compile.environments import with_environment
 from heedful.rules.compile.events import PRECONDITION, TEST_COMMANDS, leftovers, required_event
 from heedful.rules.compile.paths import path_checks
 from heedful.rules.compile.qualifiers import qualifiers_decided, split_qualifiers
@@ -42,7 +45,7 @@ _ASK_BEFORE = re.compile(
 _LIST_MARKER = re.compile(r"^\s*(?:[-*+>•]|\d{1,2}[.)])\s+")
 # paired markers only: `**/*.py`, `rm -rf *` and `__init__.py` keep their stars and underscores
 _EMPHASIS = (
-    re.compile(r"(\*\*|__)(?=[^\s/*])(.+?)(?<=[^\s/*])\1(?![\w.*/])"),
+    re.compile(r"(?<![\w/.])(\*\*|__)(?=[^\s/*])(.+?)(?<=[^\s/*])\1(?![\w.*/])"),  # `src/__generated__` stays
     re.compile(r"(?<![\w*/])(\*)(?=[A-Za-z])([^*\n]+?)(?<=[A-Za-z!])\*(?![\w.*/])"),
 )
 _NEVER_PHRASES = (
@@ -55,6 +58,42 @@ _NEVER_PHRASES = (
     ),
     (re.compile(r",?\s*\b(?:under any circumstances|for any reason|ever again)\b,?", re.I), " "),
 )
+
+
+# A complaint that states the rule: "you keep using pip", "why do you keep running git push --force?" is "never ..."
+_COMPLAINT = re.compile(
+    r"^\s*(?:(?:ugh+|omg|come on|seriously|again|dude|bro|man|wtf|hey|ok|okay|look|so)[,!.]*\s+)*"
+    r"(?:(?:why|how come)\s+(?:do|are|did|would|is|does)\s+you\s+(?:keep\s+|still\s+|always\s+)?(?:on\s+)?|"
+    r"you(?:'re| are)?\s+(?:keep|kept|still|always|again)\s+(?:on\s+)?)"
+    r"(?P<verb>using|running|doing|calling|adding|installing|committing|pushing|editing|touching|creating|writing|"
+    r"deleting|modifying)\b(?P<rest>[^.?!;]*)",
+    re.I,
+)
+_BASE = {
+    "using": "use",
+    "running": "run",
+    "doing": "",
+    "calling": "call",
+    "adding": "add",
+    "installing": "install",
+    "committing": "commit",
+    "pushing": "push",
+    "editing": "edit",
+    "touching": "touch",
+    "creating": "create",
+    "writing": "write",
+    "deleting": "delete",
+    "modifying": "modify",
+}
+
+
+def _as_rule(text: str) -> str:
+    """A complaint that names what the agent keeps doing, read as the rule it states."""
+    found = _COMPLAINT.match(text)
+    if found is None:
+        return text
+    base = _BASE[found.group("verb").lower()]
+    return f"never {base} {found.group('rest').strip()}".replace("  ", " ") + text[found.end() :]
 
 
 def plain_rule(text: str) -> str:
@@ -98,22 +137,25 @@ def _all_proposals(text: str, conditions: Sequence[str]) -> list[CheckSpec]:
             for c in command_checks(text)
             if c.params not in [a.params for a in actions] and c.params.get("program") not in replacing
         ]
+    if not proposals:
+        proposals += flag_in_condition(text, list(conditions))
     return proposals
 
 
 def propose(text: str, condition: str | None = None, exceptions: Sequence[str] = ()) -> list[CheckSpec]:
     """Programmatic check specs this directive fully states; empty when it states none."""
     # "never git add ." ends with the path it stages, not with a full stop: keep it as a word of the rule
-    text = re.sub(r"(\bgit\s+(?:add|stage|checkout|restore)\s+)\.\s*[.!?]*\s*$", r"\1`.`", text.strip())
+    text = re.sub(r"(\bgit\s+(?:add|stage|checkout|restore)\s+(?:--\s+)?)\.\s*[.!?]*\s*$", r"\1`.`", text.strip())
     text = text.strip().rstrip(".!?;:, ")
     if not text or _RETRACTION.search(text):
         return []
-    text = strip_placeholders(plain_rule(text))
+    text = _as_rule(strip_placeholders(plain_rule(text)))
     ask = _ASK_BEFORE.match(text)
     if ask:  # "ask before running git clean": the command is blocked until the user says yes
         text = f"never {ask.group('rest')}"
     main, conditions, _ = split_qualifiers(text)
-    proposals = _all_proposals(main, [*conditions, *([condition] if condition else [])])
+    every_condition = [*conditions, *([condition] if condition else [])]
+    proposals = [with_environment(p, every_condition) for p in _all_proposals(main, every_condition)]
     return [p for p in proposals if qualifiers_decided(text, p, condition, exceptions)]
 
 

@@ -47,12 +47,20 @@ _TRAILER = re.compile(
 )
 
 
-# "never delete files, move them to the trash": the replacement may follow the forbidden action.
-_TO_THE_BIN = re.compile(
-    r"^[,;]?\s*(?:(?:and|just|instead|but)\s+)?(?:move|put|send|throw)\s+(?:them|it|files?|things|everything)?\s*"
-    r"(?:in|into|to)\s+(?:the\s+|a\s+)?(?:trash|bin|recycle bin|wastebasket)(?:\s+(?:first|instead))?$",
+# "never delete files, move them to the trash", "...; move them to ./attic/ instead": the replacement may follow.
+_MOVED_INSTEAD = re.compile(
+    r"^[,;]?\s*(?:(?:and|just|instead|but|rather)\s+)?(?:move|put|send|throw)\s+(?:them|it|files?|things|everything)?\s*"
+    r"(?:in|into|to)\s+(?P<where>(?:the\s+|a\s+)?(?:trash|bin|recycle bin|wastebasket)|`?[\w./~-]*/[\w./~-]*`?)"
+    r"(?:\s+(?:first|instead))?$",
     re.I,
 )
+# "never merge main into your branch; rebase instead": what to do instead narrows nothing, it is the alternative
+_DO_INSTEAD = re.compile(
+    r"^[,;]?\s*(?:(?:just|but|and)\s+)?"
+    r"(?:instead\s*,?\s*(?P<first>[\w`./ -]{2,40})|(?P<alt>[\w`./ -]{2,40}?)\s+instead)$",
+    re.I,
+)
+_BIN = re.compile(r"(?:the\s+|a\s+)?(?:trash|bin|recycle bin|wastebasket)$", re.I)
 
 
 def action_checks(text: str) -> list[CheckSpec]:
@@ -64,15 +72,19 @@ def action_checks(text: str) -> list[CheckSpec]:
             if not NEGATED.search(before):
                 continue
             after = _AUTONOMOUS.sub(" ", text[match.end() :]).strip(" .!,;")
-            to_bin = action.params.get("program") == "rm" and bool(_TO_THE_BIN.match(after))
-            if after and not (ASK_ONLY.match(after) or _TRAILER.match(after) or to_bin):
+            moved = _MOVED_INSTEAD.match(after) if action.params.get("program") == "rm" else None
+            instead = None if moved else _DO_INSTEAD.match(after)
+            if after and not (ASK_ONLY.match(after) or _TRAILER.match(after) or moved or instead):
                 continue
             params = {
                 k: [list(g) for g in v] if k == "flags" else list(v) if isinstance(v, list) else v
                 for k, v in action.params.items()
             }
-            if to_bin:
-                params["alternatives"] = ["trash"]
+            if instead:
+                params["alternatives"] = [(instead.group("first") or instead.group("alt")).strip(" `")]
+            if moved:
+                where = moved.group("where")
+                params["alternatives"] = ["trash" if _BIN.match(where) else f"mv to {where.strip('`')}"]
             if not any(existing.params == params for existing in out):
                 out.append(spec("forbidden_command", params))
     return out

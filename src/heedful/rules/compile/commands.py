@@ -12,6 +12,7 @@ from typing import Any
 
 from heedful.rules import vocabulary as vocab
 from heedful.rules.compile.pipelines import pipeline_checks
+from heedful.rules.compile.reach import narrowed
 from heedful.rules.compile.words import NEGATED, spec
 from heedful.rules.models import CheckSpec
 
@@ -29,6 +30,7 @@ _BRANCH = re.compile(r"\b(?:to|into|on|onto)\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?(?
 _ON_BRANCH = re.compile(r"\b(?:on|to|into)\s+(?:the\s+)?`?(?:main|master|trunk|develop|release\S*)`?\b", re.I)
 _SHOWN_WITH = re.compile(
     r"\b(?:print|read|open|view|show|dump|display|output|echo)\s+(?:out\s+)?(?:the\s+)?"
+    r"(?:(?:[\w-]+\s+){1,2}(?:from|in|of)\s+(?:the\s+)?)?"  # "print secrets from .env with cat"
     r"(?P<path>[\w~/-]*\.[\w.*-]+|[\w.-]+/[\w./*-]*)\s+(?:with|using|via|through)$",
     re.I,
 )
@@ -40,19 +42,47 @@ _WHOLE_TREE = re.compile(
 _NOT_BRANCH = frozenset("it the remote origin github upstream a any that this there them shared".split())
 
 
+_UV_INSTALLS = (["pip"], ["add"], ["sync"], ["install"], ["remove"], ["lock"])
+# Verbs right before a program that name one of its actions, not running it as such ("never upgrade pip packages").
+_ACTION_VERBS = frozenset(
+    "upgrade upgrading update updating bump bumping downgrade downgrading configure configuring reconfigure "
+    "reinstall reinstalling".split()
+)
+
+
+def _deletes(mention: vocab.Mention) -> bool:
+    """Whether deleting is what the program itself does (rm, shred, trash): "never delete files with rm"."""
+    family = vocab.vocabulary().family_of(mention.program)
+    return family is not None and family.name in ("destructive", "recoverable_delete")
+
+
+_HTTP_METHOD = re.compile(r"\b(?P<m>DELETE|POST|PUT|PATCH)\s+(?:requests?|calls?|methods?)\b")
+_METHOD_FLAG = frozenset({"curl", "gh"})  # HTTP clients whose request method is an option (commands.toml)
+
+
 def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dict[str, Any] | None:
     params: dict[str, Any] = {"program": mention.program}
     subcommand = list(mention.subcommand)
     flags = [list(g) for g in mention.flags]
     if [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]:
         return None  # the rule says more about the command than a check can state
+    before = vocab.plain_words(text)[max(0, mention.start - 2) : mention.start]
+    if not subcommand and set(before) & _ACTION_VERBS:
+        return None  # "don't upgrade pip packages": an action of the program the vocabulary cannot spell
+    method = _HTTP_METHOD.search(text) if mention.program in _METHOD_FLAG else None
     for concept in mention.concepts:
+        if concept == "delete" and method:
+            continue  # "DELETE requests": the HTTP method, read below
+        if mention.program == "git" and concept == "global" and not re.search(r"\bconfig", text, re.I):
+            return None  # "global git hooks or templates": only `git config` has a global flag
         rule = vocab.concept_flags(mention.program, concept, subcommand)
         if rule is not None and not rule.flags and not rule.subcommand_words and concept in vocab.STRICT_CONCEPTS:
             rule = None  # the program has no spelling for it ("pip install globally"): the rule says more
         if rule is None:
-            if concept in vocab.STRICT_CONCEPTS or (concept == "delete" and subcommand):
-                return None  # "never delete docker volumes": which action on volumes the vocabulary cannot spell
+            if concept in vocab.STRICT_CONCEPTS or (concept == "delete" and (subcommand or not _deletes(mention))):
+                # "never delete docker volumes", "never run gcloud delete commands": which action deletes the
+                # vocabulary cannot spell, and banning the whole program would forbid every other use
+                return None
             continue
         if rule.subcommand_words:
             subcommand = list(rule.subcommand_words)
@@ -65,6 +95,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
                 flags.append(list(group))
     read_flags = {alias for group in flags for alias in group}
     flagged = text.split(" instead", 1)[0] if mention.role == "forbid" else text
+    if mention.role == "forbid":  # "never `git push --force`; use `--force-with-lease`": the next clause's flags
+        flagged = re.split(r";\s*|\.\s+|,\s*(?=(?:use|prefer|try|pass|add)\b)", flagged)[0]
     flagged = re.sub(r"\bpython[\d.]*\s+-m\b", " ", flagged)  # the launcher's switch, not a flag of the program
     for short, long in re.findall(r"(?<![\w-])(-[a-zA-Z])/(--[a-zA-Z][\w-]*)", flagged):
         if short not in read_flags and long not in read_flags and single:  # "with -v/--volumes": one flag, two names
@@ -92,10 +124,14 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         if branch and branch.group("b").lower() not in _NOT_BRANCH:
             args = [branch.group("b")]
             params["implicit_target"] = True
+    if method and not args and flags:  # "never send DELETE requests via gh api": the method is the argument
+        args.append(method.group("m").upper())
     if mention.program in ("sudo", "doas", "pkexec") and subcommand:
         args, subcommand = [*subcommand, *args], []  # the command it runs with privileges
         # its flags are the wrapped program's own ("never sudo rm -rf": rm's -r is also --recursive)
         flags = [vocab.flag_groups_for(vocab.program_named(args[0]) or args[0], g[0]) for g in flags]
+    if mention.program in vocab.RUNNERS and not subcommand and len(args) > 1:
+        args, subcommand = [], args  # `npx prisma db push`: the tool it starts and its words, in order
     if subcommand:
         params["subcommand"] = subcommand
     unique: list[list[str]] = []
@@ -123,6 +159,9 @@ def _how_to_run(text: str, mention: vocab.Mention) -> bool:
 _FLAG_CONTRAST = re.compile(
     r"\b(?:instead of|rather than|not|never|over)\s+(?:using\s+)?`?(?P<flag>--?[a-zA-Z][\w-]*)`?", re.I
 )
+
+
+_FLAG_INSTEAD = re.compile(r"[;,.]\s*(?:just\s+|but\s+)?(?:use|prefer|pass|try)\s+`?(?P<flag>--[a-z][\w-]*)`?", re.I)
 
 
 def _contrasted_flag(text: str, prefer: list[vocab.Mention]) -> dict[str, Any] | None:
@@ -235,8 +274,25 @@ _THROUGH_RUNNER = re.compile(
 )
 
 
+# "always use `uv run` to run python scripts", "use poetry run for pytest": the runner form named first
+_RUNNER_FIRST = re.compile(
+    r"^(?:(?:always|please|only)\s+)*(?:use|run)\s+`?(?P<runner>"
+    + "|".join(sorted({re.escape(form) for form in _RUNNER_FORMS.values() if " " in form}, key=len, reverse=True))
+    + r")`?\s+(?:to|for)\s+(?:(?:run|running|execute|executing|invoke|invoking|start|starting)\s+)?"
+    r"(?:the\s+|all\s+|any\s+|your\s+)?`?(?P<program>[\w.-]+)`?(?:\s+(?:scripts?|files?|code|commands?))?\W*$",
+    re.I,
+)
+
+
 def _through_runner(text: str) -> CheckSpec | None:
     found = _THROUGH_RUNNER.match(text.strip())
+    first = _RUNNER_FIRST.match(text.strip()) if found is None else None
+    if first is not None:
+        program = vocab.program_named(first.group("program"))
+        if program is None or program in vocab.PRIVILEGE_TOOLS:
+            return None
+        alternative = f"{first.group('runner').lower()} {first.group('program').lower()}"
+        return spec("forbidden_command", {"program": program, "alternatives": [alternative]})
     if found is None:
         return None
     program = vocab.program_named(found.group("program"))
@@ -302,7 +358,11 @@ def command_checks(text: str) -> list[CheckSpec]:
             if literal in FLAG_SUBCOMMAND:
                 params["subcommand"] = [FLAG_SUBCOMMAND[literal]]
             return [spec("forbidden_command", params)]
-        defaults = [(vocab.family_default(m.program), m) for m in prefer if not m.subcommand or m.program == "uv"]
+        defaults = [
+            (vocab.family_default(m.program), m)
+            for m in prefer
+            if not m.subcommand or (m.program == "uv" and m.subcommand[:1] in _UV_INSTALLS)
+        ]  # `uv run` runs a program and `uv build` builds one: only its installs replace a package manager
         # "we're a yarn shop but the docs site uses npm": a tool the rule says is used is never the banned default
         defaults = [
             (d, m) for d, m in defaults if d and not _how_to_run(text, m) and d not in {p.program for p in prefer}
@@ -325,20 +385,34 @@ def command_checks(text: str) -> list[CheckSpec]:
         if mention.program == "git" and not mention.subcommand and not mention.flags and not mention.concepts:
             continue  # "never commit model weights to git": git itself is not what the rule forbids
         plain = not (mention.subcommand or mention.flags or mention.args)
-        if plain and any(
-            run == _run_as(mention.spelled) and spelled != mention.spelled.lower() for run, spelled in respelled
-        ):
-            continue  # the preferred spelling would be blocked as well
+        # the preferred spelling is the same program to the shell reader: only the forbidden spelling is checked
+        respelling = [
+            spelled
+            for run, spelled in respelled
+            if plain and run == _run_as(mention.spelled) and spelled != mention.spelled.lower()
+        ]
         # a flag written beside the preferred command ("tox -e py311, not pytest") is not the forbidden one's
         found = _from_mention(mention, text, single=len(forbid) == 1 and not prefer)
         if found is None:
             continue
+        flag_instead = _FLAG_INSTEAD.search(text)
+        if not alternatives and flag_instead and found.get("flags"):
+            # "never git push --force; use --force-with-lease": the same command with the flag the rule prefers
+            forbidden = {alias for group in found["flags"] for alias in group}
+            if flag_instead.group("flag") not in forbidden:
+                words = [found["program"], *found.get("subcommand", []), flag_instead.group("flag")]
+                found["alternatives"] = [" ".join(words)]
+        if respelling:
+            found["spelled"] = [mention.spelled.lower().strip("`").split()[0]]
+            alternatives = respelling
         if alternatives:
             found["alternatives"] = alternatives
             if _bare_only(found, alternatives):
                 # only the program started by its own name; a command check that cannot tell `pytest` from
                 # `python -m pytest` fails the generated cases, so validation keeps such a rule guidance
                 found["bare"] = True
+        if narrowed(text, mention.start, mention.end, spec("forbidden_command", found)) is not None:
+            continue  # "curl against the GitHub API": the rule allows every other use of the program
         if not any(existing.params == found for existing in out):
             out.append(spec("forbidden_command", found))
     return out
@@ -380,3 +454,22 @@ def command_words(phrase: str, keep_adverbs: bool = False) -> list[str]:
             break
         words.append(word)
     return words
+
+
+_GIT_ACT = re.compile(
+    r"^(?:when|whenever|while|during|if)\s+(?:you(?:'re| are)?\s+|we(?:'re| are)?\s+)?(?P<verb>[a-z-]+)\b", re.I
+)
+
+
+def flag_in_condition(text: str, conditions: list[str]) -> list[CheckSpec]:
+    """ "Stop using --force when pushing": a flag named alone, with the git action it belongs to in the condition."""
+    flags = re.findall(r"(?<![\w-])--?[a-zA-Z][\w-]*", text)
+    if not flags or not NEGATED.search(text) or vocab.read_commands(text):
+        return []
+    git = vocab.vocabulary().programs["git"]
+    for condition in conditions:
+        act = _GIT_ACT.match(condition.strip())
+        canonical = git.subcommands.get(act.group("verb").lower()) if act else None
+        if canonical is not None:
+            return command_checks(f"never run git {canonical} {' '.join(flags)}")
+    return []

@@ -34,6 +34,23 @@ _PR_TEXT = re.compile(r"\b(?:PR|pull[- ]request|merge[- ]request)\s+(?:titles?|d
 _ELSEWHERE = re.compile(r"\b(?:source|code|comments?|docs?|documentation|issues?|diagnostics|tests?|rustdoc)\b", re.I)
 
 
+_AGENTS = r"claude(?: code)?|anthropic|openai|chatgpt|gpt|copilot|codex|cursor|gemini|aider|cline|devin|ai"
+# "Co-authored-by Claude lines", "co-authored-by: Copilot trailers": the trailer naming one agent
+_TRAILER_OF = re.compile(
+    rf"\bco-?authored[- ]by:?\s+`?(?P<who>{_AGENTS})\b|"
+    rf"\b(?:add|list|credit|includ(?:e|ing)|put)\s+(?P<as>{_AGENTS})\s+as\s+(?:a\s+|the\s+)?co-?authors?\b",
+    re.I,
+)
+
+
+_AGENT_NAMED = re.compile(r"\bwith (?:your|the|an|its) (?:own )?(?:agent|assistant|model|bot|ai)(?:'s)? names?\b", re.I)
+
+
+def _agent_name(who: str) -> str:
+    known = {"openai": "OpenAI", "chatgpt": "ChatGPT", "gpt": "GPT", "ai": "AI", "claude code": "Claude"}
+    return known.get(who.lower(), who.capitalize())
+
+
 # "with an Assisted-by trailer", "add a `Signed-off-by` trailer": a trailer named by its key
 _NAMED_TRAILER = re.compile(
     r"(?:\b(?:an?|the|your|no|any)\s+)?`?\b(?P<key>[A-Za-z]+(?:-[A-Za-z]+)+)`?:?\s+(?:trailers?|lines?|footers?)\b",
@@ -116,8 +133,11 @@ def commit_message(text: str) -> CheckSpec | None:
         )
     if NEGATED.search(text):
         forbid: list[str] = []
-        if _TRAILER.search(text):
-            forbid.append("Co-Authored-By")
+        agent = _TRAILER_OF.search(text)
+        if agent:  # "no Co-authored-by Claude lines": that agent's trailer; a human co-author is still welcome
+            forbid.append(f"Co-authored-by: {_agent_name(agent.group('who') or agent.group('as'))}")
+        elif _TRAILER.search(text) and not _AGENT_NAMED.search(text):
+            forbid.append("Co-Authored-By")  # "with your agent name" names which trailers: not a human co-author's
         if EMOJI.search(text) and not _ELSEWHERE.search(text):
             forbid.append("emoji")
         forbid += [
@@ -125,7 +145,7 @@ def commit_message(text: str) -> CheckSpec | None:
             for m in re.findall(r"\b(fixup|squash|amend)!?(?=[\s,]|$)", text, re.I)
             if m.lower() != "amend" or "amend!" in text.lower()
         ]
-        mention = _MENTION.search(text)
+        mention = _MENTION.search(text) if not agent else None  # "credit Copilot as co-author": the trailer only
         if mention:
             forbid.append(mention.group("who").capitalize() if mention.group("who").lower() != "openai" else "OpenAI")
         for phrase in quoted(text) if own or re.search(r"\bin (?:the |your )?commits?\b", text, re.I) else []:
@@ -133,7 +153,7 @@ def commit_message(text: str) -> CheckSpec | None:
                 forbid.append(phrase)
         if re.search(r"\bgenerated[- ](?:with|by)\b", text, re.I) and not any("generated" in f.lower() for f in forbid):
             forbid.append("Generated with")
-        if not forbid and re.search(r"\bsigned-off-by\b", text, re.I):
+        if not forbid and re.search(r"\bsigned-off-by\b", text, re.I) and not _AGENT_NAMED.search(text):
             forbid.append("Signed-off-by")
         if not forbid and re.search(r"\bWIP\b", text) and not re.search(r"\bcommit\s+(?:the\s+)?WIP\b", text):
             forbid.append("WIP")  # "commit WIP instead" names the way to do it, not text to keep out

@@ -107,7 +107,8 @@ _LEAD_WHEN = re.compile(
     re.I,
 )
 _WITH = re.compile(
-    r"^(?:always\s+)?(?:add|create|generate|regenerate|format|lint|check|update|validate)\b[^,]*?\bwith\s+"
+    r"^(?:always\s+)?(?:add|create|generate|regenerate|format|lint|check|update|validate|type-?check|typecheck|test|"
+    r"scan|audit|verify|build|compile|bundle)\b[^,]*?\bwith\s+"
     r"(?P<what>`[^`]+`|[\w./:-]+(?:\s+[\w./:-]+){0,2}?)(?:\s+(?P<when>when(?:ever)?|after|before|once)\b(?P<rest>.*))?$",
     re.I,
 )
@@ -120,7 +121,8 @@ _DELIVERY_MOMENT = re.compile(
 )
 _EDIT_MOMENT = re.compile(
     r"\b(?:edit\w*|chang\w*|modif\w*|touch\w*|updat\w*|add(?:ing|s)?|writ\w*|rewrit\w*|refactor\w*|"
-    r"creat\w*|renam\w*|delet\w*|remov\w*|bump\w*)\b",
+    r"creat\w*|renam\w*|delet\w*|remov\w*|bump\w*|"
+    r"fix(?:es|ing|ed)?|bug\s?fix\w*|implement\w*|develop\w*|coding)\b",  # "when fixing bugs": code changes
     re.I,
 )
 _PATH_TOKEN = re.compile(r"`[^`\s]+`|(?<![\w*])\*?\.?[\w*.-]*[/.](?:[\w./*-]*[\w*/])?|(?<![\w.])\.[a-z]{1,8}\b")
@@ -262,6 +264,9 @@ def gate(text: str) -> str | None:
 def required_event(text: str, conditions: Sequence[str]) -> CheckSpec | None:
     """A command that must run before delivery: "Run `make lint` before committing", "After changing any
     .go file, run make format, make lint and make test_fast", "don't say it's done until the tests pass"."""
+    if re.search(r"\b(?:run|execute)\s+only\b|\bonly\s+(?:run|execute)\b", text, re.I):
+        return None  # "run only the relevant tests for small fixes": which tests, not that they must run
+    text = re.sub(r"\b(run|execute)\s+at\s+least\b", r"\1", text, flags=re.I)  # "run at least make test"
     read = _read(text, conditions)
     if read is None:
         return None

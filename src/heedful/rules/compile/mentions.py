@@ -68,7 +68,7 @@ def _role(words: list[str], start: int, end: int) -> str:
     for word in reversed(words[max(0, start - 8) : start]):
         if word in (".", ";", "!", "?"):
             break
-        if word == "," and before and before[0] in _CLAUSE_STARTS:
+        if word in (",", "-", "–", "—") and before and before[0] in _CLAUSE_STARTS:
             break  # "never use pip, we use uv" / "don't use npm, use pnpm": a new clause after the comma
         before.insert(0, word)
     joined = " ".join(before)
@@ -167,26 +167,28 @@ def _read_after(
         whole_tree = (
             program.name == "git"
             and subcommand[-1:] in (["add"], ["stage"], ["checkout"], ["restore"])
-            and words[i - 1] in subcommand
+            and (words[i - 1] in subcommand or words[i - 1] == "--")
         )
         if (
             plain == "."
             and (span or whole_tree)
             and not args
-            and (i + 1 == len(words) or plain_token(words[i + 1]) in STOP)
+            and (i + 1 == len(words) or plain_token(words[i + 1]) in STOP or words[i + 1] in (";", ",", ")", "—"))
         ):
             args.append(".")  # "never git add .": the whole tree, not a full stop
             i += 1
             continue
-        if word in (",", ";", ":", ".", "!", "?", "(", ")", "/", "—", "|") or plain in STOP:
+        if word in (",", ";", ":", ".", "!", "?", "(", ")", "/", "—", "–", "-", "|") or plain in STOP:
             break
-        if plain == "--":  # "git checkout -- .": what follows is a path the check cannot state
+        if plain == "--" and program.name == "git" and subcommand[:1] in (["checkout"], ["restore"]):
+            flags.append(["--"])  # "never git checkout -- <file>": discarding a file's changes
+        elif plain == "--":  # "npm test -- --watch": what follows is for another program
             unread.append(plain)
         elif "|" in plain and plain.startswith("-"):  # "-k/--insecure": aliases of one flag
             group = [a for a in plain.split("|") if a.startswith("-")]
             known = flag_groups_for(program.name, group[-1])
             flags.append(known if set(group) <= set(known) else group)
-        elif re.fullmatch(r"--?[a-zA-Z][\w-]*(?:=\S+)?", plain):
+        elif re.fullmatch(r"--?[a-zA-Z][\w-]*(?:=\S+)?|-\d{1,2}", plain):  # "-9" of kill is a flag too
             if re.fullmatch(r"-[a-zA-Z]{2,}", plain) and program.name not in SINGLE_DASH_LONG:
                 for letter in plain[1:]:
                     group = flag_groups_for(program.name, f"-{letter}")
@@ -214,18 +216,34 @@ def _read_after(
             # "pnpm -r run": a global option may come before the subcommand
             canonical = program.subcommands[plain]
             subcommand += [w for w in canonical.split() if w not in subcommand]
+        elif explicit and CONCEPT_WORDS.get(plain) == "delete":
+            following = plain_token(words[i + 1]) if i + 1 < len(words) else ""
+            if following in ("commands", "command", "operations", "calls"):
+                unread.append(f"{plain} {following}")  # "gcloud delete commands": a class no command line spells
+            elif not flags and not args and len(subcommand) < 2:
+                subcommand.append(plain)  # "az group delete": the command line as written
+            else:
+                args.append(plain)  # "gh repo delete"
         elif plain in CONCEPT_WORDS or plain in FILLER:
             unread.append(plain)
         elif explicit and not flags and not args and len(subcommand) < 2 and re.fullmatch(r"[a-z][\w.:-]*", plain):
             subcommand.append(plain)
         elif word.startswith("`") or (
-            (subcommand or explicit) and re.fullmatch(r"[\w./*:-]+", plain) and len(args) < 2
+            (subcommand or explicit)
+            and re.fullmatch(r"[\w./*:-]+", plain)
+            and len(args) < (4 if program.name in RUNNERS else 2)  # `npx prisma db push`: the tool's own words
         ):
             args.append(plain)
         else:
             unread.append(plain)
         i += 1
+    if ["--"] in flags and "." in args:
+        flags.remove(["--"])  # "git checkout -- .": the whole tree, with or without the separator
     return subcommand, flags, args, unread, i
+
+
+# Programs named like the files they read: "python files", "terraform files" are files of that kind.
+_LANGUAGES = frozenset("python node ruby php perl java go deno terraform docker helm bash sh zsh tsc".split())
 
 
 # Words between a verb and its program: "install system packages with apt".
@@ -253,6 +271,14 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
                 and after in ("", ".", ",", ";", "!")
             ):
                 return None  # "changes you did not make.": a verb, not the program
+            if (
+                after in ("file", "files")
+                and program.name in _LANGUAGES
+                and before not in ("run", "running", "execute", "use", "using", "with")
+            ):
+                return None  # "never commit python files", "terraform files": a kind of file, not the program
+            if program.name == "pre-commit" and after in ("hook", "hooks"):
+                return None  # "never skip pre-commit hooks": the git hooks, which `git commit --no-verify` skips
             if before == "from" and "import" in flat[max(0, i - 4) : i]:
                 return None  # "never import expect from vitest": a module, not a command
             if (
@@ -289,7 +315,12 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
     return None
 
 
-def _backticked_program(inner: list[str]) -> Program | None:
+# Code, not a command line: a comment (`# pragma: no cover`), an assignment or a literal (`t := []string{}`), a
+# call, a member (`Date.now`) or a class (`new Date`).
+_CODE_SPAN = re.compile(r"^\s*#|:=|[=\"'{}()\[\]<>;]|^\s*[A-Z]\w*\.\w|\s[A-Z][a-z]+[A-Z]?\w*\s*$")
+
+
+def _backticked_program(inner: list[str], span: str = "") -> Program | None:
     """A backticked span names a program when it starts with a known one, or with a word that looks like a
     command (`prek`, `./bin/brew`, `rails db:drop`): backticks are the author saying "this is a command"."""
     if not inner:
@@ -298,8 +329,8 @@ def _backticked_program(inner: list[str]) -> Program | None:
     if known:
         return vocabulary().programs[known]
     head = inner[0]
-    if re.search(r"[=\"'{}()\[\]<>]", " ".join(inner)):
-        return None  # `workspace = true`, `path = "../x"`: configuration, not a command line
+    if re.search(r"[=\"'{}()\[\]<>]", " ".join(inner)) or _CODE_SPAN.search(span) or len(head) < 2:
+        return None  # `workspace = true`, `path = "../x"`, a comment, `new Date`: code or configuration
     if len(inner) > 1 and not re.fullmatch(r"--?[\w-]+|[\w.:@/-]+", inner[1]):
         return None
     if re.fullmatch(r"(?:\.{0,2}/)?[a-z][\w.+-]*(?:/[\w.+-]+)*", head) and head.lower() not in NOT_PROGRAMS:
@@ -356,7 +387,7 @@ def read_commands(text: str) -> list[Mention]:
         word = flat[i]
         if word.startswith("`") or " " in words[i]:
             inner = tokens(words[i].strip("`"))
-            program = _backticked_program(inner)
+            program = _backticked_program(inner, words[i].strip("`"))
             if program is not None:
                 inner_words = [plain_token(t) for t in inner]
                 sub, flags, args, unread, _ = _read_after(program, inner_words, 1, explicit=True, span=True)
@@ -367,6 +398,8 @@ def read_commands(text: str) -> list[Mention]:
             i += 1
             continue
         found = _known_or_named(flat, i)
+        if found is not None and i > 1 and flat[i - 1] == "from" and words[i - 2].startswith("`"):
+            found = None  # "never use `expect` from Vitest": a name imported from a module, not a command
         if found is not None and found[0].name not in vocab.programs and raw[i].isupper() and len(raw[i]) > 1:
             found = None  # "run DROP statements": an SQL keyword, not a program
         if found is None:

@@ -23,6 +23,7 @@ _FILE_NAMES = (
     "Containerfile",
     "Brewfile",
     "Pipfile",
+    *(DOC_STEMS := ("CHANGELOG", "README", "CONTRIBUTING", "AUTHORS", "NOTICE", "CHANGES", "HISTORY")),
 )
 KNOWN_CONFIG = {
     "circleci": ".circleci/**",
@@ -48,6 +49,17 @@ FILE_KINDS = {
     # yarn.lock, Cargo.lock, poetry.lock, uv.lock, Gemfile.lock, composer.lock, bun.lock are all *.lock
     r"lock ?files?|dependency locks?": ["*.lock", "package-lock.json", "pnpm-lock.yaml"],
     r"(?:new )?markdown(?: files?| docs?| documents?)?": ["*.md"],
+    r"minified (?:files?|js|javascript|css|bundles?|assets?)": ["*.min.js", "*.min.css"],
+    r"source ?maps?(?: files?)?": ["*.map"],
+    r"(?:tls |ssl )?certificates?(?: files?)?|certs?": ["*.pem", "*.crt", "*.key", "*.p12"],
+    r"(?:the )?xcode project(?: files?)?": ["*.xcodeproj/**"],
+    r"compiled python(?: files?)?|(?:python )?bytecode(?: files?)?": ["*.pyc", "__pycache__/**"],
+    r"database files?|(?:local )?databases?|db files?": ["*.sqlite", "*.sqlite3", "*.db"],
+    r"ide (?:settings|config(?:uration)?|files?|folders?)|editor (?:settings|config(?:uration)?|folders?)": [
+        ".vscode/**",
+        ".idea/**",
+    ],
+    r"env(?:ironment)? files?|dotenv files?": [".env", ".env.*"],
 }
 # Folders that live beside the code they belong to, one per app or test folder: named alone, they are at any depth.
 NESTED_DIRS = frozenset({"migrations", "__snapshots__", "__pycache__"})
@@ -113,6 +125,13 @@ def owned_elsewhere(text: str) -> list[str]:
     return _globs(subject)
 
 
+# Files and folders that live in the user's home directory only: shell start-up files, global git config, keys.
+HOME_ONLY = frozenset(
+    ".bashrc .zshrc .bash_profile .zprofile .zshenv .profile .bash_logout .bash_aliases .gitconfig .ssh .aws .kube "
+    ".gnupg".split()
+)
+
+
 _STAGE_VERB = re.compile(
     r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:git\s+)?add(?:ing)?|"
     r"stag(?:e|ing)|commit(?:ting)?|check(?:ing)? in|push(?:ing)?)\b(?P<rest>.*)$",
@@ -126,8 +145,10 @@ _OUTSIDE = re.compile(
 )
 
 
-def _globs(rest: str) -> list[str]:
-    """Path patterns named right after a verb: `vendor/`, files under src/gen/, *.pem files, the migrations folder."""
+def _globs(rest: str, staged: bool = False) -> list[str]:
+    """Path patterns named right after a verb: `vendor/`, files under src/gen/, *.pem files, the migrations folder.
+    `staged`: the paths are staged in the repository, where a `.ssh` is the project's own, not the home one."""
+    rest = re.sub(r"\$\{?HOME\}?/", "~/", rest)
     head = re.split(r"[;:—–,]|\s-\s|\.\s|\s(?:instead|so|because|since|use|unless|except|when|if)\b", rest)[0]
     head = re.sub(r"\b(?:by hand|manually|directly|ever|again|anymore)\b", " ", head, flags=re.I).strip()
     for noun, globs in FILE_KINDS.items():  # the whole object is a kind of file: "terraform state files"
@@ -151,7 +172,7 @@ def _globs(rest: str) -> list[str]:
             word = match.group("k").lower()
             name = next((f for f in _FILE_NAMES if match.group("k").rstrip("s") == f), None)
             if name:
-                found.append(name)
+                found.append(f"{name}*" if name in DOC_STEMS else name)  # CHANGELOG.md, README.rst alike
             elif word in _DIR_WORDS and not re.match(
                 r"\s+(?!folder|directory|dir|or\b|and\b)[a-z]", rest[match.end() :]
             ):
@@ -159,6 +180,12 @@ def _globs(rest: str) -> list[str]:
                 found.append(f"**/{word}/**" if word in NESTED_DIRS else f"{word}/**")
             continue
         raw = (match.group("p") or match.group("w") or "").strip("`")
+        if raw.startswith(("~/", "$HOME/")) and len(raw.split("/", 1)[1].strip("/.")) > 0:
+            found.append("~/" + raw.split("/", 1)[1])  # "never touch ~/.ssh": the user's home, not the project
+            continue
+        if raw.rstrip("/") in HOME_ONLY and not staged:
+            found.append(f"~/{raw.rstrip('/')}")  # "my .zshrc": only the home directory holds one
+            continue
         if (
             not raw
             or raw.startswith(("~", "http", "//"))
@@ -207,7 +234,7 @@ def _globs(rest: str) -> list[str]:
 
 # What follows a staging verb when the file is not its object: "add logging in x.py", "add a dep to package.json".
 _INDIRECT = re.compile(
-    r"^\s+(?!(?:the|any|a|an|your|my|all|those|these|them|files?)\b)[a-z][\w-]*"
+    r"^\s+(?!(?:the|any|a|an|your|my|all|those|these|them|files?|anything|everything|nothing|stuff|things)\b)[a-z][\w-]*"
     r"(?:,| (?:[a-z]+ )*(?:to|in|into|inside)\b)|"
     r"^\s+(?:a|an|any|the)\s+(?!files?\b|folders?\b|director)[a-z][\w-]*\s+(?:to|in|into)\b",
     re.I,
@@ -228,7 +255,24 @@ _NAMING = re.compile(
 _PURPOSE = re.compile(r"\bto (?:make|get|fix|pass|silence|satisfy|work around|speed up|hide|force)\b", re.I)
 
 
+# "don't create README files in every folder": how many, or where each one goes, which no single path states
+_EVERY_PLACE = re.compile(
+    r"\b(?:in|for|under|inside)\s+(?:every|each|all)\s+(?:the\s+)?(?:folders?|director(?:y|ies)|dirs?|packages?|"
+    r"modules?|subfolders?|subdirector(?:y|ies)|crates?|apps?)\b",
+    re.I,
+)
+
+
+_OUTSIDE_PATH = re.compile(
+    r"\b(?:outside|out of|beyond|other than|except(?: for| in)?|apart from|besides)\s+(?:of\s+)?(?:the\s+)?"
+    r"(?!(?:repo|repository|project|workspace|working directory|codebase)\b)`?[\w.~-]*/",
+    re.I,
+)
+
+
 def path_checks(text: str) -> list[CheckSpec]:
+    if _EVERY_PLACE.search(text) or _OUTSIDE_PATH.search(text):
+        return []  # "outside the src/ directory": everything but a path, which no glob list states
     naming = _NAMING.search(text)
     if naming:  # "test files use `.test.ts` (not `.spec.ts`)": files named the other way are not to be written
         return [spec("forbidden_path", {"globs": [f"*{naming.group('bad')}"], "outside_project": False})]
@@ -242,9 +286,11 @@ def path_checks(text: str) -> list[CheckSpec]:
         staged = None  # "do not add CircleCI config": creating the file, not staging it
     if staged and not re.search(r"\bcommit messages?\b|\bto\s+(?:main|master)\b|\bbranch(?:es)?\b", text, re.I):
         rest = staged.group("rest")
+        if re.match(r"\s+(?:directly\s+)?(?:to|into|onto)\b", rest, re.I):
+            return []  # "never push to origin/main": where it goes, not what is staged
         if _INDIRECT.match(rest):
             return []  # "add logging in engine.py", "adding a dependency to package.json": the file is not staged
-        globs = _globs(rest)
+        globs = _globs(rest, staged=True)
         return [spec("staged_path", {"globs": globs})] if globs else []
     edit = _EDIT_VERB.search(text)
     alone = _LEAVE_ALONE.search(text)

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from heedful.rules import vocabulary as vocab
+from heedful.rules.compile.environments import environment_decided
 from heedful.rules.compile.events import moment
 from heedful.rules.compile.words import COMMIT_WORDS, DELIVERY_WORDS, EDIT_WORDS, GENERIC, REPLY_WORDS, mask_quoted
 from heedful.rules.models import CheckSpec
@@ -30,7 +31,8 @@ _QUALIFIER = re.compile(
     r"\bfor (?:\w+ ){0,2}?(?:large|big|huge|small|tiny|long|short|important|major|minor|complex|"
     r"simple|trivial|quick|critical|sensitive|risky|shared|public|production|prod)\b[\w ]*|"
     r"\b(?:inside|outside|within|in|into|on|against) (?:the |a |an |any |our )?(?:containers?|docker|ci|"
-    r"prod(?:uction)?|servers?|vms?|clusters?|host|remote|staging|pods?|prod pods)\b[\w ]*",
+    r"prod(?:uction)?|servers?|vms?|clusters?|host|remote|staging|pods?|prod pods|"
+    r"(?:build |ci |dev |test |shared |remote )?(?:box(?:es)?|runners?|servers?)|(?:build|ci) agents?)\b[\w ]*",
     re.I,
 )
 # "Without asking" forbids the action until the user approves it: blocking it is exactly that.
@@ -78,6 +80,32 @@ def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
     return re.sub(r"\s+", " ", main).strip(" ,;:.!?"), conditions, exceptions
 
 
+# "when signing blocks a commit", "if the hook fails", "when the push is rejected": the moment a bypass flag would be
+# reached for. A ban on the bypass holds then, which is the only time it is used: the flag's check decides it.
+_WHEN_IT_FAILS = re.compile(
+    r"^(?:when(?:ever)?|if|once|in case)\b[^,;]{0,60}?\b(?:fail\w*|block\w*|reject\w*|refus\w*|error\w*|"
+    r"break\w*|complain\w*|is slow|are slow|takes? too long|(?:does|do|did)\s*n[o']t (?:work|pass))\b[^,;]*$",
+    re.I,
+)
+_BYPASS_FLAGS = frozenset(
+    "--force -f --no-verify --no-gpg-sign --legacy-peer-deps --force-with-lease --break-system-packages --insecure "
+    "--ignore-scripts --skip-tests --hard --allow-empty --no-check".split()
+)
+
+
+def _bypasses(check: CheckSpec) -> bool:
+    """Whether every flag the check forbids is a way around a failure (`--no-verify`, `--force`, `--no-*`)."""
+    groups = [g for g in check.params.get("flags") or [] if isinstance(g, list)]
+    return bool(groups) and all(
+        any(str(f) in _BYPASS_FLAGS or str(f).startswith(("--no-", "--skip")) for f in g) for g in groups
+    )
+
+
+# Kinds of code change: a required command after a fix, a feature or a refactor runs after the edits that make it.
+_CODING = frozenset(
+    "fix fixes fixing fixed bug bugs bugfix bugfixes feature features implement implementing implementation refactor "
+    "refactors refactoring develop developing development coding".split()
+)
 # Prepositions of a condition carry no activity of their own ("when you look *through* the code").
 _PREPOSITIONS = frozenset("if as long through across into over around inside within from at by via".split())
 
@@ -106,10 +134,16 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
         allowed |= REPLY_WORDS
     elif check.kind in ("required_event", "workspace_leftovers"):
         allowed |= DELIVERY_WORDS | EDIT_WORDS
+        if check.kind == "required_event":
+            allowed |= _CODING  # "run the tests when fixing bugs": a fix is a change the event log sees
         if check.kind == "required_event" and moment(condition) is not None:
             return True  # "after changing go.mod", "before each commit": the event log decides it
     if check.kind in ACTION_KINDS and ASK_ONLY.match(condition.strip()):
         return True
+    if check.kind == "forbidden_command" and environment_decided(condition, check):
+        return True  # "against production": the check fires only where the command line names it
+    if check.kind == "forbidden_command" and _bypasses(check) and _WHEN_IT_FAILS.match(condition.strip()):
+        return True  # "don't use --no-verify when the hook fails": the failure is why the bypass would be used
     content = _content_words(condition)
     return bool(content) and all(w in allowed or re.fullmatch(r"\*?\.\w+", w) for w in content)
 

@@ -13,7 +13,11 @@ _OP = (
     r"(?P<op>under|below|fewer than|less than|at most|no more than|max(?:imum)?(?: of)?|within|not exceed(?:ing)?|"
     r"limit(?:ed)? to|(?:hard |strict )?(?:limit|cap) of|cap(?:ped)?(?: \w+){0,3}? at|up to|no longer than|to|in)"
 )
-_UNIT = r"(?P<unit>words?|lines?|bullet points?|bullets?|points|sentences?|paragraphs?|items)"
+# "list at most three options": options, suggestions and the like are the items of a list in the reply
+_UNIT = (
+    r"(?P<unit>words?|lines?|bullet points?|bullets?|points|sentences?|paragraphs?|items|options|suggestions|"
+    r"recommendations|choices|alternatives|ideas)"
+)
 _COUNTS = (
     re.compile(rf"\b{_OP}\s+{NUM}\s+{_UNIT}\b", re.I),
     re.compile(rf"\b{NUM}\s+{_UNIT}\s+(?:max(?:imum)?|or (?:fewer|less)|tops|at most|or shorter)\b", re.I),
@@ -37,6 +41,7 @@ _UNITS = {
     "sentence": "sentences",
     "paragraph": "paragraphs",
     "item": "bullets",
+    **{listed: "bullets" for listed in ("option", "suggestion", "recommendation", "choice", "alternative", "idea")},
 }
 _SAY = re.compile(
     r"\b(?:never|don'?t|do not|stop|no more|avoid|quit)\s+(?:ever\s+)?(?:say(?:ing)?|writ(?:e|ing)|"

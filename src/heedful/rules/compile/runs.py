@@ -94,8 +94,8 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
             break
         if not re.fullmatch(r"[\w.:@+-]+", plain):
             break
-        out.append(plain.lower() if not known or known != "make" else plain)
-        if len(out) == (5 if known == "make" else 3):  # make takes a list of targets ("make tidy fmt vet")
+        out.append(plain.lower() if not known or known not in ("make", "gradle") else plain)
+        if len(out) == (5 if known in ("make", "gradle") else 3):  # a list of targets ("make tidy fmt vet")
             break
     return out
 

@@ -179,9 +179,15 @@ def test_a_launched_program_marks_the_ban_as_bare_only(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["Use python3, not python.", "prefer pip3 over pip"])
-def test_two_spellings_the_shell_reads_as_one_program_are_not_banned(text: str) -> None:
-    """The shell reader reads python3 as python: a ban on python would block the preferred python3 too."""
-    assert not any(p.kind == "forbidden_command" for p in propose(text))
+def test_two_spellings_the_shell_reads_as_one_program_forbid_only_the_named_one(text: str) -> None:
+    """The shell reader reads python3 as python: the ban names the spelling, so the preferred one passes."""
+    bans = [p for p in propose(text) if p.kind == "forbidden_command"]
+    assert bans, text
+    for ban in bans:
+        params = dict(ban.params)
+        assert params["spelled"] == [params["program"]]
+        assert run(params, f"{params['program']}3 -V") == "pass"
+        assert run(params, f"{params['program']} -V") == "violated"
 
 
 def test_prohibition_and_its_replacement_after_a_semicolon_stay_one_rule() -> None:

@@ -46,6 +46,7 @@ from heedful.memory.recall.fusion import (
     fuse_positions,
     order_by_score_then_id,
 )
+from heedful.memory.recall.persons import common_people, person_focus
 from heedful.memory.recall.query import QueryAnalysis, analyze, words
 from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
 from heedful.memory.recall.sessions import SessionStage, rescore
@@ -58,7 +59,7 @@ from heedful.memory.recall.supersession import (
 )
 from heedful.memory.recall.tombstones import TombstoneFilter
 from heedful.memory.recall.types import RecallItem, RecallResult, RouteHit, State
-from heedful.memory.recall.updates import asks_about_now, newest_on_subject
+from heedful.memory.recall.updates import asks_about_now, newest_on_subject, states_a_change
 from heedful.store.sqlite.recall_index import micros_of
 from heedful.timeutil import from_text, now, parse_user_time, to_text
 
@@ -179,6 +180,9 @@ class Recaller:
             allowed[pool[admissible(index, pool, moment_us, include_forgotten)]] = True
         filtered = {route: ranking.where(allowed[ranking.positions]) for route, ranking in rankings.items()}
         first = fuse_positions(filtered, index.ids, config.weights, k=RRF_K, tied=TIED_ROUTES)
+        people = common_people(index, analysis) if config.person_penalty > 0 else []
+        if people and len(first):
+            first = _focused(first, index, people, config.person_penalty, config.person_keep)
         present = (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(words(query))
         asks_now = present and asks_about_now(words(query))
         started = time.perf_counter()
@@ -196,7 +200,7 @@ class Recaller:
             records.update(self.store.memory.get_facts(user_id, missing) if missing else {})
             fused = newer_first(fused, records, index, config.restated_cosine)
             if asks_now:
-                fused = self._newest_on_subject(fused, index, analysis, config.every_restatement)
+                fused = self._newest_on_subject(fused, records, index, analysis, config)
         items = self._items(fused, records, states)
         packed, used = pack(items, lambda item: item.tokens, budget, max_items)
         return RecallResult(
@@ -309,13 +313,22 @@ class Recaller:
         )
 
     def _newest_on_subject(
-        self, fused: list[Fused], index: UserRecallIndex, analysis: QueryAnalysis, every: bool
+        self,
+        fused: list[Fused],
+        records: Mapping[str, FactRecord],
+        index: UserRecallIndex,
+        analysis: QueryAnalysis,
+        config: RecallConfig,
     ) -> list[Fused]:
         where = np.array([index.position.get(entry.id, -1) for entry in fused], dtype=np.int64)
         if not len(where) or (where < 0).any():
             return fused
         coverage = self.store.search.query_coverage(index, analysis.match_expression, where)
-        return newest_on_subject(fused, coverage, index.valid_from[where], every=every)
+        depth = config.change_depth
+        changed = np.array([n < depth and _states_own_change(records.get(entry.id)) for n, entry in enumerate(fused)])
+        return newest_on_subject(
+            fused, coverage, index.valid_from[where], every=config.every_restatement, changed=changed, change_depth=depth
+        )
 
     def _honour_tombstones(
         self,
@@ -384,6 +397,28 @@ class Recaller:
                 )
             )
         return items
+
+
+def _focused(first: FusedTable, index: UserRecallIndex, people: list[str], penalty: float, keep: int) -> FusedTable:
+    """The fused table with items naming none of `people` lowered (persons.py) and sorted again; what the
+    focus took shows in explain as a `person` part of the score, so the parts still add up."""
+    scores = person_focus(index, people, first.positions, first.scores, penalty, keep)
+    order = order_by_score_then_id(scores, index.ids, first.positions)
+    lowered = (scores - first.scores)[order]
+    rank = np.where(lowered < 0, np.arange(1, len(order) + 1, dtype=np.float64), np.nan)
+    return FusedTable(
+        first.positions[order],
+        scores[order],
+        (*first.routes, "person"),
+        np.column_stack([first.ranks[order], rank]),
+        np.column_stack([first.route_scores[order], lowered]),
+        np.column_stack([first.contributions[order], lowered]),
+    )
+
+
+def _states_own_change(record: FactRecord | None) -> bool:
+    """The user (not the assistant) says that something of theirs changed: an update to what they said before."""
+    return record is not None and record.perspective != "assistant_said" and states_a_change(record.statement)
 
 
 def _plain(rank: float) -> float:

@@ -25,6 +25,7 @@ restatements from below the window reached 74% and cost BEAM @10 ten points: lef
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -36,8 +37,19 @@ _PRESENT = frozenset("is are am do does have has what's where's when's who's how
 _MODAL = frozenset("should shall will can must won't can't shouldn't".split())
 _PAST = frozenset("was were did had wasn't weren't didn't hadn't".split())
 _NOW = frozenset("current currently now latest still nowadays anymore".split())
+# Words that state a change of a value or a plan ("has grown to 165", "the new deadline", "extended
+# to", "down to 12 hours"): most updates say one, few original statements do (29 and 11 of BEAM's 39).
+_CHANGE = re.compile(
+    r"\b(?:now|new|newly|updated?|updating|changed?|recently|increased|decreased|grown|grew|reached|moved"
+    r"|extended|pushed|switched|revised|raised|lowered|dropped|improved|instead|no\s+longer|latest|currently"
+    r"|adjusted|shifted|rescheduled|postponed|expanded|reduced|(?:up|down)\s+to)\b",
+    re.IGNORECASE,
+)
 # Tuned on BEAM conversations 1-10 (knowledge-update questions), held out: 11-20.
 WINDOW = 10
+# How deep a newer statement of a change on the question's subject is looked for (it goes above the
+# older statement it updates, inside the window).
+CHANGE_DEPTH = 30
 SUBJECT_SHARE = 0.3
 # The newer item may hold less of the question than the older one and still be its restatement: an
 # update is often said in passing, inside a message about something else.
@@ -57,6 +69,11 @@ def asks_about_now(question_words: Sequence[str], *, modal: bool = True) -> bool
     return False
 
 
+def states_a_change(text: str) -> bool:
+    """True when `text` says that something changed ("now", "new", "extended to", "has grown to")."""
+    return _CHANGE.search(text) is not None
+
+
 def newest_on_subject(
     fused: list[Fused],
     coverage: np.ndarray,
@@ -67,24 +84,27 @@ def newest_on_subject(
     share: float = SUBJECT_SHARE,
     ratio: float = COVERAGE_RATIO,
     every: bool = False,
+    changed: np.ndarray | None = None,
+    change_depth: int = CHANGE_DEPTH,
 ) -> list[Fused]:
     """`fused` with every item in the first `window` preceded by the best-ranked newer item that
     restates it within the first `depth` (with `every`, all of them, the newest first).
     `coverage[i]`: the share of the question item i holds; `started[i]`: when it was said. b
-    restates a when both hold at least `share` of the question and b at least `ratio` of what a holds."""
-    head = min(window if depth is None else depth, len(fused))
+    restates a when both hold at least `share` of the question and b at least `ratio` of what a holds,
+    or when b, within the first `change_depth`, states a change (`changed[b]`)."""
+    near = window if depth is None else depth
+    deep = changed is not None and bool(changed[:change_depth].any())
+    head = min(max(near, change_depth if deep else 0), len(fused), len(coverage))
     if head < 2:
         return fused
     cover, when = coverage[:head], started[:head]
     on_subject = cover >= share
-    # restates[a, b]: b ranks below a, both on subject, b holds nearly as much of the question, b is newer
-    restates = np.triu(
-        on_subject[:, None]
-        & on_subject[None, :]
-        & (cover[None, :] >= ratio * cover[:, None])
-        & (when[None, :] > when[:, None]),
-        1,
-    )
+    alike = (cover[None, :] >= ratio * cover[:, None]) & (np.arange(head) < near)[None, :]
+    if deep and changed is not None:
+        alike |= (np.asarray(changed[:head], dtype=bool) & (np.arange(head) < change_depth))[None, :]
+    # restates[a, b]: b ranks below a, both on subject, b holds nearly as much of the question (or states
+    # a change), b is newer
+    restates = np.triu(on_subject[:, None] & on_subject[None, :] & alike & (when[None, :] > when[:, None]), 1)
     restates[min(window, head) :] = False
     if not restates.any():
         return fused
@@ -94,6 +114,8 @@ def newest_on_subject(
         if rank in moved:
             continue
         newer = [int(later) for later in np.flatnonzero(restates[rank]) if int(later) not in moved]
+        if deep and changed is not None:  # a statement of a change first: the update, rather than a reply
+            newer.sort(key=lambda later: not changed[later])
         if not every:
             newer = newer[:1]
         for later in sorted(newer, key=lambda other: -int(when[other])):  # the newest first

@@ -185,10 +185,11 @@ class Recaller:
             first = _focused(first, index, people, config.person_penalty, config.person_keep)
         present = (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(words(query))
         asks_now = present and asks_about_now(words(query))
+        # "what is / how many ... have I" states the present; a modal ("what should I ...") asks what to do
+        stated_now = present and asks_about_now(words(query), modal=False)
         started = time.perf_counter()
         if config.session_stage is not None and len(first):
-            # a modal question ("what should I ...") keeps its neighbours: they help it more than they mislead
-            stated_now = present and asks_about_now(words(query), modal=False)
+            # a modal question keeps its neighbours: they help it more than they mislead
             neighbours = config.session_stage.present_neighbours or not stated_now
             first = self._rescore(index, first, config.session_stage, moment_us, include_forgotten, neighbours)
         if config.session_stage is not None:
@@ -200,7 +201,7 @@ class Recaller:
             records.update(self.store.memory.get_facts(user_id, missing) if missing else {})
             fused = newer_first(fused, records, index, config.restated_cosine)
             if asks_now:
-                fused = self._newest_on_subject(fused, records, index, analysis, config)
+                fused = self._newest_on_subject(fused, records, index, analysis, config, stated_now)
         items = self._items(fused, records, states)
         packed, used = pack(items, lambda item: item.tokens, budget, max_items)
         return RecallResult(
@@ -319,15 +320,23 @@ class Recaller:
         index: UserRecallIndex,
         analysis: QueryAnalysis,
         config: RecallConfig,
+        stated_now: bool,
     ) -> list[Fused]:
+        """`newest_on_subject` over the returned rows; statements of a change count for a question that
+        states the present (a modal question, which asks what to do, more often wants an instruction)."""
         where = np.array([index.position.get(entry.id, -1) for entry in fused], dtype=np.int64)
         if not len(where) or (where < 0).any():
             return fused
         coverage = self.store.search.query_coverage(index, analysis.match_expression, where)
-        depth = config.change_depth
+        depth = config.change_depth if stated_now else 0
         changed = np.array([n < depth and _states_own_change(records.get(entry.id)) for n, entry in enumerate(fused)])
         return newest_on_subject(
-            fused, coverage, index.valid_from[where], every=config.every_restatement, changed=changed, change_depth=depth
+            fused,
+            coverage,
+            index.valid_from[where],
+            every=config.every_restatement,
+            changed=changed,
+            change_depth=depth,
         )
 
     def _honour_tombstones(

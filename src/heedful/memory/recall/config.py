@@ -18,6 +18,7 @@ from types import MappingProxyType
 
 from heedful.errors import InputError
 from heedful.memory.recall.sessions import SessionStage
+from heedful.memory.recall.updates import CHANGE_DEPTH
 
 ROUTE_NAMES = ("vector", "keyword", "entity", "time", "place", "recency")
 
@@ -50,7 +51,7 @@ class RecallConfig:
     # An item naming none of the common people the question names loses this share of its score (persons.py).
     # For a question about now: a newer item on its subject that states a change ("has grown to", "the new
     # deadline"), within the first this many, goes above the older statement (0: off; updates.py).
-    change_depth: int = 30
+    change_depth: int = CHANGE_DEPTH
     person_penalty: float = 0.0
     # ... except the first this many of the fused list: a question may name the wrong person for a strong match.
     person_keep: int = 0

@@ -120,6 +120,7 @@ def test_a_statement_of_a_change_goes_before_a_newer_reply_and_every_one_above_t
         ("I'm down to 12 hours of overtime this week.", True),
         ("My first sprint deadline is April 1.", False),
         ("Renewal of the lease is in May.", False),
+        ("Now I'm ready for something new!", False),
     ],
 )
 def test_states_a_change(text: str, change: bool) -> None:

@@ -11,8 +11,11 @@ in their state then (validity and expiry both read at that time); never forgotte
 or matching an active request to forget) unless `include_forgotten`; superseded items come back
 marked `superseded`. Routes rank positions in the user's index, and fusion and the session stage
 (sessions.py: a session prior and the neighbouring turns, shown in explain as a `session` part of
-each score) work on arrays; only the rows returned are read from the store and made into objects. Every
-weight and stage setting comes from a named configuration (config.py), reported by explain.
+each score) work on arrays; only the rows returned are read from the store and made into objects.
+For a question about the present, what holds now comes first: a superseded item's replacement
+above it (supersession.py), a newer restatement or a later statement of a changed value above the
+older one (updates.py). Every weight and stage setting comes from a named configuration
+(config.py), reported by explain.
 """
 
 from __future__ import annotations
@@ -329,7 +332,9 @@ class Recaller:
             return fused
         coverage = self.store.search.query_coverage(index, analysis.match_expression, where)
         depth = config.change_depth if stated_now else 0
-        changed = np.array([n < depth and _states_own_change(records.get(entry.id)) for n, entry in enumerate(fused)])
+        changed = np.array(
+            [n < depth and _states_own_change(records.get(entry.id)) for n, entry in enumerate(fused)], dtype=bool
+        )
         return newest_on_subject(
             fused,
             coverage,

@@ -125,3 +125,14 @@ def test_a_statement_of_a_change_goes_before_a_newer_reply_and_every_one_above_t
 )
 def test_states_a_change(text: str, change: bool) -> None:
     assert states_a_change(text) is change
+
+
+def test_a_statement_of_a_change_needs_less_of_the_question_to_be_on_its_subject() -> None:
+    fused = _fused("old", "other", "update")
+    coverage = np.array([1.0, 0.1, 0.25])  # below the share a restatement needs, above a change's
+    started = np.array([1, 2, 9])
+    changed = np.array([False, False, True])
+    order = newest_on_subject(fused, coverage, started, window=1, changed=changed, change_depth=3)
+    assert [entry.id for entry in order] == ["update", "old", "other"]
+    kept = newest_on_subject(fused, coverage, started, window=1, changed=changed, change_depth=3, change_share=0.3)
+    assert [entry.id for entry in kept] == ["old", "other", "update"]

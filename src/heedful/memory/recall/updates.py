@@ -63,6 +63,8 @@ WINDOW = 10
 # How deep a newer statement of a change on the question's subject is looked for (it goes above the
 # older statement it updates, inside the window).
 CHANGE_DEPTH = 30
+# A statement of a change is on the subject with less of the question: it names the value, not the topic.
+CHANGE_SHARE = 0.2
 SUBJECT_SHARE = 0.3
 # The newer item may hold less of the question than the older one and still be its restatement: an
 # update is often said in passing, inside a message about something else.
@@ -103,12 +105,14 @@ def newest_on_subject(
     every: bool = False,
     changed: np.ndarray | None = None,
     change_depth: int = CHANGE_DEPTH,
+    change_share: float = CHANGE_SHARE,
 ) -> list[Fused]:
     """`fused` with every item in the first `window` preceded by the best-ranked newer item that
     restates it within the first `depth` (with `every`, all of them, the newest first).
     `coverage[i]`: the share of the question item i holds; `started[i]`: when it was said. b
     restates a when both hold at least `share` of the question and b at least `ratio` of what a holds,
-    or when b, within the first `change_depth`, states a change (`changed[b]`)."""
+    or when b, within the first `change_depth`, states a change (`changed[b]`) and holds at least
+    `change_share` of the question."""
     near = window if depth is None else depth
     deep = changed is not None and bool(changed[:change_depth].any())
     head = min(max(near, change_depth if deep else 0), len(fused), len(coverage))
@@ -119,6 +123,7 @@ def newest_on_subject(
     alike = (cover[None, :] >= ratio * cover[:, None]) & (np.arange(head) < near)[None, :]
     if deep and changed is not None:
         alike |= (np.asarray(changed[:head], dtype=bool) & (np.arange(head) < change_depth))[None, :]
+        on_subject = on_subject | (np.asarray(changed[:head], dtype=bool) & (cover >= change_share))
     # restates[a, b]: b ranks below a, both on subject, b holds nearly as much of the question (or states
     # a change), b is newer
     restates = np.triu(on_subject[:, None] & on_subject[None, :] & alike & (when[None, :] > when[:, None]), 1)

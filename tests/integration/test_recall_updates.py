@@ -7,7 +7,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from heedful.api import Heedful
+from heedful.memory.recall.config import DEFAULT
+from heedful.memory.recall.engine import Recaller
 from heedful.memory.write import NewMessage
+from heedful.store.records import Role
 
 T0 = datetime(2024, 3, 1, 9, tzinfo=UTC)
 OLD = (
@@ -42,3 +45,45 @@ def test_newer_restatement_first_for_a_present_question(tmp_path: Path) -> None:
         # repeats the question's words, so it ranks first)
         old, new = _positions(hf, "u", "What was the average response time of the dashboard API?")
         assert old < new
+
+
+ORIGINAL = "I have a deadline of April 1 for the first sprint, which covers the basic layout and navigation."
+# Each of these says more of the question than the update does, so the update ranks below the first ten.
+ON_SUBJECT = [
+    f"For the first sprint deadline I listed the basic layout and navigation tasks, part {n}." for n in range(12)
+]
+UPDATE = "Could you help me adjust my board? The sprint deadline was extended to April 5."
+
+
+def _home_with_an_update(hf: Heedful, update_role: Role) -> None:
+    messages = [NewMessage(ORIGINAL, at=T0, session_id="s1")]
+    messages += [NewMessage(t, at=T0 + timedelta(hours=n + 1), session_id="s1") for n, t in enumerate(ON_SUBJECT)]
+    messages.append(NewMessage(UPDATE, role=update_role, at=T0 + timedelta(days=9), session_id="s2"))
+    hf.memory.add("u", messages, extract=False)
+
+
+def _ranks(hf: Heedful, config: str | None = None) -> tuple[int, int]:
+    chosen = DEFAULT if config is None else DEFAULT.derive(config, change_depth=0)
+    recaller = Recaller(hf.store, lambda: hf.embedder, config=chosen)
+    try:
+        question = "What is the deadline for the first sprint on the basic layout and navigation?"
+        texts = [item.text for item in recaller.recall("u", question, limit=30).items]
+    finally:
+        recaller.close()
+    return texts.index(ORIGINAL), texts.index(UPDATE)
+
+
+def test_a_later_statement_of_a_change_comes_up_from_below_the_first_ten(tmp_path: Path) -> None:
+    with Heedful.open(tmp_path / "home", embedder="hashing") as hf:
+        _home_with_an_update(hf, "user")
+        original, update = _ranks(hf, "without-changes")
+        assert update > 10 and original < update  # the routes alone rank it far below
+        original, update = _ranks(hf)
+        assert update < original
+
+
+def test_the_assistant_saying_a_change_is_not_an_update_of_the_users_own(tmp_path: Path) -> None:
+    with Heedful.open(tmp_path / "home", embedder="hashing") as hf:
+        _home_with_an_update(hf, "assistant")
+        original, update = _ranks(hf)
+        assert original < update

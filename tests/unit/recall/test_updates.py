@@ -8,7 +8,7 @@ import pytest
 from heedful.memory.recall.fusion import Fused
 from heedful.memory.recall.query import words
 from heedful.memory.recall.supersession import asks_about_the_past
-from heedful.memory.recall.updates import asks_about_now, newest_on_subject
+from heedful.memory.recall.updates import asks_about_now, newest_on_subject, states_a_change
 
 
 @pytest.mark.parametrize(
@@ -88,3 +88,51 @@ def test_an_update_said_in_passing_still_restates() -> None:
 )
 def test_asks_about_the_past_only_for_an_earlier_state(question: str, past: bool) -> None:
     assert asks_about_the_past(words(question)) is past
+
+
+def test_a_newer_statement_of_a_change_comes_up_from_below_the_window() -> None:
+    fused = _fused("old", "reply", "other", "update", "tail")
+    coverage = np.array([1.0, 1.0, 0.1, 0.5, 0.9])
+    started = np.array([1, 2, 3, 9, 0])
+    changed = np.array([False, False, False, True, False])
+    order = newest_on_subject(fused, coverage, started, window=2, changed=changed, change_depth=5)
+    # the update holds only half of what "old" holds and ranks below the window, but it states a change
+    assert [entry.id for entry in order] == ["update", "old", "reply", "other", "tail"]
+    # without a stated change, nothing below the window moves
+    plain = newest_on_subject(fused, coverage, started, window=2)
+    assert [entry.id for entry in plain] == ["reply", "old", "other", "update", "tail"]
+
+
+def test_a_statement_of_a_change_goes_before_a_newer_reply_and_every_one_above_the_older() -> None:
+    fused = _fused("old", "reply", "first change", "second change")
+    coverage = np.array([1.0, 1.0, 0.6, 0.6])
+    started = np.array([1, 2, 5, 9])
+    changed = np.array([False, False, True, True])
+    order = newest_on_subject(fused, coverage, started, window=2, changed=changed, change_depth=4)
+    assert [entry.id for entry in order] == ["second change", "first change", "old", "reply"]
+
+
+@pytest.mark.parametrize(
+    ("text", "change"),
+    [
+        ("The sprint deadline was extended to April 5.", True),
+        ("Commits merged into main have grown to 165.", True),
+        ("I'm down to 12 hours of overtime this week.", True),
+        ("My first sprint deadline is April 1.", False),
+        ("Renewal of the lease is in May.", False),
+        ("Now I'm ready for something new!", False),
+    ],
+)
+def test_states_a_change(text: str, change: bool) -> None:
+    assert states_a_change(text) is change
+
+
+def test_a_statement_of_a_change_needs_less_of_the_question_to_be_on_its_subject() -> None:
+    fused = _fused("old", "other", "update")
+    coverage = np.array([1.0, 0.1, 0.25])  # below the share a restatement needs, above a change's
+    started = np.array([1, 2, 9])
+    changed = np.array([False, False, True])
+    order = newest_on_subject(fused, coverage, started, window=1, changed=changed, change_depth=3)
+    assert [entry.id for entry in order] == ["update", "old", "other"]
+    kept = newest_on_subject(fused, coverage, started, window=1, changed=changed, change_depth=3, change_share=0.3)
+    assert [entry.id for entry in kept] == ["old", "other", "update"]

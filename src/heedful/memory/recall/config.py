@@ -18,6 +18,7 @@ from types import MappingProxyType
 
 from heedful.errors import InputError
 from heedful.memory.recall.sessions import SessionStage
+from heedful.memory.recall.updates import CHANGE_DEPTH
 
 ROUTE_NAMES = ("vector", "keyword", "entity", "time", "place", "recency")
 
@@ -47,6 +48,13 @@ class RecallConfig:
     # For a question about now: every newer restatement goes above an older statement (True), or only
     # the best-ranked one (False). See updates.py for what each costs; derive a configuration to use it.
     every_restatement: bool = False
+    # An item naming none of the common people the question names loses this share of its score (persons.py).
+    # For a question about now: a newer item on its subject that states a change ("has grown to", "the new
+    # deadline"), within the first this many, goes above the older statement (0: off; updates.py).
+    change_depth: int = CHANGE_DEPTH
+    person_penalty: float = 0.0
+    # ... except the first this many of the fused list: a question may name the wrong person for a strong match.
+    person_keep: int = 0
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.weights) - set(ROUTE_NAMES))
@@ -72,6 +80,9 @@ class RecallConfig:
             "session_stage": None if stage is None else dataclasses.asdict(stage),
             "restated_cosine": self.restated_cosine,
             "every_restatement": self.every_restatement,
+            "change_depth": self.change_depth,
+            "person_penalty": self.person_penalty,
+            "person_keep": self.person_keep,
         }
 
 

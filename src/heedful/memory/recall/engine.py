@@ -11,8 +11,11 @@ in their state then (validity and expiry both read at that time); never forgotte
 or matching an active request to forget) unless `include_forgotten`; superseded items come back
 marked `superseded`. Routes rank positions in the user's index, and fusion and the session stage
 (sessions.py: a session prior and the neighbouring turns, shown in explain as a `session` part of
-each score) work on arrays; only the rows returned are read from the store and made into objects. Every
-weight and stage setting comes from a named configuration (config.py), reported by explain.
+each score) work on arrays; only the rows returned are read from the store and made into objects.
+For a question about the present, what holds now comes first: a superseded item's replacement
+above it (supersession.py), a newer restatement or a later statement of a changed value above the
+older one (updates.py). Every weight and stage setting comes from a named configuration
+(config.py), reported by explain.
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from heedful.memory.recall.fusion import (
     fuse_positions,
     order_by_score_then_id,
 )
+from heedful.memory.recall.persons import common_people, person_focus
 from heedful.memory.recall.query import QueryAnalysis, analyze, words
 from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
 from heedful.memory.recall.sessions import SessionStage, rescore
@@ -58,7 +62,7 @@ from heedful.memory.recall.supersession import (
 )
 from heedful.memory.recall.tombstones import TombstoneFilter
 from heedful.memory.recall.types import RecallItem, RecallResult, RouteHit, State
-from heedful.memory.recall.updates import asks_about_now, newest_on_subject
+from heedful.memory.recall.updates import asks_about_now, newest_on_subject, states_a_change
 from heedful.store.sqlite.recall_index import micros_of
 from heedful.timeutil import from_text, now, parse_user_time, to_text
 
@@ -179,12 +183,16 @@ class Recaller:
             allowed[pool[admissible(index, pool, moment_us, include_forgotten)]] = True
         filtered = {route: ranking.where(allowed[ranking.positions]) for route, ranking in rankings.items()}
         first = fuse_positions(filtered, index.ids, config.weights, k=RRF_K, tied=TIED_ROUTES)
+        people = common_people(index, analysis) if config.person_penalty > 0 else []
+        if people and len(first):
+            first = _focused(first, index, people, config.person_penalty, config.person_keep)
         present = (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(words(query))
         asks_now = present and asks_about_now(words(query))
+        # "what is / how many ... have I" states the present; a modal ("what should I ...") asks what to do
+        stated_now = present and asks_about_now(words(query), modal=False)
         started = time.perf_counter()
         if config.session_stage is not None and len(first):
-            # a modal question ("what should I ...") keeps its neighbours: they help it more than they mislead
-            stated_now = present and asks_about_now(words(query), modal=False)
+            # a modal question keeps its neighbours: they help it more than they mislead
             neighbours = config.session_stage.present_neighbours or not stated_now
             first = self._rescore(index, first, config.session_stage, moment_us, include_forgotten, neighbours)
         if config.session_stage is not None:
@@ -196,7 +204,7 @@ class Recaller:
             records.update(self.store.memory.get_facts(user_id, missing) if missing else {})
             fused = newer_first(fused, records, index, config.restated_cosine)
             if asks_now:
-                fused = self._newest_on_subject(fused, index, analysis, config.every_restatement)
+                fused = self._newest_on_subject(fused, records, index, analysis, config, stated_now)
         items = self._items(fused, records, states)
         packed, used = pack(items, lambda item: item.tokens, budget, max_items)
         return RecallResult(
@@ -309,13 +317,32 @@ class Recaller:
         )
 
     def _newest_on_subject(
-        self, fused: list[Fused], index: UserRecallIndex, analysis: QueryAnalysis, every: bool
+        self,
+        fused: list[Fused],
+        records: Mapping[str, FactRecord],
+        index: UserRecallIndex,
+        analysis: QueryAnalysis,
+        config: RecallConfig,
+        stated_now: bool,
     ) -> list[Fused]:
+        """`newest_on_subject` over the returned rows; statements of a change count for a question that
+        states the present (a modal question, which asks what to do, more often wants an instruction)."""
         where = np.array([index.position.get(entry.id, -1) for entry in fused], dtype=np.int64)
         if not len(where) or (where < 0).any():
             return fused
         coverage = self.store.search.query_coverage(index, analysis.match_expression, where)
-        return newest_on_subject(fused, coverage, index.valid_from[where], every=every)
+        depth = config.change_depth if stated_now else 0
+        changed = np.array(
+            [n < depth and _states_own_change(records.get(entry.id)) for n, entry in enumerate(fused)], dtype=bool
+        )
+        return newest_on_subject(
+            fused,
+            coverage,
+            index.valid_from[where],
+            every=config.every_restatement,
+            changed=changed,
+            change_depth=depth,
+        )
 
     def _honour_tombstones(
         self,
@@ -384,6 +411,28 @@ class Recaller:
                 )
             )
         return items
+
+
+def _focused(first: FusedTable, index: UserRecallIndex, people: list[str], penalty: float, keep: int) -> FusedTable:
+    """The fused table with items naming none of `people` lowered (persons.py) and sorted again; what the
+    focus took shows in explain as a `person` part of the score, so the parts still add up."""
+    scores = person_focus(index, people, first.positions, first.scores, penalty, keep)
+    order = order_by_score_then_id(scores, index.ids, first.positions)
+    lowered = (scores - first.scores)[order]
+    rank = np.where(lowered < 0, np.arange(1, len(order) + 1, dtype=np.float64), np.nan)
+    return FusedTable(
+        first.positions[order],
+        scores[order],
+        (*first.routes, "person"),
+        np.column_stack([first.ranks[order], rank]),
+        np.column_stack([first.route_scores[order], lowered]),
+        np.column_stack([first.contributions[order], lowered]),
+    )
+
+
+def _states_own_change(record: FactRecord | None) -> bool:
+    """The user (not the assistant) says that something of theirs changed: an update to what they said before."""
+    return record is not None and record.perspective != "assistant_said" and states_a_change(record.statement)
 
 
 def _plain(rank: float) -> float:

@@ -45,3 +45,9 @@ def test_nested_leave_one_source_out_scores_every_source_at_both_points() -> Non
         # The stricter threshold can only persist fewer messages.
         assert left.precision_first.persist_admitted <= left.chosen.persist_admitted
         assert left.precision_first.wrongly_persisted <= left.chosen.wrongly_persisted
+        # The curve: one score per operating point, fewer persisted as the allowed false-persist rate falls.
+        points = [f"{rate:g}" for rate in sorted(at.OPERATING_POINTS, reverse=True)]
+        assert list(left.curve_thresholds) == [f"{rate:g}" for rate in at.OPERATING_POINTS]
+        admitted = [left.curve[p].persist_admitted + left.curve[p].wrongly_persisted for p in points]
+        assert admitted == sorted(admitted, reverse=True)
+        assert all(left.curve[p].messages == held for p in points)

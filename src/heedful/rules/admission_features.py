@@ -13,7 +13,7 @@ import re
 import zlib
 from collections.abc import Callable
 
-from heedful.rules import admission_addressee, admission_cues, admission_scope, detect
+from heedful.rules import admission_addressee, admission_cues, admission_scope, admission_vague, detect
 from heedful.rules import lexicon as lx
 
 _PROGRAMS = re.compile(
@@ -337,6 +337,7 @@ def structure(text: str) -> list[float]:
         ),
         *admission_scope.values(text),
         *admission_addressee.values(text),
+        *admission_vague.values(text),
     ]
 
 
@@ -392,6 +393,7 @@ STRUCTURE_NAMES: tuple[str, ...] = (
     *admission_cues.PAIR_NAMES,
     *admission_scope.NAMES,
     *admission_addressee.NAMES,
+    *admission_vague.NAMES,
 )
 
 

@@ -66,7 +66,7 @@ class TrainConfig:
         model = self.solver if self.solver in ("ridge", "stages") else f"adam hidden={self.hidden}"
         return (
             f"{model} l2={self.l2} embedding_penalty={self.embedding_penalty} ngrams={self.ngram_buckets} "
-            f"lexicon_override={self.lexicon_override}"
+            f"lexicon_override={self.lexicon_override} max_false_persist={self.max_false_persist:g}"
         )
 
 

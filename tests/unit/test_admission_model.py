@@ -203,16 +203,15 @@ def test_persist_threshold_bisection_finds_the_lowest_threshold_within_the_rate(
 
     rng = np.random.default_rng(5)
     y = rng.integers(0, 4, 400)
-    sources = np.array([f"s{i % 3}" for i in range(400)])
     raw = rng.random((400, 4)) + np.where(y == 0, 0.6, 0.0)[:, None] * np.eye(4)[0]
     probabilities = raw / raw.sum(axis=1, keepdims=True)
     for rate in (0.0, 0.01, 0.05, 0.2, 1.0):
-        found = admission_train.persist_threshold(probabilities, y, sources, rate)
+        found = admission_train.persist_threshold(probabilities, y, rate)
         scan = next(
             (
                 float(t)
                 for t in np.linspace(0.0, 0.999, 1000)
-                if admission_train._false_persist_rate(probabilities[:, 0] >= t, y, sources) <= rate
+                if admission_train._false_persist_rate(probabilities[:, 0] >= t, y) <= rate
             ),
             0.999,
         )
@@ -263,11 +262,16 @@ def test_a_message_of_every_class_with_the_shipped_model() -> None:
         "Fix the failing test in utils.py please.": ("task_local", None),
         "ugh, be more careful with that stuff": ("underspecified", None),
         "thanks, that worked!": ("none", None),
-        # the classes read wrongly before the cue vocabulary: a recurring trigger, a terse durable marker,
-        # a rule motivated by a fact about the repository
+        # the classes read wrongly before the cue vocabulary: a recurring trigger, a terse durable marker
         "run ruff format before every commit": ("persist", None),
         "No force pushes. Ever.": ("persist", "global"),
-        "This repo is on Python 3.8, don't use walrus operators": ("persist", "project"),
+        # scope: a program or flag banned with no repository anchor is the user's habit; the same ban said
+        # about "this monorepo" binds to the project (both were learned with the other scope end to end)
+        "No --privileged containers": ("persist", "global"),
+        "Use rg, not grep -r, in this monorepo": ("persist", "project"),
+        # task requests that name an action the agent takes: this task only
+        "fix the login bug": ("task_local", None),
+        "stop the server": ("task_local", None),
     }
     for text, (decision, scope) in cases.items():
         vector = embedder.embed([text])[0]

@@ -37,11 +37,11 @@ from heedful.rules.admission_model import (
 # the held-out sources, as the target is stated) that the persist threshold may let through on
 # out-of-fold predictions. Every point's threshold is recorded with the weights, so the curve (recall at
 # each point) is reported per left-out source; the shipped one is `MAX_FALSE_PERSIST`. At 10% the model
-# persisted one real SWE-Together request in ten: a wrong lasting rule blocks good work in every later
-# session, while a missed one costs the user a second correction (`heedful train admission
-# --max-false-persist` moves the point).
+# persisted one real SWE-Together request in ten; at 1-2% it dropped rules as plain as "Keep replies
+# under 20 words" and "never commit the .envrc" (a missed rule costs the user a second correction, a
+# wrong one blocks good work in later sessions). `heedful train admission --max-false-persist` moves it.
 OPERATING_POINTS = (0.01, 0.02, 0.05, 0.10)
-MAX_FALSE_PERSIST = 0.02
+MAX_FALSE_PERSIST = 0.05
 PRECISION_FIRST = 0.01
 
 

@@ -265,6 +265,7 @@ def test_a_message_of_every_class_with_the_shipped_model() -> None:
         # the classes read wrongly before the cue vocabulary: a recurring trigger, a terse durable marker
         "run ruff format before every commit": ("persist", None),
         "No force pushes. Ever.": ("persist", "global"),
+        "This repo is on Python 3.8, don't use walrus operators": ("persist", "project"),
         # scope: a program or flag banned with no repository anchor is the user's habit; the same ban said
         # about "this monorepo" binds to the project (both were learned with the other scope end to end)
         "No --privileged containers": ("persist", "global"),

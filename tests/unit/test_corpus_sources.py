@@ -60,13 +60,20 @@ def test_tracker_quotes_name_their_thread_and_stay_short_per_thread() -> None:
     assert {row["decision"] for row in rows} == {"persist", "task_local", "underspecified", "none"}
 
 
-@pytest.mark.parametrize("source", _rows("instruction_files_b/SOURCES.jsonl"), ids=lambda source: source["file"])
-def test_every_instruction_line_is_labelled_as_written(source: dict) -> None:
-    text = (CORPUS / "instruction_files_b" / source["file"]).read_text(encoding="utf-8")
+BATCHES = [("instruction_files_b", "instructions_b.jsonl"), ("instruction_files_c", "instructions_c.jsonl")]
+
+
+@pytest.mark.parametrize(
+    ("folder", "labels", "source"),
+    [(folder, labels, source) for folder, labels in BATCHES for source in _rows(f"{folder}/SOURCES.jsonl")],
+    ids=lambda value: value["file"] if isinstance(value, dict) else value,
+)
+def test_every_instruction_line_is_labelled_as_written(folder: str, labels: str, source: dict) -> None:
+    text = (CORPUS / folder / source["file"]).read_text(encoding="utf-8")
     lines = text.split("\n")
     labelled = {
         row["provenance"]["line"]: row
-        for row in _rows("instructions_b.jsonl")
+        for row in _rows(labels)
         if row["provenance"]["repo"] == source["repo"] and row["provenance"]["path"] == source["path"]
     }
     assert set(labelled) == _unfenced_lines(text)
@@ -76,11 +83,12 @@ def test_every_instruction_line_is_labelled_as_written(source: dict) -> None:
         assert (row["line_kind"] == "directive") == (row["decision"] == "persist")
 
 
-def test_instruction_batch_b_is_disjoint_from_the_first_batch() -> None:
+def test_instruction_batches_share_no_repository() -> None:
     first = {source["repo"] for source in _rows("instruction_files/SOURCES.jsonl")}
     second = {source["repo"] for source in _rows("instruction_files_b/SOURCES.jsonl")}
-    assert not first & second
-    assert len(second) >= 20
+    third = {source["repo"] for source in _rows("instruction_files_c/SOURCES.jsonl")}
+    assert not first & second and not (first | second) & third
+    assert len(second) >= 20 and len(third) >= 15
 
 
 def test_second_tracker_batch_is_traceable_and_shares_no_message_with_the_first() -> None:
@@ -101,8 +109,9 @@ def test_second_tracker_batch_is_traceable_and_shares_no_message_with_the_first(
     assert {"persist", "task_local", "none"} <= {row["decision"] for row in rows}
 
 
-def test_dialogue_turns_name_their_chat_history_and_previous_turn() -> None:
-    rows = _rows("dialogues_a.jsonl")
+@pytest.mark.parametrize("name", ["dialogues_a.jsonl", "dialogues_b.jsonl"])
+def test_dialogue_turns_name_their_chat_history_and_previous_turn(name: str) -> None:
+    rows = _rows(name)
     assert len(rows) >= 500
     repositories = Counter(row["provenance"]["repository"] for row in rows)
     assert len(repositories) >= 40
@@ -122,3 +131,16 @@ def test_dialogue_turns_name_their_chat_history_and_previous_turn() -> None:
     assert sum(row["previous"] is None for row in rows) <= len(by_history)
     assert all(row["previous"] for row in rows if row.get("points_back"))
     assert {row["decision"] for row in rows} == {"persist", "task_local", "underspecified", "none"}
+
+
+def test_the_second_dialogue_batch_shares_no_repository_with_the_first() -> None:
+    first = {row["provenance"]["repository"] for row in _rows("dialogues_a.jsonl")}
+    second = {row["provenance"]["repository"] for row in _rows("dialogues_b.jsonl")}
+    assert not first & second
+
+
+def test_held_out_sources_stay_out_of_training_unless_named() -> None:
+    from heedful.bench.admission_corpus import HELD_OUT_SOURCES, all_rows
+
+    assert {r.source for r in all_rows()}.isdisjoint(HELD_OUT_SOURCES)
+    assert {r.source for r in all_rows(sources=HELD_OUT_SOURCES)} == set(HELD_OUT_SOURCES)

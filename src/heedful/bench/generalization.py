@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from heedful.bench.admission_corpus import CorpusRow, all_rows
+from heedful.bench.admission_corpus import HELD_OUT_SOURCES, CorpusRow, all_rows
 from heedful.rules import admission_model as am
 from heedful.rules import admission_train as at
 from heedful.rules.detect import admit as lexicon_admit
@@ -259,6 +259,15 @@ def run(
             entry["left_out_misses"] = left.chosen.misses[:misses]
         per_source[source] = entry
     chosen = pooled([v.chosen for v in loso.values()])
+    unseen: dict[str, Any] = {}
+    held_out = all_rows(shared, HELD_OUT_SOURCES)
+    if held_out and shipped is not None and shipped.embedder == embedder.name:
+        held_vectors = at.embed_texts([r.text for r in held_out], embedder, at.cache_dir())
+        for source in HELD_OUT_SOURCES:
+            idx = [i for i, r in enumerate(held_out) if r.source == source]
+            if idx:
+                subset = [held_out[i] for i in idx]
+                unseen[source] = score(shipped, subset, np.asarray(held_vectors[idx])).summary()
     return {
         "protocol": PROTOCOL,
         "embedder": embedder.name,
@@ -277,6 +286,7 @@ def run(
         "overall_left_out_precision_first": pooled([v.precision_first for v in loso.values()]).summary(),
         "overall_confusion": chosen.confusion,
         "overall_lexicon": pooled(lexicon_scores).summary(),
+        "unseen": unseen,  # the shipped model on sources it was never trained or tuned on
     }
 
 
@@ -347,6 +357,13 @@ def render(report: dict[str, Any]) -> list[str]:
     lines.append("per class (gold -> predicted, pooled over left-out sources, chosen point):")
     for gold, row in report["overall_confusion"].items():
         lines.append(f"  {gold:<15} " + "  ".join(f"{k} {v}" for k, v in sorted(row.items())))
+    if report.get("unseen"):
+        lines.append("the shipped model on sources it never saw (persist recall, wrongly persisted, scope):")
+        for source, u in report["unseen"].items():
+            lines.append(
+                f"  {source:<22} {_pct(u['persist_recall'])} ({u['persist']})  "
+                f"{_pct(u['wrongly_persisted_pct'])} ({u['wrongly_persisted']})  {_pct(u['scope_accuracy'])}"
+            )
     return lines
 
 

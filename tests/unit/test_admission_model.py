@@ -123,101 +123,6 @@ def test_cue_families_read_the_vocabulary(text: str, fired: set[str], silent: se
     assert {name for name in silent if values[name] > 0} == set()
 
 
-@pytest.mark.parametrize(
-    ("text", "fired", "silent"),
-    [
-        (
-            "Use rg, not grep -r, in this monorepo",
-            {"scope_repo_deictic", "scope_monorepo", "scope_program"},
-            {"scope_unanchored_ban", "scope_everywhere"},
-        ),
-        ("No --privileged containers", {"scope_program", "scope_unanchored_ban"}, {"scope_repo_deictic", "scope_we"}),
-        ("This repo is on Python 3.8, don't use walrus operators", {"scope_repo_deictic", "scope_version"}, set()),
-        ("never edit files under migrations/ by hand", {"scope_named_path"}, {"scope_unanchored_ban"}),
-        ("run make check before every commit", {"scope_own_script"}, {"scope_named_path"}),
-        ("in all my projects, never force push", {"scope_everywhere", "scope_personal"}, {"scope_repo_deictic"}),
-    ],
-)
-def test_scope_anchors_read_repository_facts_and_unanchored_habits(
-    text: str, fired: set[str], silent: set[str]
-) -> None:
-    values = dict(zip(admission_features.STRUCTURE_NAMES, admission_features.structure(text), strict=True))
-    assert {name for name in fired if values[name] <= 0} == set()
-    assert {name for name in silent if values[name] > 0} == set()
-
-
-@pytest.mark.parametrize(
-    ("text", "fired", "silent"),
-    [
-        (
-            "The export function must never include the password_hash field, even for admin users.",
-            {"addressee_code_subject", "addressee_spec"},
-            {"addressee_you_modal"},
-        ),
-        (
-            "Make the rate limiter reject requests once a client exceeds 100 per minute",
-            {"addressee_feature_request", "addressee_code_verbs"},
-            {"addressee_you_modal"},
-        ),
-        (
-            "you keep committing without running the tests, never do that",
-            {"addressee_you_modal", "addressee_agent_verbs"},
-            {"addressee_spec", "addressee_code_subject"},
-        ),
-        ("I want it to be exactly one hyphen", {"addressee_want_result"}, {"addressee_agent_verbs"}),
-    ],
-)
-def test_addressee_tells_the_agents_conduct_from_the_codes_behaviour(
-    text: str, fired: set[str], silent: set[str]
-) -> None:
-    values = dict(zip(admission_features.STRUCTURE_NAMES, admission_features.structure(text), strict=True))
-    assert {name for name in fired if values[name] <= 0} == set()
-    assert {name for name in silent if values[name] > 0} == set()
-
-
-@pytest.mark.parametrize(
-    ("text", "fired", "silent"),
-    [
-        (
-            "be more careful with the infra stuff from now on",
-            {"vague_manner", "vague_durable_without_anchor", "vague_manner_without_anchor"},
-            {"vague_concrete"},
-        ),
-        ("do the testing thing we talked about", {"vague_pointer", "vague_pointer_without_anchor"}, {"vague_concrete"}),
-        ("When the release is out, please tidy everything up.", {"vague_unobservable_trigger"}, set()),
-        (
-            "from now on never use `pip install`, use uv",
-            {"vague_concrete"},
-            {"vague_durable_without_anchor", "vague_manner_without_anchor"},
-        ),
-    ],
-)
-def test_vague_features_read_a_wish_that_names_no_behaviour(text: str, fired: set[str], silent: set[str]) -> None:
-    values = dict(zip(admission_features.STRUCTURE_NAMES, admission_features.structure(text), strict=True))
-    assert {name for name in fired if values[name] <= 0} == set()
-    assert {name for name in silent if values[name] > 0} == set()
-
-
-def test_persist_threshold_bisection_finds_the_lowest_threshold_within_the_rate() -> None:
-    from heedful.rules import admission_train
-
-    rng = np.random.default_rng(5)
-    y = rng.integers(0, 4, 400)
-    raw = rng.random((400, 4)) + np.where(y == 0, 0.6, 0.0)[:, None] * np.eye(4)[0]
-    probabilities = raw / raw.sum(axis=1, keepdims=True)
-    for rate in (0.0, 0.01, 0.05, 0.2, 1.0):
-        found = admission_train.persist_threshold(probabilities, y, rate)
-        scan = next(
-            (
-                float(t)
-                for t in np.linspace(0.0, 0.999, 1000)
-                if admission_train._false_persist_rate(probabilities[:, 0] >= t, y) <= rate
-            ),
-            0.999,
-        )
-        assert found == scan
-
-
 def test_group_statistics_fit_what_the_rows_fit() -> None:
     """Folds fitted from per-(source, class) sums are the fits on the kept rows themselves."""
     from heedful.rules import admission_train
@@ -262,17 +167,11 @@ def test_a_message_of_every_class_with_the_shipped_model() -> None:
         "Fix the failing test in utils.py please.": ("task_local", None),
         "ugh, be more careful with that stuff": ("underspecified", None),
         "thanks, that worked!": ("none", None),
-        # the classes read wrongly before the cue vocabulary: a recurring trigger, a terse durable marker
+        # the classes read wrongly before the cue vocabulary: a recurring trigger, a terse durable marker,
+        # a rule motivated by a fact about the repository
         "run ruff format before every commit": ("persist", None),
         "No force pushes. Ever.": ("persist", "global"),
         "This repo is on Python 3.8, don't use walrus operators": ("persist", "project"),
-        # scope: a program or flag banned with no repository anchor is the user's habit; the same ban said
-        # about "this monorepo" binds to the project (both were learned with the other scope end to end)
-        "No --privileged containers": ("persist", "global"),
-        "Use rg, not grep -r, in this monorepo": ("persist", "project"),
-        # task requests that name an action the agent takes: this task only
-        "fix the login bug": ("task_local", None),
-        "stop the server": ("task_local", None),
     }
     for text, (decision, scope) in cases.items():
         vector = embedder.embed([text])[0]

@@ -25,7 +25,7 @@ def test_train_chooses_the_candidate_with_the_best_held_out_objective() -> None:
     assert [s["config"] for s in selection] == [c.label() for c in candidates]
     best = max(selection, key=lambda s: s["objective"])
     assert weights.meta["chosen"] == best["config"]
-    assert 0.0 <= weights.persist_threshold <= float(weights.meta["precision_first_threshold"]) <= 0.999
+    assert 0.0 <= weights.persist_threshold <= float(weights.meta["precision_first_threshold"]) <= 0.99
     again = at.train(rows, vectors, candidates, "hashing-256")
     assert np.array_equal(again.layers[0].weight, weights.layers[0].weight)
     assert again.meta["selection"] == selection
@@ -45,9 +45,3 @@ def test_nested_leave_one_source_out_scores_every_source_at_both_points() -> Non
         # The stricter threshold can only persist fewer messages.
         assert left.precision_first.persist_admitted <= left.chosen.persist_admitted
         assert left.precision_first.wrongly_persisted <= left.chosen.wrongly_persisted
-        # The curve: one score per operating point, fewer persisted as the allowed false-persist rate falls.
-        points = [f"{rate:g}" for rate in sorted(at.OPERATING_POINTS, reverse=True)]
-        assert list(left.curve_thresholds) == [f"{rate:g}" for rate in at.OPERATING_POINTS]
-        admitted = [left.curve[p].persist_admitted + left.curve[p].wrongly_persisted for p in points]
-        assert admitted == sorted(admitted, reverse=True)
-        assert all(left.curve[p].messages == held for p in points)

@@ -149,9 +149,6 @@ class LeftOut:
     config: str
     threshold: float
     precision_threshold: float
-    # every operating point (its maximum false-persist rate on inner held-out sources) -> the left-out score
-    curve: dict[str, AdmissionScore] = field(default_factory=dict)
-    curve_thresholds: dict[str, float] = field(default_factory=dict)
 
 
 def leave_one_source_out(
@@ -178,27 +175,14 @@ def leave_one_source_out(
         )
         test_rows, features = [rows[i] for i in held], matrices[weights.buckets][held]
         strict = float(weights.meta["precision_first_threshold"])  # type: ignore[arg-type]
-        points = {str(k): float(v) for k, v in dict(weights.meta.get("operating_points") or {}).items()}  # type: ignore[call-overload]
         out[source] = LeftOut(
             chosen=score(weights, test_rows, vectors[held], features=features),
             precision_first=score(weights, test_rows, vectors[held], strict, features),
             config=str(weights.meta["chosen"]),
             threshold=weights.persist_threshold,
             precision_threshold=strict,
-            curve={k: score(weights, test_rows, vectors[held], t, features) for k, t in points.items()},
-            curve_thresholds=points,
         )
     return out
-
-
-def _point(s: AdmissionScore) -> dict[str, float | None]:
-    """One point of the recall / wrongly-persisted curve."""
-    return {
-        "persist_recall": s.rate(s.persist_admitted, s.persist),
-        "wrongly_persisted_pct": s.rate(s.wrongly_persisted, s.non_persist),
-        "underspecified_recognised_pct": s.rate(s.underspecified_recognised, s.underspecified),
-        "scope_accuracy": s.rate(s.scope_right, s.scope_total),
-    }
 
 
 def _lexicon(rows: list[CorpusRow]) -> AdmissionScore:
@@ -249,7 +233,6 @@ def run(
             "thresholds": {"chosen": round(left.threshold, 3), "precision_first": round(left.precision_threshold, 3)},
             "left_out": left.chosen.summary(),
             "left_out_precision_first": left.precision_first.summary(),
-            "curve": {k: _point(v) for k, v in left.curve.items()},
             "confusion": left.chosen.confusion,
             "lexicon": {**lexicon.summary(), "tuned_on_this_source": source in LEXICON_TUNED},
         }
@@ -275,11 +258,6 @@ def run(
         "operating_points": {
             "chosen_max_false_persist": at.MAX_FALSE_PERSIST,
             "precision_first_max_false_persist": at.PRECISION_FIRST,
-            "curve": [f"{rate:g}" for rate in at.OPERATING_POINTS],
-        },
-        "overall_curve": {
-            f"{rate:g}": _point(pooled([v.curve[f"{rate:g}"] for v in loso.values() if f"{rate:g}" in v.curve]))
-            for rate in at.OPERATING_POINTS
         },
         "sources": per_source,
         "overall_left_out": chosen.summary(),
@@ -339,20 +317,6 @@ def render(report: dict[str, Any]) -> list[str]:
         lines.append(
             f"  {source:<22} {entry['chosen_config']}  thresholds {entry['thresholds']['chosen']} / "
             f"{entry['thresholds']['precision_first']}"
-        )
-    points = report["operating_points"]["curve"]
-    lines.append(
-        "recall / wrongly persisted per left-out source at each operating point (max false persist on inner "
-        "held-out sources): " + ", ".join(f"{100 * float(p):g}%" for p in points)
-    )
-    for source, entry in [*report["sources"].items(), ("overall", {"curve": report["overall_curve"]})]:
-        cells = [entry["curve"].get(p) for p in points]
-        lines.append(
-            f"  {source:<22} "
-            + "  ".join(
-                "-" if c is None else f"{_pct(c['persist_recall']):>6} / {_pct(c['wrongly_persisted_pct']):<6}"
-                for c in cells
-            )
         )
     lines.append("per class (gold -> predicted, pooled over left-out sources, chosen point):")
     for gold, row in report["overall_confusion"].items():

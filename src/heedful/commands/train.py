@@ -51,14 +51,6 @@ def admission(
     epochs: Annotated[int, typer.Option("--epochs", help="Full-batch training steps (adam).")] = 200,
     l2: Annotated[float | None, typer.Option("--l2", help="L2 penalty on the weights.")] = None,
     ngrams: Annotated[int | None, typer.Option("--ngrams", help="Hashed n-gram buckets (0: none).")] = None,
-    max_false_persist: Annotated[
-        float | None,
-        typer.Option(
-            "--max-false-persist",
-            help="Operating point: the share of non-lasting messages the persist threshold may let through "
-            "on held-out sources (default: the shipped point).",
-        ),
-    ] = None,
     loso: Annotated[bool, typer.Option("--loso", help="Also report nested leave-one-source-out figures.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
@@ -86,8 +78,6 @@ def admission(
     embedder = load_embedder(settings.embedder.name, settings.embedder.batch_size)
     if solver not in (None, "ridge", "stages", "adam"):
         fail(f"unknown solver {solver!r} (ridge, stages or adam)")
-    if max_false_persist is not None and not 0.0 <= max_false_persist < 1.0:
-        fail(f"--max-false-persist must be in [0, 1), got {max_false_persist}")
     # Settings given on the command line narrow the standard candidates; the rest is chosen by
     # source-held-out folds inside the training rows.
     candidates = [
@@ -99,7 +89,6 @@ def admission(
             hidden=c.hidden if hidden is None else hidden,
             l2=c.l2 if l2 is None else l2,
             ngram_buckets=c.ngram_buckets if ngrams is None else ngrams,
-            max_false_persist=c.max_false_persist if max_false_persist is None else max_false_persist,
         )
         for c in at.CANDIDATES
     ]

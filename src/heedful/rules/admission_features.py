@@ -13,7 +13,7 @@ import re
 import zlib
 from collections.abc import Callable
 
-from heedful.rules import admission_addressee, admission_cues, admission_scope, admission_vague, detect
+from heedful.rules import admission_cues, detect
 from heedful.rules import lexicon as lx
 
 _PROGRAMS = re.compile(
@@ -335,9 +335,6 @@ def structure(text: str) -> list[float]:
                 "short": words <= 8,
             },
         ),
-        *admission_scope.values(text),
-        *admission_addressee.values(text),
-        *admission_vague.values(text),
     ]
 
 
@@ -391,9 +388,6 @@ STRUCTURE_NAMES: tuple[str, ...] = (
     "full_stop",
     *admission_cues.NAMES,
     *admission_cues.PAIR_NAMES,
-    *admission_scope.NAMES,
-    *admission_addressee.NAMES,
-    *admission_vague.NAMES,
 )
 
 

@@ -213,8 +213,14 @@ class Mention:
 
 
 @lru_cache(maxsize=1)
+def command_table() -> dict[str, Any]:
+    """`data/commands.toml` as parsed, once per process: the vocabulary and the action phrases both read it."""
+    return tomllib.loads(resources.files("heedful.rules").joinpath("data/commands.toml").read_text())
+
+
+@lru_cache(maxsize=1)
 def vocabulary() -> Vocabulary:
-    raw: dict[str, Any] = tomllib.loads(resources.files("heedful.rules").joinpath("data/commands.toml").read_text())
+    raw = command_table()
     families: dict[str, Family] = {}
     member: dict[str, str] = {}
     for name, spec in raw.get("families", {}).items():

@@ -8,15 +8,14 @@ without running the tests" says more than the command, so it stays guidance.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from heedful.rules.compile.qualifiers import ASK_ONLY
 from heedful.rules.compile.words import NEGATED, spec
 from heedful.rules.models import CheckSpec
+from heedful.rules.vocabulary import command_table
 
 
 @dataclass(frozen=True)
@@ -27,9 +26,8 @@ class Action:
 
 @lru_cache(maxsize=1)
 def actions() -> tuple[Action, ...]:
-    raw = tomllib.loads(resources.files("heedful.rules").joinpath("data/commands.toml").read_text())
     out = []
-    for entry in raw.get("actions", []):
+    for entry in command_table().get("actions", []):
         params: dict[str, Any] = {"program": entry["program"]}
         for key in ("subcommand", "flags", "args"):
             if entry.get(key):

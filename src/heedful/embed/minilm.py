@@ -6,7 +6,10 @@ is downloaded.
 
 Loading (onnxruntime, the session, the tokenizer: about 200 ms of CPU) runs in a thread started by
 the constructor, so that a short command (`rules learn`) imports and reads the message meanwhile;
-the first `embed` waits for it and raises any error the load met.
+the first `embed` waits for it and raises any error the load met. While it loads (`loading`), the caller
+may do other work: onnxruntime releases the interpreter lock while it builds the session. The last
+`RECENT` texts' vectors are kept: a learn embeds the message to admit it and then, mostly, the same
+words as the rule.
 """
 
 from __future__ import annotations

@@ -4,7 +4,9 @@ The message is read alone first; context is consulted only when the message refe
 doing that"), and then only the previous *user* message can supply the meaning. Retracting or
 weakening a checked rule, and every change the agent asks for (`proposed_by`), is held as a
 proposal for the user's approval (`proposals`); retractions are read in `retraction`. The entry
-point (which leaves out quoted text and starts the embedder's load first) is `rules.learn`.
+point (which leaves out quoted text and starts the embedder's load first) is `rules.learn`. Offline,
+the words are interpreted and their candidates compiled while the embedder still loads (`_read_early`),
+before admission needs it; what admission turns away was read for nothing, in time that was idle.
 """
 
 from __future__ import annotations

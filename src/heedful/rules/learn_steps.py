@@ -194,9 +194,12 @@ def _read_early(model: Model, embedder: Embedder, words: str) -> tuple[list[Cand
         return None
     from heedful.rules.selection_model import load_reading_model
 
-    load_reading_model()  # the reading refresh after a learn uses it (`selection_readings.refresh`)
-    candidates = run_step(model, InterpretStep(), InterpretInput(text=words)).candidates
-    return candidates, {_compile_key(c): compile_candidate(model, c) for c in candidates}
+    try:
+        load_reading_model()  # the reading refresh after a learn uses it (`selection_readings.refresh`)
+        candidates = run_step(model, InterpretStep(), InterpretInput(text=words)).candidates
+        return candidates, {_compile_key(c): compile_candidate(model, c) for c in candidates}
+    except Exception:  # what the learning would meet only for an admitted message: it meets it there, if at all
+        return None
 
 
 def _compile_key(candidate: Candidate) -> str:

@@ -166,7 +166,7 @@ def test_a_learn_while_the_embedder_loads_stores_what_a_learn_after_it_does(
                 release.set()
                 hf.rules.parts.embedder.embed(["warm"])  # the load is over before the learn
             result = hf.rules.learn("me", text)
-        actions = [a for a in result.actions if a.rule]
-        stored.append([(a.op, a.rule["text"], a.rule["status"], a.rule.get("check")) for a in actions])
+        rules = [(a.op, a.rule) for a in result.actions if a.rule is not None]
+        stored.append([(op, rule["text"], rule["status"], rule.get("check")) for op, rule in rules])
     assert seen == [True, False]
     assert stored[0] == stored[1] and len(stored[0]) >= 2

@@ -6,7 +6,10 @@ is downloaded.
 
 Loading (onnxruntime, the session, the tokenizer: about 200 ms of CPU) runs in a thread started by
 the constructor, so that a short command (`rules learn`) imports and reads the message meanwhile;
-the first `embed` waits for it and raises any error the load met.
+the first `embed` waits for it and raises any error the load met. While it loads (`loading`), the caller
+may do other work: onnxruntime releases the interpreter lock while it builds the session. The last
+`RECENT` texts' vectors are kept: a learn embeds the message to admit it and then, mostly, the same
+words as the rule.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ if TYPE_CHECKING:
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 TOKENIZER_PATH = Path(__file__).parent / "data" / "tokenizer.json"
 MAX_TOKENS = 256  # the sentence-transformers limit for this model
+# Texts embedded lately, by their words: a learn embeds the message to admit it and then the rule, mostly the
+# same words ("text " with an empty condition tokenizes as "text").
+RECENT = 64
 
 
 def _verify(path: Path) -> None:
@@ -159,6 +165,7 @@ class MiniLMEmbedder:
         import numpy  # noqa: F401
 
         self._batch_size = batch_size
+        self._recent: dict[str, np.ndarray] = {}
         self._path, self._threads = path, threads
         self._loaded: _Loaded | None = None
         self._error: BaseException | None = None
@@ -171,6 +178,12 @@ class MiniLMEmbedder:
             self._loaded = _load(self._path, self._threads)
         except BaseException as exc:  # kept for the first `embed`, which raises it in the caller's thread
             self._error = exc
+
+    @property
+    def loading(self) -> bool:
+        """Whether the model is still loading (a caller may do other work meanwhile: the load leaves its thread idle,
+        onnxruntime releasing the interpreter lock while it builds the session)."""
+        return self._loaded is None and self._error is None and self._loader.is_alive()
 
     def _ready(self) -> _Loaded:
         if self._loaded is None:
@@ -185,10 +198,32 @@ class MiniLMEmbedder:
         import numpy as np
 
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        keys = [t.strip() or "." for t in texts]  # the tokenizer drops surrounding white space
+        recent = self._recent
+        missing = []
+        for i, key in enumerate(keys):
+            known = recent.get(key)
+            if known is None:
+                missing.append(i)
+            else:
+                out[i] = known
+        if missing:
+            out[missing] = self._embed([keys[i] for i in missing])
+            for i in missing[-RECENT:]:
+                recent.pop(keys[i], None)
+                recent[keys[i]] = out[i].copy()
+            for stale in list(recent)[: max(0, len(recent) - RECENT)]:  # the oldest first
+                recent.pop(stale, None)
+        return out
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        import numpy as np
+
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
         if not texts:
             return out
         loaded = self._ready()
-        encodings = loaded.tokenizer.encode_batch([t if t.strip() else "." for t in texts])
+        encodings = loaded.tokenizer.encode_batch(texts)
         # Batches of similar length waste little work on padding.
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         for start in range(0, len(order), self._batch_size):

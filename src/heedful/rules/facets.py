@@ -12,10 +12,12 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from heedful.rules.lazy_regex import given_flags, lazy
+
 _I = re.IGNORECASE
 
 FACETS: dict[str, re.Pattern[str]] = {
-    name: re.compile(pattern, _I)
+    name: lazy(pattern, _I)
     for name, pattern in {
         "deps": r"\binstall(?:ing|s)?\b(?!\s+(?:guide|instructions|docs|documentation|steps|page))|dependenc|"
         r"\bpackages?\b|librar(?:y|ies)|requirements|\bpip\b|\buv\b|\bnpm\b|\bpnpm\b|"
@@ -43,15 +45,15 @@ FACETS: dict[str, re.Pattern[str]] = {
     }.items()
 }
 # Rules that govern how any code is written (style, naming, imports, tests before done).
-_RULE_CODE = re.compile(
+_RULE_CODE = lazy(
     r"type hints|docstrings?|f-strings|snake_case|camelcase|pascalcase|wildcard imports|\bimports?\b|"
     r"\bfunctions?\b|naming|\bnames?\b|run (?:the )?tests|\bvariables\b(?! for)|\bcomments?\b",
     _I,
 )
 # Rules about every reply apply to every task.
-ALWAYS = re.compile(r"\brepl(?:y|ies)\b|\banswers?\b|\bresponses?\b|\bat the end of each task\b", _I)
+ALWAYS = lazy(r"\brepl(?:y|ies)\b|\banswers?\b|\bresponses?\b|\bat the end of each task\b", _I)
 # The form of any answer: length, language, tone, format (a prior for the learned every-answer reader).
-ANSWER_FORM = re.compile(
+ANSWER_FORM = lazy(
     r"\brepl(?:y|ies)\b|\banswers?\b|\bresponses?\b|\btone\b|\bemojis?\b|\bapologi[sz]e|\bpreamble\b|"
     r"\b(?:in|using) (?:plain )?(?:english|german|spanish|french|british english|american english|simple words?)\b|"
     r"\b(?:under|at most|max(?:imum)?|no more than) \d+ (?:words|lines|sentences|paragraphs)\b|"
@@ -59,12 +61,12 @@ ANSWER_FORM = re.compile(
     _I,
 )
 # What makes a task a code change: code nouns, or a change verb with a facet beyond chores.
-_CODE_NOUNS = re.compile(
+_CODE_NOUNS = lazy(
     r"\bfunctions?\b|\bhelpers?\b|\bmodules?\b|\bclass(?:es)?\b|\bendpoints?\b|implement|"
     r"refactor|\bcode\b|\bscripts?\b|\bmethods?\b|\bbug\b",
     _I,
 )
-_CODE_TASK = re.compile(
+_CODE_TASK = lazy(
     r"^\s*(?:please\s+)?(?:add|write|fix|implement|refactor|convert|create|rename|update|store|"
     r"read|format|change|make|build)\b",
     _I,
@@ -72,19 +74,19 @@ _CODE_TASK = re.compile(
 _NOT_CODE = frozenset({"docs", "git", "search", "deps", "docker", "delete"})
 
 LANGUAGES: dict[str, re.Pattern[str]] = {
-    "python": re.compile(
+    "python": lazy(
         r"\bpython\b|\.py\b|pytest|\bpip\b|\buv\b|django|flask|fastapi|pandas|numpy|notebook|"
         r"\bruff\b|mypy|pydantic|dataclass|f-strings?|snake_case|docstrings?|\bpep ?8\b|structlog|jupyter|"
         r"\blogging module\b|\brequirements files?\b",
         _I,
     ),
-    "typescript": re.compile(
+    "typescript": lazy(
         r"typescript|javascript|\bts\b|\btsx\b|\bjsx\b|react|\bnode\b|\bnpm\b|\bpnpm\b|"
         r"\byarn\b|\bvue\b|angular|svelte|tailwind|\bjest\b|vitest|\bbun\b|\bzod\b|\bdeno\b|eslint|next\.js",
         _I,
     ),
     **{
-        name.lower(): re.compile(pattern, _I)
+        name.lower(): lazy(pattern, _I)
         for name, pattern in {
             "kotlin": r"\bkotlin\b",
             "swift": r"\bswift\b",
@@ -150,7 +152,7 @@ LANGUAGES: dict[str, re.Pattern[str]] = {
             "docker": r"docker",
         }.items()
     },
-    "r": re.compile(r"(?:^|\s)R(?:\s|$)|\bR (?:code|scripts?|packages?)\b"),
+    "r": lazy(r"(?:^|\s)R(?:\s|$)|\bR (?:code|scripts?|packages?)\b"),
 }
 _MARKERS = {
     "python": ("pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile"),
@@ -185,9 +187,9 @@ def _facets(text: str, task: bool) -> frozenset[str]:
 
 # One pass that tells whether any language is named at all: most rules name none, and the hook
 # reads every rule of the library at each prompt.
-_ANY_LANGUAGE = re.compile(
+_ANY_LANGUAGE = lazy(
     "|".join(
-        f"(?:{pattern.pattern})" if not pattern.flags & re.IGNORECASE else f"(?i:{pattern.pattern})"
+        f"(?:{pattern.pattern})" if not given_flags(pattern) & re.IGNORECASE else f"(?i:{pattern.pattern})"
         for pattern in LANGUAGES.values()
     )
 )

@@ -14,17 +14,18 @@ from collections.abc import Callable, Sequence
 from heedful.rules import lexicon as lx
 from heedful.rules.compile.words import mask_quoted
 from heedful.rules.detect import has_signal, is_question
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import Candidate, ContextMessage
 from heedful.rules.quoting import own_words
 
-_SENTENCE = re.compile(r"(?:[^.!?\n;]|[.!?](?=[^\s.!?]))+(?:[.!?]+(?=\s|$)|$)|[^\n;]+", re.MULTILINE)
-_JOINER = re.compile(
+_SENTENCE = lazy(r"(?:[^.!?\n;]|[.!?](?=[^\s.!?]))+(?:[.!?]+(?=\s|$)|$)|[^\n;]+", re.MULTILINE)
+_JOINER = lazy(
     r",? (?:and also|also|plus|and) (?=(?:always|never|don'?t|do not|please|use|avoid|stop|keep|make sure|"
     r"put|add|write|run|prefer|reply|respond|answer|leave|clean|delete|remove)\b)"
     r"|, (?=(?:always|never|don'?t|do not|avoid|stop|make sure)\b(?! [\w.`-]+[.!]*$))",
     re.IGNORECASE,
 )
-_LEAD = re.compile(
+_LEAD = lazy(
     r"^(?:(?:ok(?:ay)?|so|also|and|oh and|btw|by the way|hey|look|listen|please|pls|one more thing|note|fyi|"
     r"important|again|actually|hmm|ugh|nope|wait|guys|folks)\b[,:!]?\s+|no[,:!]\s+|"
     r"(?:from now on|going forward|in (?:the )?"
@@ -36,34 +37,34 @@ _LEAD = re.compile(
     r"make it a habit to\s+|the rule is(?: that)?[,:]?\s+|i'?d like you to\s+)",
     re.IGNORECASE,
 )
-_TRAIL = re.compile(
+_TRAIL = lazy(
     r"(?:,?\s+(?:from now on|going forward|in (?:the )?future|in this (?:repo|repository|project|codebase|code base)|"
     r"here|for this (?:repo|project|codebase)|please|thanks|thank you|ok|okay|anymore|any more|ever again|again|"
     r"for good|permanently|in our (?:repo|project|codebase)))+[.!?]*$",
     re.IGNORECASE,
 )
-_CONDITION_LEAD = re.compile(
+_CONDITION_LEAD = lazy(
     r"^((?:when(?:ever)?|if|each time|every time|any ?time|for|in|on) [^,]{3,80}),\s*(.+)$", re.IGNORECASE
 )
-_CONDITION_TRAIL = re.compile(r"^(.{6,}?)\s+((?:when(?:ever)?|if) .{3,})$", re.IGNORECASE)
-_TIMING = re.compile(
+_CONDITION_TRAIL = lazy(r"^(.{6,}?)\s+((?:when(?:ever)?|if) .{3,})$", re.IGNORECASE)
+_TIMING = lazy(
     r"^(?:when(?:ever)? |if )(?:you(?:'re| are)? )?(?:done|finished|finish|finishing|wrap(?:ping)? up|complete)\b",
     re.IGNORECASE,
 )
-_EXCEPTION = re.compile(
+_EXCEPTION = lazy(
     r"^(.{4,}?),?\s+((?:unless|except(?: for| when| in| if| on)?|but not (?:for|in|when|on)|other than|apart from)"
     r"\s+.+)$",
     re.IGNORECASE,
 )
-_WHY_KEEP = re.compile(r"^why (?:do|did|are|would) you (?:always |keep |keep on )+(\w+ing)\b(.*?)\??$", re.IGNORECASE)
-_REFERENT = re.compile(
+_WHY_KEEP = lazy(r"^why (?:do|did|are|would) you (?:always |keep |keep on )+(\w+ing)\b(.*?)\??$", re.IGNORECASE)
+_REFERENT = lazy(
     r"^(?:please\s+)?(?:(?:keep|continue|remember|note|apply)\s+(?:doing\s+)?(?:that|this|it)|"
     r"(?:do|make)\s+(?:that|this|it)\s+(?:a rule|the default|always|every time|from now on|going forward)|"
     r"(?:that|this)\s+(?:should|must)\s+be\s+(?:a rule|the default|permanent|how you always work)|"
     r"(?:always|from now on,?)\s+(?:do|keep doing)\s+(?:that|this|it))\b",
     re.IGNORECASE,
 )
-_SUBORDINATE = re.compile(
+_SUBORDINATE = lazy(
     r"^(?:when(?:ever)?|if|each time|every time|any ?time|once|before|after|while|for|in|on)\b", re.IGNORECASE
 )
 _BASE = {
@@ -103,14 +104,14 @@ def _base_form(word: str) -> str:
     return lower[:-3] if lower.endswith("ing") else lower
 
 
-_PROHIBITION = re.compile(r"^\s*(?:please\s+)?(?:never|don'?t|do not|no|stop|avoid)\b", re.I)
-_REPLACEMENT = re.compile(
+_PROHIBITION = lazy(r"^\s*(?:please\s+)?(?:never|don'?t|do not|no|stop|avoid)\b", re.I)
+_REPLACEMENT = lazy(
     r"^\s*(?:(?:just|instead|rather)[,]?\s+)?(?:use|prefer|go with|stick (?:to|with)|switch to)\b", re.I
 )
 
 
 # "infra/ belongs to the platform team, don't touch it": an order about "it" belongs to the clause it points to.
-_POINTS_BACK = re.compile(
+_POINTS_BACK = lazy(
     r"^\s*(?:and\s+|so\s+)?(?:please\s+)?(?:(?:don'?t|do not|never)\s+(?:ever\s+)?(?!do\b)\w+|leave|keep)\s+"
     r"(?:it|them|those|that one|these)(?:\s+(?:alone|untouched|as is|be))?\W*$",
     re.I,
@@ -210,7 +211,7 @@ def is_dangerous(clause: str) -> tuple[bool, str | None]:
     return False, None
 
 
-_NARRATIVE = re.compile(
+_NARRATIVE = lazy(
     r"^(?:you|it|this|that|i|we)\s+(?:(?:just|already|again|still)\s+)?(?:said|left|forgot|ran|made|wrote|put|broke|"
     r"did|kept|keep|edited|added|used|changed|deleted|removed|pushed|force pushed|committed|skipped|modified|"
     r"ignored|hate|told|asked|was|were|is|are|has|have|had|didn'?t|\w+ed)\b",
@@ -219,7 +220,7 @@ _NARRATIVE = re.compile(
 
 
 # "stop." / "don't do that": an order with no object is no rule (its object is elsewhere or nowhere).
-_BARE_STOP = re.compile(
+_BARE_STOP = lazy(
     r"^(?:please\s+)?(?:stop|don'?t|do not|never|quit)"
     r"(?:\s+(?:it|that|this|now|please|ever|again|doing (?:it|that|this)))*[.!]*$",
     re.I,
@@ -227,7 +228,7 @@ _BARE_STOP = re.compile(
 # Rules stated as a fact or a limit, with no directive word: who owns a path ("infra/ is not ours to change",
 # "vendor/ belongs to another team", "hands off gen/"), which tool the project runs ("this repo uses pnpm", "we're a
 # yarn shop", "poetry manages deps here") and a count ("final summary: 5 bullets max").
-_STATED_RULE = re.compile(
+_STATED_RULE = lazy(
     r"\b(?:(?:is|are)\s+(?:not|n'?t)\s+(?:ours|yours|mine)|(?:isn'?t|aren'?t)\s+(?:ours|yours|mine)|"
     r"nothing\s+(?:under|in|inside)\b.{1,80}\b(?:is|are)\s+(?:ours|yours|mine)|"
     r"belongs?\s+to\s+(?:another|a different|other|some other|the\s+[\w-]+)\s+(?:[\w-]+\s+)?(?:team|group|org)|"
@@ -245,20 +246,18 @@ _STATED_RULE = re.compile(
     re.I,
 )
 # "No force pushes", "no global yarn installs", "zero emojis": a prohibition without a verb.
-_NOUN_PROHIBITION = re.compile(
-    r"^(?:no|zero|nothing)\s+(?!(?:need|problem|worries|idea|way|thanks)\b)[\w`.\"'“‘-]", re.I
-)
+_NOUN_PROHIBITION = lazy(r"^(?:no|zero|nothing)\s+(?!(?:need|problem|worries|idea|way|thanks)\b)[\w`.\"'“‘-]", re.I)
 
 
 # A request put as a question that states how to work: "could you please use X rather than Y?"
-_POLITE_REQUEST = re.compile(
+_POLITE_REQUEST = lazy(
     r"^(?:(?:ok(?:ay)?|so|also|and)[,]?\s+)?(?:could|can|would|will) you(?: please)?\s+(?:always\s+)?"
     r"(?:use|run|stop|avoid|prefer|keep|stick|switch|never)\b.*\b(?:rather than|instead of|not|from now on|"
     r"going forward|always|in future|anymore)\b",
     re.I,
 )
 # "when you're searching the code use rg, not grep": the condition ends where the directive's verb starts.
-_DIRECTIVE_START = re.compile(r"\s(?=(?:use|run|prefer|always|never|don'?t|do not|avoid|stop|try|keep|put)\b)", re.I)
+_DIRECTIVE_START = lazy(r"\s(?=(?:use|run|prefer|always|never|don'?t|do not|avoid|stop|try|keep|put)\b)", re.I)
 
 
 def _candidate(text: str, start: int, end: int) -> Candidate | None:
@@ -331,7 +330,7 @@ def is_narrative(clause: str) -> bool:
 
 
 # A forbidden list of commands: "do not run `git push --force`, `git reset --hard`, or `rm -rf`".
-_COMMAND_LIST = re.compile(r"`[^`]+`(?:\s*(?:,|/|,?\s+(?:or|and|nor))\s*`[^`]+`)+")
+_COMMAND_LIST = lazy(r"`[^`]+`(?:\s*(?:,|/|,?\s+(?:or|and|nor))\s*`[^`]+`)+")
 
 
 def split_command_list(candidate: Candidate) -> list[Candidate]:
@@ -385,21 +384,21 @@ def interpret(text: str) -> list[Candidate]:
     return [candidate for _, candidate in found]
 
 
-_ACK_LEAD = re.compile(
+_ACK_LEAD = lazy(
     r"^(?:(?:yes|yeah|yep|yup|ok(?:ay)?|sure|great|good|nice|perfect|exactly|right|correct|cool|thanks|thank you|"
     r"that'?s (?:it|right|good|great|perfect)|much better|love it|good job|well done)\b[\s,.!:;-]*)+",
     re.IGNORECASE,
 )
-_SAME = re.compile(
+_SAME = lazy(
     r"^(?:(?:please\s+)?(?:do\s+)?(?:the\s+)?same(?: thing)?(?: goes)?"
     r"(?:\s+(?:here|there|for|in|on|with|everywhere)\b.*)?|"
     r"(?:do|apply)\s+(?:that|this|it)\s+(?:here|there|everywhere|too|as well|in|for|on)\b.*)$",
     re.IGNORECASE,
 )
-_PROJECT_WORDS = re.compile(r"\b(?:repo|repos|repository|project|codebase|code base|here|there)\b", re.IGNORECASE)
+_PROJECT_WORDS = lazy(r"\b(?:repo|repos|repository|project|codebase|code base|here|there)\b", re.IGNORECASE)
 
 
-_REFERENT_TAIL = re.compile(
+_REFERENT_TAIL = lazy(
     r"(?:[\s,.!]*(?:from now on|going forward|always|every ?time|please|in (?:the )?future|too|as well|here|there|"
     r"everywhere|(?:in|for|on) (?:this|that|the other|other|every|all|each|my|our) (?:\w+ )?(?:repos?|repository|"
     r"repositories|projects?|codebases?|sessions?|tasks?)|for good|permanently|then|thanks|thank you))*[\s,.!]*$",

@@ -4,7 +4,9 @@ The message is read alone first; context is consulted only when the message refe
 doing that"), and then only the previous *user* message can supply the meaning. Retracting or
 weakening a checked rule, and every change the agent asks for (`proposed_by`), is held as a
 proposal for the user's approval (`proposals`); retractions are read in `retraction`. The entry
-point (which leaves out quoted text and starts the embedder's load first) is `rules.learn`.
+point (which leaves out quoted text and starts the embedder's load first) is `rules.learn`. Offline,
+the words are interpreted and their candidates compiled while the embedder still loads (`_read_early`),
+before admission needs it; what admission turns away was read for nothing, in time that was idle.
 """
 
 from __future__ import annotations
@@ -59,6 +61,7 @@ class _Turn:
     pending: list[Proposal]
     proposed_by: str | None
     touched: set[str] = field(default_factory=set)  # rules already changed by an earlier candidate
+    compiled: dict[str, Outcome] = field(default_factory=dict)  # made while the embedder loaded (`_read_early`)
 
 
 def _related(
@@ -90,6 +93,7 @@ def learn_words(
     model = parts.model
     sources = [words]
     candidates: list[Candidate] = []
+    compiled: dict[str, Outcome] = {}
     if is_referent_only(words):
         embedder = parts.embedder
         resolved, source_text = resolve_referent(context, lambda earlier: _states_a_rule(model, earlier, embedder))
@@ -114,6 +118,9 @@ def learn_words(
             reasons=["the reference resolves to the previous user message"],
         )
     else:
+        early = _read_early(model, parts.embedder, words)
+        if early is not None:
+            candidates, compiled = early
         admission = _admit(model, words, parts.embedder)
     if admission.decision == "persist" and admission.retraction and is_question(words) and not _REQUEST.match(words):
         admission = Admission(decision="none", reasons=["a question about a retraction, not a retraction"])
@@ -159,7 +166,7 @@ def learn_words(
     by_id = {row.id: row for row in rows_now}
     vectors = np.stack([_stored_vector(by_id.get(r.id), embedder.dim) for r in live]) if live else None
     new_vectors = embedder.embed([" ".join([c.text, c.condition or ""]) for c in grounded])
-    turn = _Turn(parts, user, text, scope, project, live, vectors, pending, proposed_by)
+    turn = _Turn(parts, user, text, scope, project, live, vectors, pending, proposed_by, compiled=compiled)
     for candidate, vector in zip(grounded, new_vectors, strict=True):
         action, made = _resolve_one(turn, candidate, vector)
         actions.append(action)
@@ -177,6 +184,32 @@ def learn_words(
         reasons=admission.reasons,  # type: ignore[arg-type]
         library_version=version,
     )
+
+
+def _read_early(model: Model, embedder: Embedder, words: str) -> tuple[list[Candidate], dict[str, Outcome]] | None:
+    """Offline, while the embedder's model still loads (in its own thread, which leaves this one idle): interpret
+    the words and compile each candidate, as the learning would after admission, and load the selection model.
+    None when there is no such wait, or when a model answers (its calls are made only for an admitted message)."""
+    if not model.offline or not getattr(embedder, "loading", False):
+        return None
+    from heedful.rules.selection_model import load_reading_model
+
+    try:
+        load_reading_model()  # the reading refresh after a learn uses it (`selection_readings.refresh`)
+        candidates = run_step(model, InterpretStep(), InterpretInput(text=words)).candidates
+        return candidates, {_compile_key(c): compile_candidate(model, c) for c in candidates}
+    except Exception:  # what the learning would meet only for an admitted message: it meets it there, if at all
+        return None
+
+
+def _compile_key(candidate: Candidate) -> str:
+    return candidate.model_dump_json()
+
+
+def _compile(turn: _Turn, candidate: Candidate) -> Outcome:
+    """The candidate's compiled outcome: made early (`_read_early`) or now."""
+    made = turn.compiled.pop(_compile_key(candidate), None)
+    return made if made is not None else compile_candidate(turn.parts.model, candidate)
 
 
 def _stored_vector(row: RuleRow | None, dim: int) -> np.ndarray:
@@ -219,7 +252,6 @@ def _decide(
 
 def _resolve_one(turn: _Turn, candidate: Candidate, vector: np.ndarray) -> tuple[Action, list[RuleRow]]:
     repo = turn.parts.repo
-    model = turn.parts.model
     user, text = turn.user, turn.text
     if candidate.dangerous or turn.proposed_by is not None:
         related, similarities = _unchanged_related(turn, candidate, vector)
@@ -238,7 +270,7 @@ def _resolve_one(turn: _Turn, candidate: Candidate, vector: np.ndarray) -> tuple
         return Action(op="noop", rule_id=target.id, rule=dict(target.public()), reason=decision.reason), []
     if decision.op == "update" and target is not None:
         merged = merge_update(card(target), candidate)
-        outcome = compile_candidate(model, merged)
+        outcome = _compile(turn, merged)
         if _weakens(target, outcome):
             why = f"{decision.reason}; the check would be dropped ({outcome.reason})"
             return _propose(turn, merged, "update", target, "user", why, vector)
@@ -259,7 +291,7 @@ def _resolve_one(turn: _Turn, candidate: Candidate, vector: np.ndarray) -> tuple
         )
         turn.touched.add(target.id)
         return Action(op="update", rule_id=target.id, rule=public_row(target.id, row), reason=decision.reason), [row]
-    outcome = compile_candidate(model, candidate)
+    outcome = _compile(turn, candidate)
     if decision.op == "supersede" and target is not None and _weakens(target, outcome):
         why = f"{decision.reason}; the replacement has no check ({outcome.reason})"
         return _propose(turn, candidate, "supersede", target, "user", why, vector)

@@ -228,9 +228,9 @@ def refresh(parts: RuleParts, user: str) -> int:
         if all(content_key(r.text, r.condition) in known for r in rows):
             meta.set_meta(done_key(user), done)
             return 0  # nothing new to read, and the selection model is never loaded
-        from heedful.rules.selection_model import load_service_model
+        from heedful.rules.selection_model import load_reading_model
 
-        model = load_service_model()
+        model = load_reading_model()
         rows = repo.rules_at(user, version, statuses=LIVE_STATUSES, any_project=True, with_embeddings=True)
         texts = [RuleText(r.text, r.condition, r.embedding.tolist() if r.embedding is not None else None) for r in rows]
         added = remember(meta, user, texts, model, meta.get_meta(EMBEDDER_META_KEY))

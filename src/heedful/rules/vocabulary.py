@@ -18,6 +18,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from heedful.rules.lazy_regex import lazy
+
 # Prose words for flag concepts (the vocabulary says which flags each program uses for them).
 CONCEPT_WORDS: dict[str, str] = {
     "force": "force",
@@ -72,26 +74,24 @@ NOT_PROGRAMS = frozenset(
 )
 CONCEPT_PHRASES = (
     (
-        re.compile(
+        lazy(
             r"\b(?:skip(?:ping)?|bypass(?:ing)?|disabl(?:e|ing)|without(?: running)?)\s+(?:the\s+)?"
             r"(?:git\s+|pre-?commit\s+|commit\s+|pre-?push\s+)?(?:hooks?|verification|checks)\b",
             re.I,
         ),
         "no_verify",
     ),
-    (re.compile(r"\bin[- ]place\b", re.I), "in_place"),
+    (lazy(r"\bin[- ]place\b", re.I), "in_place"),
     # "never send DELETE requests with curl": the request method, an option of HTTP clients
-    (re.compile(r"\b(?:DELETE|POST|PUT|PATCH)\s+(?:requests?|calls?)\b"), "method"),
+    (lazy(r"\b(?:DELETE|POST|PUT|PATCH)\s+(?:requests?|calls?)\b"), "method"),
     # "never use sed to edit files": sed that writes the files it reads, not sed reading them
     (
-        re.compile(
-            r"\bto (?:edit|modify|change|rewrite|update|patch) (?:the |your |any |source )?(?:files?|code)\b", re.I
-        ),
+        lazy(r"\bto (?:edit|modify|change|rewrite|update|patch) (?:the |your |any |source )?(?:files?|code)\b", re.I),
         "in_place",
     ),
-    (re.compile(r"\bbreak(?:ing)?[- ]system[- ]packages\b", re.I), "system"),
-    (re.compile(r"\b(?:user|--user) (?:installs?|site)\b", re.I), "user"),
-    (re.compile(r"\bunsigned commits?\b|\bwithout (?:gpg[- ])?sign(?:ing|atures?)\b", re.I), "no_gpg_sign"),
+    (lazy(r"\bbreak(?:ing)?[- ]system[- ]packages\b", re.I), "system"),
+    (lazy(r"\b(?:user|--user) (?:installs?|site)\b", re.I), "user"),
+    (lazy(r"\bunsigned commits?\b|\bwithout (?:gpg[- ])?sign(?:ing|atures?)\b", re.I), "no_gpg_sign"),
 )
 # Words before a subcommand named alone that leave it whole ("no force pushes", "never make new commits"); any
 # other word narrows which ones the rule means ("no empty commits", "no merge commits"): more than a check states.
@@ -142,7 +142,7 @@ NEGATIONS = frozenset(
 PREFER_VERBS = frozenset("use using prefer preferring favor favour stick switch go with only always run uses".split())
 CONTRAST_BAD = ("instead of", "rather than", "in place of", "over", "not", "from", "than", "vs", "versus")
 # a dash between spaces separates clauses ("never use `find` - use `fd`"): a token, so a command's words end there
-_TOKEN = re.compile(
+_TOKEN = lazy(
     r"`[^`]+`|--(?=\s|$)|--?\w(?:[\w=|-]|\.(?=\w))*|[\w.*~/](?:[\w+/*@~'-]|[.:](?=[\w*]))*|[,;:.!?()]|"
     r"(?<=\s)[-–—](?=\s)"
 )
@@ -213,8 +213,14 @@ class Mention:
 
 
 @lru_cache(maxsize=1)
+def command_table() -> dict[str, Any]:
+    """`data/commands.toml` as parsed, once per process: the vocabulary and the action phrases both read it."""
+    return tomllib.loads(resources.files("heedful.rules").joinpath("data/commands.toml").read_text())
+
+
+@lru_cache(maxsize=1)
 def vocabulary() -> Vocabulary:
-    raw: dict[str, Any] = tomllib.loads(resources.files("heedful.rules").joinpath("data/commands.toml").read_text())
+    raw = command_table()
     families: dict[str, Family] = {}
     member: dict[str, str] = {}
     for name, spec in raw.get("families", {}).items():

@@ -23,16 +23,17 @@ from heedful.rules.compile.paths import path_checks
 from heedful.rules.compile.qualifiers import qualifiers_decided, split_qualifiers
 from heedful.rules.compile.replies import json_checks, reply_count, reply_text
 from heedful.rules.compile.words import LANGUAGE_GLOBS, NUMBERS, number, spec
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
 # A retraction states no check: it withdraws one (rules/retraction.py).
-_RETRACTION = re.compile(
+_RETRACTION = lazy(
     r"^\s*(?:retract|withdraw|drop|forget|cancel|undo|ignore)\b|\bno longer\b|\bis allowed again\b", re.I
 )
 
 
-_PLACEHOLDER = re.compile(r"\s*<[\w .|/-]{1,30}>")  # "npx <bin>", "just gen-grammar <lang>"
-_ASK_BEFORE = re.compile(
+_PLACEHOLDER = lazy(r"\s*<[\w .|/-]{1,30}>")  # "npx <bin>", "just gen-grammar <lang>"
+_ASK_BEFORE = lazy(
     r"^(?:always\s+|please\s+)?(?:ask|check with (?:me|the user)|confirm with (?:me|the user)|get (?:my |explicit )?"
     r"(?:approval|confirmation|permission))(?:\s+(?:me|the user|first|for (?:approval|confirmation|permission)))*"
     r"\s+before\s+(?P<rest>\w+ing\b.+)$",
@@ -42,26 +43,26 @@ _ASK_BEFORE = re.compile(
 
 # How rules are written in instruction files and chat: list markers, emphasis and set phrases of negation
 # ("- **NEVER** run `git push`", "Under no circumstances should you run X") say nothing a check needs.
-_LIST_MARKER = re.compile(r"^\s*(?:[-*+>•]|\d{1,2}[.)])\s+")
+_LIST_MARKER = lazy(r"^\s*(?:[-*+>•]|\d{1,2}[.)])\s+")
 # paired markers only: `**/*.py`, `rm -rf *` and `__init__.py` keep their stars and underscores
 _EMPHASIS = (
-    re.compile(r"(?<![\w/.])(\*\*|__)(?=[^\s/*])(.+?)(?<=[^\s/*])\1(?![\w.*/])"),  # `src/__generated__` stays
-    re.compile(r"(?<![\w*/])(\*)(?=[A-Za-z])([^*\n]+?)(?<=[A-Za-z!])\*(?![\w.*/])"),
+    lazy(r"(?<![\w/.])(\*\*|__)(?=[^\s/*])(.+?)(?<=[^\s/*])\1(?![\w.*/])"),  # `src/__generated__` stays
+    lazy(r"(?<![\w*/])(\*)(?=[A-Za-z])([^*\n]+?)(?<=[A-Za-z!])\*(?![\w.*/])"),
 )
 _NEVER_PHRASES = (
     (
-        re.compile(
+        lazy(
             r"\b(?:under no circumstances|at no time|in no case|on no account)(?:\s+(?:should|must|may|will)\s+you)?\b",
             re.I,
         ),
         "never",
     ),
-    (re.compile(r",?\s*\b(?:under any circumstances|for any reason|ever again)\b,?", re.I), " "),
+    (lazy(r",?\s*\b(?:under any circumstances|for any reason|ever again)\b,?", re.I), " "),
 )
 
 
 # A complaint that states the rule: "you keep using pip", "why do you keep running git push --force?" is "never ..."
-_COMPLAINT = re.compile(
+_COMPLAINT = lazy(
     r"^\s*(?:(?:ugh+|omg|come on|seriously|again|dude|bro|man|wtf|hey|ok|okay|look|so)[,!.]*\s+)*"
     r"(?:(?:why|how come)\s+(?:do|are|did|would|is|does)\s+you\s+(?:keep\s+|still\s+|always\s+)?(?:on\s+)?|"
     r"you(?:'re| are)?\s+(?:keep|kept|still|always|again)\s+(?:on\s+)?)"

@@ -8,15 +8,15 @@ without running the tests" says more than the command, so it stays guidance.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Any
 
 from heedful.rules.compile.qualifiers import ASK_ONLY
 from heedful.rules.compile.words import NEGATED, spec
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
+from heedful.rules.vocabulary import command_table
 
 
 @dataclass(frozen=True)
@@ -27,9 +27,8 @@ class Action:
 
 @lru_cache(maxsize=1)
 def actions() -> tuple[Action, ...]:
-    raw = tomllib.loads(resources.files("heedful.rules").joinpath("data/commands.toml").read_text())
     out = []
-    for entry in raw.get("actions", []):
+    for entry in command_table().get("actions", []):
         params: dict[str, Any] = {"program": entry["program"]}
         for key in ("subcommand", "flags", "args"):
             if entry.get(key):
@@ -38,9 +37,9 @@ def actions() -> tuple[Action, ...]:
     return tuple(out)
 
 
-_CLAUSE_BREAK = re.compile(r"[.;:!?]|,\s+(?:and|but|then|so)\b|\s(?:and|but|then)\s(?!never|not|don)", re.I)
-_AUTONOMOUS = re.compile(r"\b(?:autonomously|on your own|by yourself|unprompted|unasked)\b", re.I)
-_TRAILER = re.compile(
+_CLAUSE_BREAK = lazy(r"[.;:!?]|,\s+(?:and|but|then|so)\b|\s(?:and|but|then)\s(?!never|not|don)", re.I)
+_AUTONOMOUS = lazy(r"\b(?:autonomously|on your own|by yourself|unprompted|unasked)\b", re.I)
+_TRAILER = lazy(
     r"^(?:\s*(?:(?:by|for) (?:yourself|you)|yourself|ever|again|anymore|at all|please|on (?:this|the|any) "
     r"(?:repo|repository|project)|in (?:this|the) (?:repo|repository|project)|here))*\s*$",
     re.I,
@@ -48,19 +47,19 @@ _TRAILER = re.compile(
 
 
 # "never delete files, move them to the trash", "...; move them to ./attic/ instead": the replacement may follow.
-_MOVED_INSTEAD = re.compile(
+_MOVED_INSTEAD = lazy(
     r"^[,;]?\s*(?:(?:and|just|instead|but|rather)\s+)?(?:move|put|send|throw)\s+(?:them|it|files?|things|everything)?\s*"
     r"(?:in|into|to)\s+(?P<where>(?:the\s+|a\s+)?(?:trash|bin|recycle bin|wastebasket)|`?[\w./~-]*/[\w./~-]*`?)"
     r"(?:\s+(?:first|instead))?$",
     re.I,
 )
 # "never merge main into your branch; rebase instead": what to do instead narrows nothing, it is the alternative
-_DO_INSTEAD = re.compile(
+_DO_INSTEAD = lazy(
     r"^[,;]?\s*(?:(?:just|but|and)\s+)?"
     r"(?:instead\s*,?\s*(?P<first>[\w`./ -]{2,40})|(?P<alt>[\w`./ -]{2,40}?)\s+instead)$",
     re.I,
 )
-_BIN = re.compile(r"(?:the\s+|a\s+)?(?:trash|bin|recycle bin|wastebasket)$", re.I)
+_BIN = lazy(r"(?:the\s+|a\s+)?(?:trash|bin|recycle bin|wastebasket)$", re.I)
 
 
 def action_checks(text: str) -> list[CheckSpec]:

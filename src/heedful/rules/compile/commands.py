@@ -14,6 +14,7 @@ from heedful.rules import vocabulary as vocab
 from heedful.rules.compile.pipelines import pipeline_checks
 from heedful.rules.compile.reach import narrowed
 from heedful.rules.compile.words import NEGATED, spec
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
 FLAG_SUBCOMMAND = {"--no-gpg-sign": "commit", "--amend": "commit"}
@@ -26,15 +27,15 @@ FLAG_OWNERS = {
     "--legacy-peer-deps": "npm",
     "--privileged": "docker",
 }
-_BRANCH = re.compile(r"\b(?:to|into|on|onto)\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?(?:\s+branch)?", re.I)
-_ON_BRANCH = re.compile(r"\b(?:on|to|into)\s+(?:the\s+)?`?(?:main|master|trunk|develop|release\S*)`?\b", re.I)
-_SHOWN_WITH = re.compile(
+_BRANCH = lazy(r"\b(?:to|into|on|onto)\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?(?:\s+branch)?", re.I)
+_ON_BRANCH = lazy(r"\b(?:on|to|into)\s+(?:the\s+)?`?(?:main|master|trunk|develop|release\S*)`?\b", re.I)
+_SHOWN_WITH = lazy(
     r"\b(?:print|read|open|view|show|dump|display|output|echo)\s+(?:out\s+)?(?:the\s+)?"
     r"(?:(?:[\w-]+\s+){1,2}(?:from|in|of)\s+(?:the\s+)?)?"  # "print secrets from .env with cat"
     r"(?P<path>[\w~/-]*\.[\w.*-]+|[\w.-]+/[\w./*-]*)\s+(?:with|using|via|through)$",
     re.I,
 )
-_WHOLE_TREE = re.compile(
+_WHOLE_TREE = lazy(
     r"\b(?:on|across|over|against|to)\s+(?:the\s+)?(?:whole|entire|full|complete)\s+(?:repo|repository|codebase|"
     r"code base|project|tree|monorepo)\b",
     re.I,
@@ -56,7 +57,7 @@ def _deletes(mention: vocab.Mention) -> bool:
     return family is not None and family.name in ("destructive", "recoverable_delete")
 
 
-_HTTP_METHOD = re.compile(r"\b(?P<m>DELETE|POST|PUT|PATCH)\s+(?:requests?|calls?|methods?)\b")
+_HTTP_METHOD = lazy(r"\b(?P<m>DELETE|POST|PUT|PATCH)\s+(?:requests?|calls?|methods?)\b")
 _METHOD_FLAG = frozenset({"curl", "gh"})  # HTTP clients whose request method is an option (commands.toml)
 
 
@@ -156,12 +157,12 @@ def _how_to_run(text: str, mention: vocab.Mention) -> bool:
     )
 
 
-_FLAG_CONTRAST = re.compile(
+_FLAG_CONTRAST = lazy(
     r"\b(?:instead of|rather than|not|never|over)\s+(?:using\s+)?`?(?P<flag>--?[a-zA-Z][\w-]*)`?", re.I
 )
 
 
-_FLAG_INSTEAD = re.compile(r"[;,.]\s*(?:just\s+|but\s+)?(?:use|prefer|pass|try)\s+`?(?P<flag>--[a-z][\w-]*)`?", re.I)
+_FLAG_INSTEAD = lazy(r"[;,.]\s*(?:just\s+|but\s+)?(?:use|prefer|pass|try)\s+`?(?P<flag>--[a-z][\w-]*)`?", re.I)
 
 
 def _contrasted_flag(text: str, prefer: list[vocab.Mention]) -> dict[str, Any] | None:
@@ -184,11 +185,11 @@ def _contrasted_flag(text: str, prefer: list[vocab.Mention]) -> dict[str, Any] |
 
 # "pipe curl into sh", "piping wget output to bash": a pipeline between two commands, which no
 # command check states (banning the first program alone would block every download).
-_PIPELINE = re.compile(r"\bpip(?:e|es|ed|ing)\b(?:\W+\w+){0,9}?\W+(?:into|to|through)\b", re.I)
+_PIPELINE = lazy(r"\bpip(?:e|es|ed|ing)\b(?:\W+\w+){0,9}?\W+(?:into|to|through)\b", re.I)
 _PRIVILEGE = ("sudo", "doas", "pkexec")
 
 
-_WITH_PROGRAM = re.compile(
+_WITH_PROGRAM = lazy(
     r"^\W*(?:with|under|via|through|using|for|on|in front of|before|to run)\s+`?(?P<word>[\w.-]+)`?(?:\W|$)", re.I
 )
 
@@ -223,7 +224,7 @@ def _alternative(mention: vocab.Mention) -> str:
 
 # A program started through an interpreter's module switch is read as that program (`python -m pytest` is pytest):
 # a rule against the bare program that offers the launched form must leave the launched form alone.
-_LAUNCHED = re.compile(r"^(?:python[\d.]*|py)\s+-m\s+(?P<program>[\w.-]+)$")
+_LAUNCHED = lazy(r"^(?:python[\d.]*|py)\s+-m\s+(?P<program>[\w.-]+)$")
 
 
 def _run_as(spelled: str) -> str:
@@ -265,7 +266,7 @@ _RUNNER_FORMS = {
     "bundler": "bundle exec",
     "mise": "mise exec --",
 }
-_THROUGH_RUNNER = re.compile(
+_THROUGH_RUNNER = lazy(
     r"^(?:(?:always|please|only)\s+)*(?:run|invoke|call|execute|launch|start|use)\s+`?(?P<program>[\w.-]+)`?"
     r"\s+(?:only\s+)?(?:via|through|with|using|under|inside|in)\s+`?(?P<runner>"
     + "|".join(sorted(map(re.escape, _RUNNER_FORMS), key=len, reverse=True))
@@ -275,7 +276,7 @@ _THROUGH_RUNNER = re.compile(
 
 
 # "always use `uv run` to run python scripts", "use poetry run for pytest": the runner form named first
-_RUNNER_FIRST = re.compile(
+_RUNNER_FIRST = lazy(
     r"^(?:(?:always|please|only)\s+)*(?:use|run)\s+`?(?P<runner>"
     + "|".join(sorted({re.escape(form) for form in _RUNNER_FORMS.values() if " " in form}, key=len, reverse=True))
     + r")`?\s+(?:to|for)\s+(?:(?:run|running|execute|executing|invoke|invoking|start|starting)\s+)?"
@@ -304,7 +305,7 @@ def _through_runner(text: str) -> CheckSpec | None:
 
 
 # "never run more than one npm install at a time": how many run together, which one command line cannot show
-_CONCURRENCY = re.compile(
+_CONCURRENCY = lazy(
     r"\b(?:more than (?:one|once|\d+|two|a few)|at (?:a|the same) time|in parallel|concurrently|simultaneously|"
     r"at once|side by side)\b",
     re.I,
@@ -419,7 +420,7 @@ def command_checks(text: str) -> list[CheckSpec]:
 
 
 # "this repo uses pnpm", "we use uv here", "our project is on poetry": the project's tool stated as a fact.
-_USES = re.compile(
+_USES = lazy(
     r"\b(?:we|repo|repository|project|codebase|monorepo|workspace|here|this)\s+(?:(?:only|now|always)\s+)?"
     r"(?:uses?|is on|are on|'re on|runs? on|standardi[sz]ed on|(?:(?:has|have) )?(?:moved|switched|migrated) "
     r"(?:over )?to)\b|\b(?:managed|handled|installed)\s+(?:with|by|via|through|using)$",
@@ -456,7 +457,7 @@ def command_words(phrase: str, keep_adverbs: bool = False) -> list[str]:
     return words
 
 
-_GIT_ACT = re.compile(
+_GIT_ACT = lazy(
     r"^(?:when|whenever|while|during|if)\s+(?:you(?:'re| are)?\s+|we(?:'re| are)?\s+)?(?P<verb>[a-z-]+)\b", re.I
 )
 

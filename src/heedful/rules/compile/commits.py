@@ -6,44 +6,45 @@ import re
 from typing import Any
 
 from heedful.rules.compile.words import EMOJI, NEGATED, NUM, number, quoted, spec
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
-_COMMIT = re.compile(r"\bcommit(?:s|ting)?\b|\bcommit messages?\b", re.I)
-_CONVENTIONAL = re.compile(r"\bconventional[- ]commits?\b|\b(?:feat|fix|chore)\s*:", re.I)
+_COMMIT = lazy(r"\bcommit(?:s|ting)?\b|\bcommit messages?\b", re.I)
+_CONVENTIONAL = lazy(r"\bconventional[- ]commits?\b|\b(?:feat|fix|chore)\s*:", re.I)
 CONVENTIONAL = r"^(feat|fix|chore|docs|refactor|test)(\(.+\))?: "
-_SUBJECT = re.compile(
+_SUBJECT = lazy(
     rf"\b(?:subjects?|first lines?|titles?|summary lines?|headers?|commit messages?)\b.{{0,40}}?"
     rf"(?:\b(?:under|below|at most|max(?:imum)?(?: of)?|no more than|within|to|up to)\s+|<=?\s*)"
     rf"{NUM}\s*(?:char(?:acter)?s?)?\b|\b{NUM.replace('?P<n>', '?P<m>')}\s+char(?:acter)?s?\s+"
     r"(?:or (?:fewer|less)|max)\b",
     re.I,
 )
-_TRAILER = re.compile(r"\b(?:co-?authored[- ]by|co-?author(?:s|ed)?|yourself as (?:a )?(?:co-?)?author)\b", re.I)
-_MENTION = re.compile(
+_TRAILER = lazy(r"\b(?:co-?authored[- ]by|co-?author(?:s|ed)?|yourself as (?:a )?(?:co-?)?author)\b", re.I)
+_MENTION = lazy(
     r"\b(?:mention(?:ing)?|name|naming|reference|referencing|credit(?:ing)?)\s+(?P<who>claude|"
     r"anthropic|openai|chatgpt|gpt|copilot|codex|cursor|gemini)\b",
     re.I,
 )
 
 
-_TYPES = re.compile(
+_TYPES = lazy(
     r"\bcommit (?:message )?types?\s*(?:are|:|must be|include)\s+(?P<list>[a-z]+(?:\s*,\s*(?:and |or )?[a-z]+)+)", re.I
 )
-_PR_TEXT = re.compile(r"\b(?:PR|pull[- ]request|merge[- ]request)\s+(?:titles?|descriptions?|bod(?:y|ies))\b", re.I)
+_PR_TEXT = lazy(r"\b(?:PR|pull[- ]request|merge[- ]request)\s+(?:titles?|descriptions?|bod(?:y|ies))\b", re.I)
 # A rule that also covers code, comments or issues says more than a commit message check can state.
-_ELSEWHERE = re.compile(r"\b(?:source|code|comments?|docs?|documentation|issues?|diagnostics|tests?|rustdoc)\b", re.I)
+_ELSEWHERE = lazy(r"\b(?:source|code|comments?|docs?|documentation|issues?|diagnostics|tests?|rustdoc)\b", re.I)
 
 
 _AGENTS = r"claude(?: code)?|anthropic|openai|chatgpt|gpt|copilot|codex|cursor|gemini|aider|cline|devin|ai"
 # "Co-authored-by Claude lines", "co-authored-by: Copilot trailers": the trailer naming one agent
-_TRAILER_OF = re.compile(
+_TRAILER_OF = lazy(
     rf"\bco-?authored[- ]by:?\s+`?(?P<who>{_AGENTS})\b|"
     rf"\b(?:add|list|credit|includ(?:e|ing)|put)\s+(?P<as>{_AGENTS})\s+as\s+(?:a\s+|the\s+)?co-?authors?\b",
     re.I,
 )
 
 
-_AGENT_NAMED = re.compile(r"\bwith (?:your|the|an|its) (?:own )?(?:agent|assistant|model|bot|ai)(?:'s)? names?\b", re.I)
+_AGENT_NAMED = lazy(r"\bwith (?:your|the|an|its) (?:own )?(?:agent|assistant|model|bot|ai)(?:'s)? names?\b", re.I)
 
 
 def _agent_name(who: str) -> str:
@@ -52,14 +53,14 @@ def _agent_name(who: str) -> str:
 
 
 # "with an Assisted-by trailer", "add a `Signed-off-by` trailer": a trailer named by its key
-_NAMED_TRAILER = re.compile(
+_NAMED_TRAILER = lazy(
     r"(?:\b(?:an?|the|your|no|any)\s+)?`?\b(?P<key>[A-Za-z]+(?:-[A-Za-z]+)+)`?:?\s+(?:trailers?|lines?|footers?)\b",
     re.I,
 )
 
 
 # Trailer keys that only commit messages carry: naming one is naming the commit message.
-_KNOWN_TRAILER = re.compile(
+_KNOWN_TRAILER = lazy(
     r"\b(?:signed-off|reviewed|acked|tested|reported|assisted|suggested|helped|generated)-by\b|\bchange-id\b", re.I
 )
 

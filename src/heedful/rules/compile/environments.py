@@ -13,9 +13,10 @@ import re
 from collections.abc import Sequence
 
 from heedful.rules.checks.environment import spellings
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
-_ENVIRONMENT = re.compile(
+_ENVIRONMENT = lazy(
     r"^(?:against|on|in|into|to|for|inside|within)\s+(?:the\s+|a\s+|any\s+|our\s+|a\s+|all\s+)?"
     r"(?P<env>prod(?:uction)?|staging|stage|shared|live)\b"
     r"(?:\s+(?:cluster|clusters|project|projects|namespace|namespaces|environment|environments|env|pods?|"

@@ -8,6 +8,7 @@ from typing import Any
 
 from heedful.rules.compile import runs
 from heedful.rules.compile.words import LANGUAGE_GLOBS, spec
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
 TEST_COMMANDS = [
@@ -38,7 +39,7 @@ TEST_COMMANDS = [
     ["dotnet", "test"],
     ["phpunit"],
 ]
-_UNTIL = re.compile(
+_UNTIL = lazy(
     r"\b(?:don'?t|do not|never)\s+(?:say|tell me|claim|report|declare|mark|call|finish|consider|reply|"
     r"hand)\b.{0,40}?\b(?:until|before|without|unless)\s+(?:you(?:'ve| have)?\s+)?(?:run(?:ning)?|ran|"
     r"execut\w+)?\s*(?P<what>.+)$"
@@ -49,14 +50,14 @@ _UNTIL = re.compile(
     re.I,
 )
 # "ruff check must pass before you push": a command that must succeed before a moment.
-_MUST_PASS = re.compile(
+_MUST_PASS = lazy(
     r"^(?P<what>`[^`]+`|[\w./:@-]+(?:\s+[\w./:@-]+){0,3}?(?:\s*&&\s*[\w./:@-]+(?:\s+[\w./:@-]+){0,3}?)*)\s+"
     r"(?:must|should|has to|needs to)\s+(?:always\s+)?"
     r"(?:pass|succeed|be clean|be green|run|be run|come back clean)\s+(?P<when>before|after|prior to)\b(?P<rest>.*)$",
     re.I,
 )
 # "Tests must pass: go test -race ./...", "Lint must be clean: golangci-lint run": a quality named, then its command.
-_MUST_BE_COLON = re.compile(
+_MUST_BE_COLON = lazy(
     r"^(?:the\s+|all\s+)?(?:tests?|test suite|lint(?:ing|er|s)?|the code|code|build|type-?check(?:s|ing)?|types|"
     r"format(?:ting)?|checks?|ci|vet)\s+(?:must|should|has to|have to|needs? to)\s+(?:always\s+)?"
     r"(?:pass|be clean|be green|build|succeed|compile|be formatted|check|type-?check|lint clean)\s*[:—–]\s*"
@@ -64,68 +65,66 @@ _MUST_BE_COLON = re.compile(
     re.I,
 )
 # "make sure `npm test` passes before you finish", "ensure cargo clippy is clean before pushing"
-_ENSURE_PASSES = re.compile(
+_ENSURE_PASSES = lazy(
     r"^(?:always\s+|please\s+)*(?:make sure|ensure|check|verify|confirm)\s+(?:that\s+)?(?P<what>`[^`]+`|"
     r"[\w./:@-]+(?:\s+[\w./:@-]+){0,3}?)\s+(?:passes|succeeds|is clean|is green|runs clean(?:ly)?|exits 0)\s+"
     r"(?P<when>before|after|prior to)\b(?P<rest>.*)$",
     re.I,
 )
 # "For code changes run …", "For docs-only changes, run …": the kind of change, then the commands.
-_FOR_CHANGES = re.compile(
+_FOR_CHANGES = lazy(
     r"^for\s+(?P<rest>[\w\s/.*`-]{1,40}?\b(?:changes?|edits?|modifications?))\s*,?\s*"
     r"(?:(?:always|please|also|then|make sure to|be sure to|you must|must)\s+)*(?:run|execute)\s+(?P<what>.+)$",
     re.I,
 )
 # "never push without running the linter": running something first is the rule, never a ban on the action.
-PRECONDITION = re.compile(
+PRECONDITION = lazy(
     r"\b(?:without|until|unless)\s+(?:first\s+)?(?:you(?:'ve| have)?\s+)?(?:first\s+)?(?:running|having run|run|ran|"
     r"testing|linting|formatting|checking|building|type-?checking)\b",
     re.I,
 )
 # "Run X <when>": the words that end the command and start the moment it is due.
-_WHEN = re.compile(
+_WHEN = lazy(
     r"\s+(?P<when>before|prior to|after|once|when(?:ever)?|if|at the end of|by the end of|every time|each time|"
     r"on(?= (?:the |any |all |every |your )?(?:changed|edited|modified|touched|new)\b)|"
     r"to (?:verify|ensure|check|validate|confirm|make sure|format|lint|catch|fix|keep)|"
     r"for (?:\w+ )?(?:style|lint(?:ing)?|formatting|type[- ]?check(?:ing|s)?|typing))\b(?P<rest>.*)$",
     re.I,
 )
-_RUN_LEAD = re.compile(
+_RUN_LEAD = lazy(
     r"^(?:(?:always|please|also|then|and|make sure (?:to|you)|be sure to|remember to|you must|must)\s+)*"
     r"(?:run|execute|rerun|re-run|use(?=\s+`))\s+(?P<body>.+)$",
     re.I,
 )
 # Instruction files map what changed to what to run: "Any `.go` file → `make lint && make test`".
-_ARROW = re.compile(
-    r"^(?P<what_changed>[^→]+?)\s*(?:→|->|=>)\s*(?P<what>`[^`]+`(?:\s*(?:,|and|&&|then)\s*`[^`]+`)*)\W*$"
-)
-_LEAD_WHEN = re.compile(
+_ARROW = lazy(r"^(?P<what_changed>[^→]+?)\s*(?:→|->|=>)\s*(?P<what>`[^`]+`(?:\s*(?:,|and|&&|then)\s*`[^`]+`)*)\W*$")
+_LEAD_WHEN = lazy(
     r"^(?P<when>after|once|when(?:ever)?|before|prior to|every time|each time|if)\s+(?P<rest>[^,]+),\s*"
     r"(?:(?:always|please|also|then|make sure to|be sure to|you must|must)\s+)*"
     r"(?P<verb>run|execute|(?:format|lint|check|type-?check)\s+(?:(?:the|your|all)\s+)?(?:code\s+)?(?:with|using))\s+"
     r"(?P<what>.+)$",
     re.I,
 )
-_WITH = re.compile(
+_WITH = lazy(
     r"^(?:always\s+)?(?:add|create|generate|regenerate|format|lint|check|update|validate|type-?check|typecheck|test|"
     r"scan|audit|verify|build|compile|bundle)\b[^,]*?\bwith\s+"
     r"(?P<what>`[^`]+`|[\w./:-]+(?:\s+[\w./:-]+){0,2}?)(?:\s+(?P<when>when(?:ever)?|after|before|once)\b(?P<rest>.*))?$",
     re.I,
 )
-_DELIVERY_MOMENT = re.compile(
+_DELIVERY_MOMENT = lazy(
     r"\b(?:done|finish\w*|complet\w*|wrap\w* up|hand\w* (?:it )?(?:back|over)|repl(?:y|ying)|respond\w*|"
     r"report\w*|prompt\w*|deliver\w*|end of (?:a|the|each|every|your) (?:task|session|change|turn)|"
     r"commit\w*|push\w*|(?:open|creat)\w* (?:a |the )?(?:pr|pull request|merge request)|submit\w*|"
     r"send\w* (?:a |the )?(?:pr|pull request)|(?:a|the|any|each|every|your) (?:pr|pull request|merge request))\b",
     re.I,
 )
-_EDIT_MOMENT = re.compile(
+_EDIT_MOMENT = lazy(
     r"\b(?:edit\w*|chang\w*|modif\w*|touch\w*|updat\w*|add(?:ing|s)?|writ\w*|rewrit\w*|refactor\w*|"
     r"creat\w*|renam\w*|delet\w*|remov\w*|bump\w*|"
     r"fix(?:es|ing|ed)?|bug\s?fix\w*|implement\w*|develop\w*|coding)\b",  # "when fixing bugs": code changes
     re.I,
 )
-_PATH_TOKEN = re.compile(r"`[^`\s]+`|(?<![\w*])\*?\.?[\w*.-]*[/.](?:[\w./*-]*[\w*/])?|(?<![\w.])\.[a-z]{1,8}\b")
+_PATH_TOKEN = lazy(r"`[^`\s]+`|(?<![\w*])\*?\.?[\w*.-]*[/.](?:[\w./*-]*[\w*/])?|(?<![\w.])\.[a-z]{1,8}\b")
 
 
 def moment(phrase: str) -> tuple[str, list[str]] | None:
@@ -245,7 +244,7 @@ def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | 
 
 
 # "before every commit", "prior to pushing", "never push without …": the git action the command is due before.
-_GATE = re.compile(
+_GATE = lazy(
     r"\b(?:before|prior to)\s+(?:(?:every|each|any|a|an|you|your|the|we|i)\s+)*(?P<what>commit\w*|push\w*)\b"
     r"|\b(?:don'?t|do not|never)\s+(?P<what2>commit|push)\s+(?:anything\s+|code\s+)?(?:without|before|until)\b",
     re.I,
@@ -298,7 +297,7 @@ def required_event(text: str, conditions: Sequence[str]) -> CheckSpec | None:
     return spec("required_event", params)
 
 
-_LEFTOVER = re.compile(
+_LEFTOVER = lazy(
     r"\b(?:clean up|cleanup|delete|remove|get rid of|(?:don'?t|do not|never) leave)\b.{0,40}?"
     r"(?P<what>temp(?:orary)? files|tmp files|scratch files|backup files|debug (?:scripts|files)|core dumps|`[^`]+`|"
     r"[\w-]+\.[a-z]{1,5}(?=\s+(?:behind|around|lying around|in the (?:repo|project|workspace))\b)|"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.vocabulary import (
     AMBIGUOUS,
     COMMAND_CUES,
@@ -317,7 +318,7 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
 
 # Code, not a command line: a comment (`# pragma: no cover`), an assignment or a literal (`t := []string{}`), a
 # call, a member (`Date.now`) or a class (`new Date`).
-_CODE_SPAN = re.compile(r"^\s*#|:=|[=\"'{}()\[\]<>;]|^\s*[A-Z]\w*\.\w|\s[A-Z][a-z]+[A-Z]?\w*\s*$")
+_CODE_SPAN = lazy(r"^\s*#|:=|[=\"'{}()\[\]<>;]|^\s*[A-Z]\w*\.\w|\s[A-Z][a-z]+[A-Z]?\w*\s*$")
 
 
 def _backticked_program(inner: list[str], span: str = "") -> Program | None:

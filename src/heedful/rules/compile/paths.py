@@ -6,6 +6,7 @@ import re
 
 from heedful.rules.checks.path import system_path
 from heedful.rules.compile.words import spec
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
 _PATHLIKE = r"`[^`\s]+`|~?[\w.*-]*[/*.](?:[\w./*-]*[\w*/])?|\.[\w.-]+"
@@ -64,7 +65,7 @@ FILE_KINDS = {
 # Folders that live beside the code they belong to, one per app or test folder: named alone, they are at any depth.
 NESTED_DIRS = frozenset({"migrations", "__snapshots__", "__pycache__"})
 _DIR_WORDS = frozenset("migrations vendor node_modules dist build generated third_party __generated__".split())
-_EDIT_VERB = re.compile(
+_EDIT_VERB = lazy(
     r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:manually|directly|proactively|unnecessarily)\s+|"
     r"hand-?\s*)?(?:edit(?:ing|s)?|"
     r"modify(?:ing)?|touch(?:ing)?|chang(?:e|ing)|writ(?:e|ing)(?:\s+(?:to|in|into))?|overwrit(?:e|ing)|"
@@ -73,7 +74,7 @@ _EDIT_VERB = re.compile(
     r"(?:hand-?\s*)?writ(?:e|ing)(?:\s+or\s+(?:edit|modify|change))?|bypass(?:ing)?)\b(?:\s+or\s+\w+)?(?P<rest>.*)$",
     re.I,
 )
-_LEAVE_ALONE = re.compile(
+_LEAVE_ALONE = lazy(
     r"^(?:leave|keep)\s+(?P<rest>.+?)\s+(?:alone|untouched|as is|unchanged)\b|"
     r"^(?P<rest2>.+?)\s+(?:is|are)\s+(?:read-?only|off[- ]limits|hands[- ]off)\b|"
     r"^(?:treat|consider)\s+(?P<rest4>.+?)\s+(?:as\s+)?(?:read-?only|off[- ]limits|immutable)\b|"
@@ -98,13 +99,13 @@ _OWNED_BY_OTHERS = (
     r"(?:is|are)\s+(?:someone else'?s|another team'?s|third[- ]party(?: code)?|upstream(?:'?s)? code|"
     r"external code|not under our control)\b"
 )
-_OWNED = re.compile(
+_OWNED = lazy(
     rf"^(?:(?P<none>nothing|none of(?: the (?:files|code))?)\s+(?:under|in|inside|within|below|from|of)\s+"
     rf"(?P<nested>[^,;]{{2,80}}?)\s+(?:is|are)\s+(?:ours|mine|yours|for you)\b|"
     rf"(?P<subject>[^,;]{{2,80}}?)\s+(?:{_NOT_OURS}|{_OWNED_BY_OTHERS}))",
     re.I,
 )
-_SUBJECT_VERB = re.compile(r"\b(?:never|don'?t|do not|please|always|you|we|i|should|must|will)\b", re.I)
+_SUBJECT_VERB = lazy(r"\b(?:never|don'?t|do not|please|always|you|we|i|should|must|will)\b", re.I)
 
 
 def owned_elsewhere(text: str) -> list[str]:
@@ -132,12 +133,12 @@ HOME_ONLY = frozenset(
 )
 
 
-_STAGE_VERB = re.compile(
+_STAGE_VERB = lazy(
     r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:git\s+)?add(?:ing)?|"
     r"stag(?:e|ing)|commit(?:ting)?|check(?:ing)? in|push(?:ing)?)\b(?P<rest>.*)$",
     re.I,
 )
-_OUTSIDE = re.compile(
+_OUTSIDE = lazy(
     r"\b(?:never|don'?t|do not)\b.{0,40}\b(?:write|edit|modify|touch|create|change)\w*\b.{0,30}"
     r"\boutside\s+(?:of\s+)?(?:the|this|our)\s+(?:repo|repository|project|workspace|working directory|"
     r"codebase)\b",
@@ -233,37 +234,37 @@ def _globs(rest: str, staged: bool = False) -> list[str]:
 
 
 # What follows a staging verb when the file is not its object: "add logging in x.py", "add a dep to package.json".
-_INDIRECT = re.compile(
+_INDIRECT = lazy(
     r"^\s+(?!(?:the|any|a|an|your|my|all|those|these|them|files?|anything|everything|nothing|stuff|things)\b)[a-z][\w-]*"
     r"(?:,| (?:[a-z]+ )*(?:to|in|into|inside)\b)|"
     r"^\s+(?:a|an|any|the)\s+(?!files?\b|folders?\b|director)[a-z][\w-]*\s+(?:to|in|into)\b",
     re.I,
 )
-_ASPECT = re.compile(
+_ASPECT = lazy(
     r"^\s+(?:the\s+|any\s+)?(?:[\w-]+\s+)?(?:signatures?|verbiage|wording|behaviou?r|semantics|logic|apis?|"
     r"interfaces?|public api|format(?:ting)?|style|structure|names?|exports?|types?)\s+(?:of|in)\b",
     re.I,
 )
-_GIT_CONTEXT = re.compile(
+_GIT_CONTEXT = lazy(
     r"\bgit\b|\bstag(?:e|ed|ing)\b|\bto (?:the )?(?:index|repo|repository|version control|commits?|history)\b", re.I
 )
-_NAMING = re.compile(
+_NAMING = lazy(
     r"\bfiles?\s+(?:use|are named|end (?:in|with)|should (?:use|end (?:in|with)))\s+`?\*?\.[\w.]+`?\s*,?\s*\(?"
     r"(?:not|never|instead of|rather than)\s+`?\*?(?P<bad>\.[a-z][\w.]*)`?\)?$",
     re.I,
 )
-_PURPOSE = re.compile(r"\bto (?:make|get|fix|pass|silence|satisfy|work around|speed up|hide|force)\b", re.I)
+_PURPOSE = lazy(r"\bto (?:make|get|fix|pass|silence|satisfy|work around|speed up|hide|force)\b", re.I)
 
 
 # "don't create README files in every folder": how many, or where each one goes, which no single path states
-_EVERY_PLACE = re.compile(
+_EVERY_PLACE = lazy(
     r"\b(?:in|for|under|inside)\s+(?:every|each|all)\s+(?:the\s+)?(?:folders?|director(?:y|ies)|dirs?|packages?|"
     r"modules?|subfolders?|subdirector(?:y|ies)|crates?|apps?)\b",
     re.I,
 )
 
 
-_OUTSIDE_PATH = re.compile(
+_OUTSIDE_PATH = lazy(
     r"\b(?:outside|out of|beyond|other than|except(?: for| in)?|apart from|besides)\s+(?:of\s+)?(?:the\s+)?"
     r"(?!(?:repo|repository|project|workspace|working directory|codebase)\b)`?[\w.~-]*/",
     re.I,

@@ -12,6 +12,7 @@ import re
 
 from heedful.rules import vocabulary as vocab
 from heedful.rules.compile.words import NEGATED, spec
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
 SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "fish"]
@@ -21,20 +22,20 @@ _DOWNLOADERS = ("curl", "wget")
 _INTERPRETERS = {"python": "python", "python3": "python", "node": "node", "perl": "perl", "ruby": "ruby"}
 _SHELL_WORD = r"(?:sh|bash|zsh|dash|ksh|fish|shells?|terminal)"
 _ARTICLE = r"(?:(?:a|an|the|your|my|any|some)\s+)?"
-_PROSE = re.compile(
+_PROSE = lazy(
     rf"\bpip(?:e|es|ed|ing)\b(?P<between>(?:\W+[\w.-]+){{0,9}}?)\W+(?:straight\s+|directly\s+)?"
     rf"(?:into|to|through|thru|in)\s+{_ARTICLE}`?(?P<dst>[\w.-]+)",
     re.I,
 )
-_LITERAL = re.compile(r"(?P<before>[^|`;]*?)\|\s*(?:sudo\s+(?:-\S+\s+)*)?`?(?P<dst>[\w./-]+)", re.I)
+_LITERAL = lazy(r"(?P<before>[^|`;]*?)\|\s*(?:sudo\s+(?:-\S+\s+)*)?`?(?P<dst>[\w./-]+)", re.I)
 # "never curl install scripts into bash": the download verb itself, then the shell it feeds
-_FED = re.compile(
+_FED = lazy(
     rf"\b(?P<src>curl|wget|fetch)\b(?P<between>(?:\W+[\w.:/-]+){{0,5}}?)\W+(?:straight\s+|directly\s+)?"
     rf"(?:into|to|through|thru)\s+{_ARTICLE}`?(?P<dst>{_SHELL_WORD})\b",
     re.I,
 )
-_BANNED = re.compile(r"\b(?:banned|forbidden|not allowed|prohibited|off[- ]limits|no-go|a no)\b", re.I)
-_HYPHENED = re.compile(rf"\b(?P<src>[\w]+)[- ](?:pipe[- ]|to[- ]|into[- ]|\|[- ]?)(?P<dst>{_SHELL_WORD})\b", re.I)
+_BANNED = lazy(r"\b(?:banned|forbidden|not allowed|prohibited|off[- ]limits|no-go|a no)\b", re.I)
+_HYPHENED = lazy(rf"\b(?P<src>[\w]+)[- ](?:pipe[- ]|to[- ]|into[- ]|\|[- ]?)(?P<dst>{_SHELL_WORD})\b", re.I)
 
 
 def _receivers(word: str) -> list[str] | None:

@@ -15,19 +15,20 @@ from heedful.rules import vocabulary as vocab
 from heedful.rules.compile.environments import environment_decided
 from heedful.rules.compile.events import moment
 from heedful.rules.compile.words import COMMIT_WORDS, DELIVERY_WORDS, EDIT_WORDS, GENERIC, REPLY_WORDS, mask_quoted
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
-_CONDITION = re.compile(
+_CONDITION = lazy(
     r"(?:^|(?<=[,;(])|(?<=\s))(?P<q>(?:when(?:ever)?|if|while|during|only (?:when|if|for)|"
     r"as long as|in case)\b[^,;()]*)",
     re.I,
 )
-_EXCEPTION = re.compile(
+_EXCEPTION = lazy(
     r"(?:^|(?<=[,;(])|(?<=\s))(?P<q>(?:unless|except|other than|apart from|but not|"
     r"but (?:it'?s|that'?s) (?:ok|okay|fine)|\w+ is (?:ok|okay|fine))\b[^;()]*)",
     re.I,
 )
-_QUALIFIER = re.compile(
+_QUALIFIER = lazy(
     r"\bfor (?:\w+ ){0,2}?(?:large|big|huge|small|tiny|long|short|important|major|minor|complex|"
     r"simple|trivial|quick|critical|sensitive|risky|shared|public|production|prod)\b[\w ]*|"
     r"\b(?:inside|outside|within|in|into|on|against) (?:the |a |an |any |our )?(?:containers?|docker|ci|"
@@ -36,7 +37,7 @@ _QUALIFIER = re.compile(
     re.I,
 )
 # "Without asking" forbids the action until the user approves it: blocking it is exactly that.
-_ASK_FIRST = re.compile(
+_ASK_FIRST = lazy(
     r"[,;(]?\s*\b(?:without (?:asking|approval|permission|checking with me|my (?:ok|okay|approval|"
     r"permission)|the user'?s? (?:ok|approval|permission))|ask(?: me)? first|check with me first)\b"
     r"[^,;]*",
@@ -47,7 +48,7 @@ _ASK_FIRST = re.compile(
 # A condition or exception that only waits for the user's explicit go-ahead: a block that makes the agent ask is
 # exactly the rule ("unless explicitly asked", "unless the user asks", "without explicit confirmation from the
 # user", "autonomously"). "Unless I say so" or "unless asked for detail" stays an exception no evidence decides.
-ASK_ONLY = re.compile(
+ASK_ONLY = lazy(
     r"^\W*(?:(?:without|w/o)\s+(?:(?:explicit|prior|express|written|the user'?s?|my|a human'?s?)\s+)*"
     r"(?:confirmation|approval|permission|consent|instructions?|asking|checking|go-ahead|sign-?off|ok|okay|say-?so)\b.*|"
     r"(?:before|until)\s+(?:the user|i|we|a human|a maintainer|someone)\s+(?:has\s+|have\s+)?(?:\w+\s+){0,4}?"
@@ -82,7 +83,7 @@ def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
 
 # "when signing blocks a commit", "if the hook fails", "when the push is rejected": the moment a bypass flag would be
 # reached for. A ban on the bypass holds then, which is the only time it is used: the flag's check decides it.
-_WHEN_IT_FAILS = re.compile(
+_WHEN_IT_FAILS = lazy(
     r"^(?:when(?:ever)?|if|once|in case)\b[^,;]{0,60}?\b(?:fail\w*|block\w*|reject\w*|refus\w*|error\w*|"
     r"break\w*|complain\w*|is slow|are slow|takes? too long|(?:does|do|did)\s*n[o']t (?:work|pass))\b[^,;]*$",
     re.I,
@@ -151,7 +152,7 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
 # "unless I ask for more detail", "unless told otherwise": on a length limit, the user's own request in the turn
 # lifts the limit (enforce/override.py reads it), so the exception is decided where the check runs. "Unless I say
 # so" names no request the override can read: it stays undecided.
-_ASKED_FOR_MORE = re.compile(
+_ASKED_FOR_MORE = lazy(
     r"^\W*unless\s+(?:(?:i|we|the user|you(?:'re| are)?|someone)\s+)?(?:explicitly\s+|specifically\s+)?"
     r"(?:asks?|asked|requests?|requested|told|tells? you|want|wants)\b"
     r"(?:\s+(?:to|for|me|you|it|otherwise|more|a|an|the|longer|long|full|in|detail|details|detailed|explanation|"

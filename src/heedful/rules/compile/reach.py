@@ -11,10 +11,9 @@ grep for searching code", "never use pip to install packages"), the branch of a 
 
 from __future__ import annotations
 
-import re
-
 from heedful.rules import vocabulary as vocab
 from heedful.rules.compile.qualifiers import condition_decided
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
 # Words that open a phrase narrowing the command to some use or target. "To ..." and "in ..." mostly say why or
@@ -25,7 +24,7 @@ _CLAUSE_END = frozenset({".", ";", "!", "?", ",", ":", "—", "(", ")", "|"})
 _COMMAND_NOUNS = frozenset("command commands directly straight itself anything everything stuff things".split())
 # "In", "to" and "from" narrow when a path follows ("git commit anything in build/", "cat secrets from .env").
 _PLACES = frozenset("in to from into under inside within".split())
-_PATHLIKE = re.compile(r"/|^\.\w|\w\.\w{1,5}$|\*")
+_PATHLIKE = lazy(r"/|^\.\w|\w\.\w{1,5}$|\*")
 # "In" narrows when a mode or a folder follows: "jest in watch mode", "npm run build in the root".
 _IN_PLACE = frozenset(
     "mode root folder folders directory directories dir subdirectory subfolder package packages top-level toplevel "

@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 from heedful.rules.compile.words import EMOJI, NEGATED, NUM, number, quoted, spec
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
 _REPLY = r"(?:replies|reply|answers?|responses?|messages to me|final messages?|explanations?|summaries|summary|output)"
@@ -19,15 +20,13 @@ _UNIT = (
     r"recommendations|choices|alternatives|ideas)"
 )
 _COUNTS = (
-    re.compile(rf"\b{_OP}\s+{NUM}\s+{_UNIT}\b", re.I),
-    re.compile(rf"\b{NUM}\s+{_UNIT}\s+(?:max(?:imum)?|or (?:fewer|less)|tops|at most|or shorter)\b", re.I),
-    re.compile(
-        r"\b(?P<n>one|single)[- ](?P<unit>line|sentence|paragraph)\s+(?:replies|answers|responses|summaries)\b", re.I
-    ),
+    lazy(rf"\b{_OP}\s+{NUM}\s+{_UNIT}\b", re.I),
+    lazy(rf"\b{NUM}\s+{_UNIT}\s+(?:max(?:imum)?|or (?:fewer|less)|tops|at most|or shorter)\b", re.I),
+    lazy(r"\b(?P<n>one|single)[- ](?P<unit>line|sentence|paragraph)\s+(?:replies|answers|responses|summaries)\b", re.I),
     # "never write more than three paragraphs": a negated "more than" is the limit itself
-    re.compile(rf"\b(?:never|don'?t|do not|no)\b[^.;]{{0,40}}?\bmore than\s+{NUM}\s+{_UNIT}", re.I),
+    lazy(rf"\b(?:never|don'?t|do not|no)\b[^.;]{{0,40}}?\bmore than\s+{NUM}\s+{_UNIT}", re.I),
 )
-_NOT_REPLY = re.compile(
+_NOT_REPLY = lazy(
     r"\b(?:commit|functions?|methods?|files?|classes|modules?|docstrings?|comments?|tests?|"
     r"PR|pull requests?|titles?|names?|variables?|logs?|lines? of code|code|changelog|readme|"
     r"issues?|tickets?|subjects?)\b",
@@ -43,20 +42,20 @@ _UNITS = {
     "item": "bullets",
     **{listed: "bullets" for listed in ("option", "suggestion", "recommendation", "choice", "alternative", "idea")},
 }
-_SAY = re.compile(
+_SAY = lazy(
     r"\b(?:never|don'?t|do not|stop|no more|avoid|quit)\s+(?:ever\s+)?(?:say(?:ing)?|writ(?:e|ing)|"
     r"us(?:e|ing)|start(?:ing)?|begin(?:ning)?|open(?:ing)?|end(?:ing)?|clos(?:e|ing)|sign(?:ing)? off|"
     r"add(?:ing)?|includ(?:e|ing)|put(?:ting)?|respond(?:ing)?|repl(?:y|ying)|tell(?:ing)? me)\b",
     re.I,
 )
 APOLOGY_PHRASES = ("I apologize", "I apologise", "sorry for the confusion")
-_APOLOGY = re.compile(
+_APOLOGY = lazy(
     r"\b(?:don'?t|do not|never|stop|quit|no more|no|enough)\s+(?:with\s+)?(?:the\s+)?(?:apologi[sz](?:e|ing)|apologies|"
     r"saying sorry)\b",
     re.I,
 )
 # the word, or a dash quoted as the thing forbidden: a dash in the rule's own prose is punctuation
-_EM_DASH = re.compile(r"\bem[- ]?dash(?:es)?\b|[\"'`“‘]—[\"'`”’]", re.I)
+_EM_DASH = lazy(r"\bem[- ]?dash(?:es)?\b|[\"'`“‘]—[\"'`”’]", re.I)
 
 
 # "no bullet points", "stop formatting answers as bulleted lists", "prose, not bullets": a limit of none. A word
@@ -64,19 +63,19 @@ _EM_DASH = re.compile(r"\bem[- ]?dash(?:es)?\b|[\"'`“‘]—[\"'`”’]", re.
 _BULLETS = r"(?:bullet(?:ed)?(?:[- ]?points?|[- ]lists?)?s?|bulleted|bullet-?point lists?)"
 _NARROWING = r"(?:nested|long|too|many|excessive|more|deep(?:ly)?|multi\w*|unnecessary|extra|sub\w*|so|huge|endless)"
 _NO_BULLETS = (
-    re.compile(
+    lazy(
         rf"\b(?:no|never|don'?t|do not|stop|avoid|without|quit|ban|enough(?: with)?)\b"
         rf"(?:\s+(?!{_NARROWING}\b)[\w']+){{0,6}}?\s+{_BULLETS}(?![\w-])",
         re.I,
     ),
-    re.compile(
+    lazy(
         rf"\b(?:prose|paragraphs|full sentences|plain text)\W+(?:not|instead of|rather than|over)\s+{_BULLETS}\b", re.I
     ),
-    re.compile(rf"\b{_BULLETS}\s+(?:are|is)\s+(?:banned|forbidden|not allowed|off[- ]limits)\b", re.I),
+    lazy(rf"\b{_BULLETS}\s+(?:are|is)\s+(?:banned|forbidden|not allowed|off[- ]limits)\b", re.I),
 )
 
 
-_REPLY_VERB = re.compile(
+_REPLY_VERB = lazy(
     r"^(?:always\s+|please\s+)*(?:explain|answer|reply|respond|describe|summari[sz]e)\b(?!\s+(?:in|to)\s+(?:the\s+)?"
     r"(?:commit|pr|pull request|issue|ticket|code|comments?|docstrings?))",
     re.I,
@@ -140,7 +139,7 @@ def _forbidden_text(text: str) -> list[str]:
     return []
 
 
-_OTHER_TEXT = re.compile(
+_OTHER_TEXT = lazy(
     r"\b(?:code|comments?|docstrings?|files?|variable|names?|logs?|docs?|documentation|readme|"
     r"PR|pull requests?|issues?|UI|strings?|tests?|markdown|headers?|commit)\b",
     re.I,
@@ -156,14 +155,14 @@ def reply_text(text: str) -> CheckSpec | None:
     return spec("reply_forbidden_text", {"patterns": patterns})
 
 
-_JSON_REPLY = re.compile(rf"\b(?:{_REPLY}|respond|reply|answer|output)\b.{{0,30}}\bjson\b", re.I)
-_FIELDS = re.compile(
+_JSON_REPLY = lazy(rf"\b(?:{_REPLY}|respond|reply|answer|output)\b.{{0,30}}\bjson\b", re.I)
+_FIELDS = lazy(
     r"\b(?:fields?|keys?|properties)\s*:?\s+(?P<list>.+?)(?:$|\.(?:\s|$))|\b(?:with|including|include|includes|"
     r"containing|contain|has|have)\s+(?:an? |the )?(?P<list2>`[^`]+`(?:(?:,\s*|,?\s+and\s+)`[^`]+`)*|"
     r"[\w-]+(?:,\s*[\w-]+)*,?\s+and\s+[\w-]+)",
     re.I,
 )
-_FIELD_VALUE = re.compile(
+_FIELD_VALUE = lazy(
     r"`(?P<field>[\w.-]+)`\s+(?:field\s+)?(?:must|should|has to|needs to)\s+(?:always\s+)?(?P<neg>not\s+|never\s+)?"
     r"(?:be|equal|equals|be set to)\s+`?(?P<value>[^`\s]+)`?"
     r"|never set\s+`(?P<field2>[\w.-]+)`\s+to\s+`?(?P<value2>[^`\s]+)`?",

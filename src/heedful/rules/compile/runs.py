@@ -13,6 +13,7 @@ import re
 
 from heedful.rules import vocabulary as vocab
 from heedful.rules.compile.words import GENERIC
+from heedful.rules.lazy_regex import lazy
 
 # Words that end a command named in prose ("run make lint *in* the package", "run pytest *to* check").
 _END = frozenset(vocab.STOP | {"every", "each", "first", "again", "then", "locally", "yourself", "too", "also"})
@@ -31,7 +32,7 @@ _WRAPPERS = (
     ("bunx",),
     ("uvx",),
 )
-_TEST_PHRASE = re.compile(
+_TEST_PHRASE = lazy(
     r"(?:the |all |your )?(?:full |whole |unit |relevant |existing |project'?s? )?(?:tests?|test ?suite|specs?)", re.I
 )
 # Prose words that are never a program even right after "run".
@@ -46,8 +47,8 @@ _NOT_COMMAND = frozenset(
 # Words before a command that say how much of it to run ("a targeted pnpm test", "the relevant cargo test").
 _MODIFIERS = frozenset("targeted relevant affected scoped focused".split())
 # "the type checker (mypy)", "the linter (`ruff check`)": the tool named in parentheses is the command
-_NAMED_IN_PARENS = re.compile(r"^(?:the |your |our )?[a-z][\w -]{1,30}?\s*\(\s*`?(?P<command>[^()`]+?)`?\s*\)$", re.I)
-_COMMAND_WORD = re.compile(r"(?:\.{0,2}/)?[a-zA-Z][\w.+-]*(?:/[\w.+-]+)*")
+_NAMED_IN_PARENS = lazy(r"^(?:the |your |our )?[a-z][\w -]{1,30}?\s*\(\s*`?(?P<command>[^()`]+?)`?\s*\)$", re.I)
+_COMMAND_WORD = lazy(r"(?:\.{0,2}/)?[a-zA-Z][\w.+-]*(?:/[\w.+-]+)*")
 
 
 def _peel(words: list[str]) -> list[str]:

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from heedful.rules.checks import stage_of
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
 NUMBERS = {
@@ -91,9 +92,9 @@ def spec(kind: str, params: dict[str, Any]) -> CheckSpec:
     return CheckSpec(kind=kind, stage=stage_of(kind, params), params=params, evidence=evidence)
 
 
-EMOJI = re.compile(r"\bemoji(?:s)?\b|\bemoticons?\b|\bsmiley(?:s| faces?)?\b", re.I)
-NEGATED = re.compile(r"(?<![\w-])(?:never|no|don'?t|do not|stop|avoid|without|quit|not)(?![\w-])", re.I)
-_QUOTED = re.compile(r"[\"“](?P<a>[^\"”]{2,80})[\"”]|(?<![\w])['‘](?P<b>[^‘’]{2,80}?)['’](?=[\s,.;:!?)]|$)")
+EMOJI = lazy(r"\bemoji(?:s)?\b|\bemoticons?\b|\bsmiley(?:s| faces?)?\b", re.I)
+NEGATED = lazy(r"(?<![\w-])(?:never|no|don'?t|do not|stop|avoid|without|quit|not)(?![\w-])", re.I)
+_QUOTED = lazy(r"[\"“](?P<a>[^\"”]{2,80})[\"”]|(?<![\w])['‘](?P<b>[^‘’]{2,80}?)['’](?=[\s,.;:!?)]|$)")
 
 
 def quoted(text: str) -> list[str]:

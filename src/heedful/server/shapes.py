@@ -73,8 +73,8 @@ def memory_list_json(
 
 
 def memory_undo_json(hf: Heedful, user: str) -> dict[str, Any]:
-    """`memory undo --json`."""
-    return {"undone": hf.memory.undo(user)}
+    """`memory undo --json`: each change reversed, newest first."""
+    return {"undone": [change.model_dump(mode="json") for change in hf.memory.undo(user)]}
 
 
 def log_json(hf: Heedful, user: str, session: str | None = None, limit: int = 200) -> dict[str, Any]:

@@ -8,11 +8,14 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 from subprocess import CompletedProcess
-from typing import Any
+from typing import Any, get_args
+
+import pytest
 
 from heedful.api import Heedful
 from heedful.memory.jobs import run_dream, run_flush
 from heedful.server.shapes import memory_undo_json
+from heedful.store.records import RecordOp
 
 Cli = Callable[..., CompletedProcess[str]]
 STAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$")
@@ -99,3 +102,21 @@ def test_memory_undo_json_refuses_with_one_line(cli: Cli, home: Path) -> None:
     ok(cli("memory", "undo", "--user", "alice", "--json"))
     nothing = cli("memory", "undo", "--user", "alice", "--json")
     assert nothing.returncode == 2 and "nothing to undo" in nothing.stderr + nothing.stdout
+
+
+def test_the_http_undo_schema_documents_the_shape(home: Path) -> None:
+    """`POST /v1/memory/undo` names its answer in the OpenAPI schema, with the same fields as the JSON above."""
+    pytest.importorskip("fastapi")
+    from heedful.server.app import create_app
+
+    app = create_app(home)
+    try:
+        schema = app.openapi()
+    finally:
+        app.state.heedful.hf.close()
+    answer = schema["paths"]["/v1/memory/undo"]["post"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert answer == {"$ref": "#/components/schemas/MemoryUndo"}
+    models = schema["components"]["schemas"]
+    assert list(models["MemoryUndo"]["properties"]) == ["undone"]
+    assert list(models["UndoneChange"]["properties"]) == ["op", "fact_id", "restored"]
+    assert models["UndoneChange"]["properties"]["op"]["enum"] == list(get_args(RecordOp))

@@ -23,6 +23,12 @@ class UndoneChange(BaseModel):
     restored: dict[str, str | None]
 
 
+class MemoryUndo(BaseModel):
+    """`memory undo --json` (and `POST /v1/memory/undo`): each change reversed, newest first."""
+
+    undone: list[UndoneChange]
+
+
 class DreamResult(BaseModel):
     """One Dream pass for one user: what the flush before it did, and what the pass wrote."""
 

@@ -66,7 +66,7 @@ def test_local_model_flows_through_the_memory_write_path(hf_local: Heedful) -> N
     assert all(e.op in ("add", "confirm", "supersede", "retract", "enrich", "coexist") for e in events)
     assert hf_local.store.memory.buffered_messages("alice") == []
     result = hf_local.memory.dream("alice")
-    assert result["summaries"] == 1
+    assert result.summaries == 1
 
 
 def test_local_model_usage_is_counted(local_model: LlamaCppModel, tmp_path: Path) -> None:

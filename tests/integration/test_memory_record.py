@@ -153,7 +153,7 @@ def test_dream_summarises_rebuilds_profile_and_honours_tombstones(hf: Heedful) -
     hf.memory.forget("alice", "I take sertraline")
     rows_before = hf.store.memory.count_facts("alice")
     result = hf.memory.dream("alice")
-    assert result["summaries"] == 1 and result["profile_rebuilt"]
+    assert result.summaries == 1 and result.profile_rebuilt
     profile = hf.memory.profile("alice")
     assert profile is not None
     assert "Berlin" in profile.statement and "hiking" in profile.statement
@@ -162,7 +162,7 @@ def test_dream_summarises_rebuilds_profile_and_honours_tombstones(hf: Heedful) -
     assert "sertraline" not in summary and "sertraline" not in profile.statement
     assert hf.store.memory.count_facts("alice") > rows_before  # adds rows, never deletes
     again = hf.memory.dream("alice")
-    assert again["summaries"] == 0 and not again["profile_rebuilt"]  # nothing new since
+    assert again.summaries == 0 and not again.profile_rebuilt  # nothing new since
 
 
 def test_context_orders_policy_forgotten_profile_facts(hf: Heedful) -> None:

@@ -48,7 +48,7 @@ def test_the_service_works_from_its_parts_and_loads_the_embedder_and_model_only_
         assert events[0].kind == "tombstone" and "nurse" not in events[0].text
         assert memory.forgotten_areas("alice") == ["work"]
         dreamt = memory.dream("alice")  # the dream pass runs on the parts too
-        assert dreamt["user_id"] == "alice" and dreamt["profile_rebuilt"] is True
+        assert dreamt.user_id == "alice" and dreamt.profile_rebuilt is True
         with pytest.raises(NotFoundError):
             memory.dream("bob")  # the user is checked before the pass runs
     finally:

@@ -314,14 +314,16 @@ def dream(
 
 
 def _render_dream(d: dict[str, Any]) -> None:
-    result = d["result"] or {}
+    from heedful.memory.results import DreamResult
+
     if d["state"] != "done":
         console.print(f"dream job {d['job_id']}: {d['state']}" + (f" ({escape(d['error'])})" if d["error"] else ""))
         return
-    profile = "rebuilt" if result.get("profile_rebuilt") else "unchanged"
+    result = DreamResult.model_validate(d["result"])  # what the job stored: `run_dream`'s dump
+    profile = "rebuilt" if result.profile_rebuilt else "unchanged"
     console.print(
-        f"dream job {d['job_id']} done: {result.get('summaries', 0)} session summaries, profile {profile},"
-        f" {result.get('flushed_events', 0)} memory changes from the buffer"
+        f"dream job {d['job_id']} done: {result.summaries} session summaries, profile {profile},"
+        f" {result.flushed_events} memory changes from the buffer"
     )
 
 

@@ -18,6 +18,7 @@ from heedful.llm.prompts.write_profile import Profile, ProfileInput
 from heedful.llm.protocol import ChatMessage, run_step
 from heedful.memory.events import OpLog
 from heedful.memory.normalize import norm_key, trigram_overlap
+from heedful.memory.results import DreamResult
 from heedful.store.records import FactRecord
 from heedful.timeutil import now_text
 
@@ -97,9 +98,9 @@ def _group_profile(rows: list[dict[str, str]]) -> str:
     return "\n".join(lines)
 
 
-def dream(deps: MemoryDeps, user_id: str, flushed_events: int = 0) -> dict[str, object]:
+def dream(deps: MemoryDeps, user_id: str, flushed_events: int = 0) -> DreamResult:
     """Run the whole pass for one user (its buffer already flushed: `flushed_events` says how much);
-    returns counts."""
+    returns what it wrote."""
     memory = deps.store.memory
     tombstones = [f.object or f.statement for f in memory.list_facts(user_id, kinds=["tombstone"], current_only=True)]
     existing = {f.session_id: f for f in memory.list_facts(user_id, kinds=["summary"], current_only=True)}
@@ -153,12 +154,12 @@ def dream(deps: MemoryDeps, user_id: str, flushed_events: int = 0) -> dict[str, 
             memory.set_fact_state(user_id, old.id, change)
             oplog.add("supersede", old.id, {"valid_to": None, "superseded_by": None}, change, "dream rebuilt it")
         memory.record_ops(oplog.ops)
-    return {
-        "user_id": user_id,
-        "flushed_events": flushed_events,
-        "summaries": sum(r.kind == "summary" for r in new_rows),
-        "profile_rebuilt": any(r.kind == "profile" for r in new_rows),
-    }
+    return DreamResult(
+        user_id=user_id,
+        flushed_events=flushed_events,
+        summaries=sum(r.kind == "summary" for r in new_rows),
+        profile_rebuilt=any(r.kind == "profile" for r in new_rows),
+    )
 
 
 def _new_profile(

@@ -3,21 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 from heedful.ids import new_id
-from heedful.store.records import OpRecord
+from heedful.store.records import FactKind, OpRecord, RecordOp
 from heedful.timeutil import now_text
+
+# What a write did, as the caller is told. The log keeps its own terms (`RecordOp`): a retract is
+# logged as the add and supersede, or the forget, that made it; an enrich or coexist as an add.
+MemoryOp = Literal["add", "confirm", "supersede", "retract", "enrich", "coexist"]
 
 
 @dataclass(slots=True)
 class MemoryEvent:
-    """One outcome of a write: op is add | confirm | supersede | retract | enrich | coexist."""
+    """One outcome of a write."""
 
-    op: str
+    op: MemoryOp
     fact_id: str
     text: str
     reason: str
-    kind: str = "fact"
+    kind: FactKind = "fact"
     related_ids: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, object]:
@@ -41,7 +46,7 @@ class OpLog:
 
     def add(
         self,
-        op: str,
+        op: RecordOp,
         fact_id: str,
         before: dict[str, str | None] | None = None,
         after: dict[str, str | None] | None = None,

@@ -16,7 +16,8 @@ from heedful.memory.events import MemoryEvent, OpLog
 from heedful.memory.normalize import norm_key
 from heedful.memory.recall.indexing import extract_entities
 from heedful.memory.redact import redact
-from heedful.store.records import FactRecord, OpRecord
+from heedful.memory.results import UndoneChange
+from heedful.store.records import FactRecord, OpRecord, RecordOp
 from heedful.timeutil import now_text
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     from heedful.embed import Embedder
     from heedful.store.protocols import Store
 
-_INSERTING_OPS = {"add"}
+_INSERTING_OPS: frozenset[RecordOp] = frozenset({"add"})  # undone by expiring the row they inserted
 
 
 def fact_json(fact: FactRecord, as_of: str | None = None) -> dict[str, object]:
@@ -196,15 +197,17 @@ class MemoryHistory:
             self.store.memory.record_ops(oplog.ops)
         return MemoryEvent("retract", fact_id, fact.statement, "deleted by the user", fact.kind)
 
-    def undo(self, user_id: str) -> builtins.list[dict[str, object]]:
-        """Reverse the newest change group that is not already undone; the undo is logged too."""
+    def undo(self, user_id: str) -> builtins.list[UndoneChange]:
+        """Reverse the newest change group that is not already undone; the undo is logged too.
+
+        Returns what was reversed, newest change first."""
         memory = self.store.memory
         group = memory.last_undoable_group(user_id)
         if group is None:
             raise InputError(f"user {user_id!r} has nothing to undo")
         undo_log = OpLog(user_id)
         stamp = now_text()
-        reversed_ops: builtins.list[dict[str, object]] = []
+        reversed_ops: builtins.list[UndoneChange] = []
         with self.store.transaction():
             for op in reversed(memory.ops(user_id, group_id=group)):
                 fact = memory.get_fact(user_id, op.fact_id)
@@ -221,7 +224,7 @@ class MemoryHistory:
                     before = {name: getattr(fact, name) for name in restore}
                 memory.set_fact_state(user_id, op.fact_id, restore)
                 undo_log.add("undo", op.fact_id, before, restore, f"undo of {op.op} in {group}")
-                reversed_ops.append({"op": op.op, "fact_id": op.fact_id, "restored": restore})
+                reversed_ops.append(UndoneChange(op=op.op, fact_id=op.fact_id, restored=restore))
             memory.record_ops(undo_log.ops)
             memory.mark_undone(user_id, group, undo_log.group_id)
         return reversed_ops

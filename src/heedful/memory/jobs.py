@@ -19,7 +19,7 @@ def run_flush(hf: Heedful, job: JobRecord) -> dict[str, object]:
 
 
 def run_dream(hf: Heedful, job: JobRecord) -> dict[str, object]:
-    return hf.memory.dream(job.user_id)
+    return hf.memory.dream(job.user_id).model_dump(mode="json")  # the job table holds plain JSON
 
 
 IDLE_HOURS = 1.0

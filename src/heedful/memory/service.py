@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from heedful.memory.parts import MemoryParts
     from heedful.memory.recall.engine import Recaller
     from heedful.memory.recall.types import RecallResult
+    from heedful.memory.results import DreamResult, UndoneChange
     from heedful.store.records import FactRecord
 
 
@@ -138,11 +139,12 @@ class MemoryService:
     def delete(self, user_id: str, fact_id: str) -> MemoryEvent:
         return self._history.delete(self.require_user(user_id), fact_id)
 
-    def undo(self, user_id: str) -> builtins.list[dict[str, object]]:
+    def undo(self, user_id: str) -> builtins.list[UndoneChange]:
+        """Reverse the user's newest change group; what was reversed, newest first."""
         return self._history.undo(self.require_user(user_id))
 
     # -- consolidation -------------------------------------------------------------------------
-    def dream(self, user_id: str) -> dict[str, object]:
+    def dream(self, user_id: str) -> DreamResult:
         from heedful.memory.dream import dream
 
         user_id = self.require_user(user_id)

@@ -26,7 +26,7 @@ from heedful.llm.prompts.adjudicate_facts import (
 from heedful.llm.prompts.extract_facts import Candidate, ExtractionContext, SourceMessage
 from heedful.llm.protocol import run_step
 from heedful.memory.adjudicate import AdjudicateStep
-from heedful.memory.events import MemoryEvent, OpLog
+from heedful.memory.events import MemoryEvent, MemoryOp, OpLog
 from heedful.memory.extract import ExtractStep
 from heedful.memory.forget import FORGOTTEN_TEXT, apply_forget, match_score
 from heedful.memory.normalize import norm_key
@@ -322,7 +322,7 @@ class MemoryWriter:
                 change: dict[str, str | None] = {"valid_to": fact.valid_from, "superseded_by": fact.id}
                 self.deps.store.memory.set_fact_state(user_id, old.id, change)
                 oplog.add("supersede", old.id, {"valid_to": None, "superseded_by": None}, change, reason)
-        op = {
+        op: MemoryOp = {
             "new": "add",
             "enrichment": "enrich",
             "coexisting": "coexist",

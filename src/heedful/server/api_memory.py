@@ -8,6 +8,7 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from heedful.errors import InputError
+from heedful.memory.results import MemoryUndo
 from heedful.server import shapes
 from heedful.server.auth import CallerDep, StateDep
 
@@ -109,7 +110,7 @@ def delete(fact_id: str, who: CallerDep, state: StateDep) -> dict[str, Any]:
         return shapes.events_json([hf.memory.delete(who.user, fact_id)])
 
 
-@router.post("/undo", summary="Undo the newest change to the memory: `memory undo --json`.")
+@router.post("/undo", summary="Undo the newest change to the memory: `memory undo --json`.", response_model=MemoryUndo)
 def undo(who: CallerDep, state: StateDep) -> dict[str, Any]:
     with state.use() as hf:
         return shapes.memory_undo_json(hf, who.user)

@@ -73,8 +73,10 @@ def memory_list_json(
 
 
 def memory_undo_json(hf: Heedful, user: str) -> dict[str, Any]:
-    """`memory undo --json`."""
-    return {"undone": hf.memory.undo(user)}
+    """`memory undo --json`: each change reversed, newest first."""
+    from heedful.memory.results import MemoryUndo
+
+    return MemoryUndo(undone=hf.memory.undo(user)).model_dump(mode="json")
 
 
 def log_json(hf: Heedful, user: str, session: str | None = None, limit: int = 200) -> dict[str, Any]:

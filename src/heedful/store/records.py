@@ -25,6 +25,7 @@ __all__ = [
     "LogEntry",
     "MessageRecord",
     "OpRecord",
+    "RecordOp",
     "RuleRow",
     "SessionState",
     "ToolEvent",
@@ -35,6 +36,9 @@ __all__ = [
 FactKind = Literal["fact", "commitment", "tombstone", "summary", "profile", "excerpt"]
 Perspective = Literal["user_belief", "objective", "assistant_said"]
 Role = Literal["user", "assistant"]
+# What a row of the memory operation log records: the writer's add / confirm / supersede, a forget's
+# expiry, the user's delete, and the undo that reversed a change group.
+RecordOp = Literal["add", "confirm", "supersede", "forget", "delete", "undo"]
 
 
 @dataclass(slots=True)
@@ -98,7 +102,7 @@ class OpRecord:
     id: str
     user_id: str
     group_id: str
-    op: str
+    op: RecordOp
     fact_id: str
     before: dict[str, str | None]
     after: dict[str, str | None]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 from heedful.rules.listing import ACTIVE_STATUSES, LIVE_STATUSES, PublicRule, RuleStatus, Scope, public_rule
@@ -19,6 +19,9 @@ Source = Literal["user", "assistant", "tool", "file", "system"]
 __all__ = ["ACTIVE_STATUSES", "LIVE_STATUSES", "Result", "RuleStatus", "Scope", "Stage", "Verdict"]
 
 STAGES: tuple[Stage, ...] = ("pre_action", "artifact", "delivery")
+# The models of selection and checking are built on first use, not at import: learning a rule
+# (a short command) never uses them.
+_BUILT_ON_FIRST_USE = ConfigDict(defer_build=True)
 
 
 class ContextMessage(BaseModel):
@@ -122,6 +125,8 @@ class LearnResult(BaseModel):
 
 
 class Judgment(BaseModel):
+    model_config = _BUILT_ON_FIRST_USE
+
     rule_id: str
     rule_version: int
     text: str
@@ -134,6 +139,8 @@ class Judgment(BaseModel):
 
 class SelectedRule(BaseModel):
     """A rule that applies to the task, with why the selector chose it."""
+
+    model_config = _BUILT_ON_FIRST_USE
 
     id: str
     text: str
@@ -149,6 +156,8 @@ class SelectedRule(BaseModel):
 class ArmedCheck(BaseModel):
     """A checked rule in scope: its check stays armed at every stage whatever the selection."""
 
+    model_config = _BUILT_ON_FIRST_USE
+
     rule_id: str
     text: str
     kind: str
@@ -159,6 +168,8 @@ class ArmedCheck(BaseModel):
 
 class RuleSelection(BaseModel):
     """`rules select --json`: the applicable rules and every armed check of one library version."""
+
+    model_config = _BUILT_ON_FIRST_USE
 
     library_version: int
     project: str | None
@@ -171,6 +182,8 @@ class RuleSelection(BaseModel):
 
 class CheckReport(BaseModel):
     """`rules check --json`: every checked rule of one stage judged on one observation."""
+
+    model_config = _BUILT_ON_FIRST_USE
 
     library_version: int
     stage: Stage

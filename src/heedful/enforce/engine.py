@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 from heedful.config import MAX_MESSAGE_CHARS
-from heedful.enforce import bounds, judge, messages, tools
+from heedful.enforce import bounds, judge, messages, shown, tools
 from heedful.enforce.decide import AppealReviewer, Decider
 from heedful.enforce.judge import Evaluate
 from heedful.enforce.ledger import SessionView, Write, WriteOp
@@ -174,10 +174,20 @@ class Enforcer:
         from heedful.enforce import select
 
         session = self._session(self._view(session_id), session_id, cwd)
+        self.context_lost(session_id)  # startup, resume, clear or compact: earlier turns' rules are not vouched for
         version = self.repo.latest_library_version(self.user)
         index = select.session_index(_plain(self.rules(version, session["project"])), session["project"])
         notice = self._changed_imports(session["project"])
         return "\n\n".join(part for part in (index, notice) if part) or None
+
+    def context_lost(self, session_id: str) -> None:
+        """The agent's context lost the rules shown earlier (a compaction, clear or resume): show them again."""
+        self._write("unpend", session_id, tool_use_id=shown.KEY)
+
+    @_stores_writes
+    def compacting(self, session_id: str) -> None:
+        """A compaction hook (Claude Code PreCompact, Gemini CLI PreCompress)."""
+        self.context_lost(session_id)
 
     def _changed_imports(self, project: str | None) -> str | None:
         """Instruction files imported for this project (or globally) that changed since: say so, never import.
@@ -212,7 +222,14 @@ class Enforcer:
         from heedful.rules.facets import detect_languages
 
         readings = select.stored_readings(self.repo.get_meta, self.user)  # each rule read once, when learned
-        chosen = select.select(_plain(rules), prompt[: bounds.HEAD_CHARS], detect_languages(project), readings=readings)
+        record, number = view.pending(shown.KEY), int(session["turn_count"] or 0) + 1
+        lines = {r["id"]: select.line(_plain([r])[0]) for r in rules if record and r["id"] in record}
+        earlier = shown.in_context(record, lines, number, shown.stale_after(self.platform))
+        chosen = select.select(
+            _plain(rules), prompt[: bounds.HEAD_CHARS], detect_languages(project), readings=readings, shown=earlier
+        )
+        fresh = {r["id"]: select.line(r) for r in chosen if not r.get("shown_before")}
+        self._write("pending", session_id, tool_use_id=shown.KEY, existed=shown.updated(record, earlier, fresh, number))
         context = [
             {"role": role, "text": text[-MAX_CONTEXT_TEXT:]}
             for role, text in (("user", session["last_prompt"]), ("assistant", session["last_reply"]))

@@ -37,6 +37,7 @@ SHARED_EVENT = {
     "BeforeTool": "PreToolUse",
     "AfterTool": "PostToolUse",
     "AfterAgent": "Stop",
+    "PreCompress": "PreCompact",
 }
 NATIVE_EVENT = {shared: native for native, shared in SHARED_EVENT.items()} | {"PostToolUseFailure": "AfterTool"}
 TOOLS = {"run_shell_command": "Bash", "write_file": "Write", "replace": "Edit"}

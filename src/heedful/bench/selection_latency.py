@@ -121,19 +121,20 @@ def run(rules: int = 500, runs: int = 30, warmup: int = 2, against: Path | None 
         command = payloads.hook_command("claude-code")
         bare = [sys.executable, "-c", "pass"]
 
-        def payload(i: int) -> bytes:
-            event = payloads.claude("UserPromptSubmit", f"bench-{i}", str(project), prompt=texts[i % len(texts)])
+        def payload(i: int, name: str) -> bytes:
+            # a new session for every run and home: the first turn of a session, which shows the most
+            event = payloads.claude("UserPromptSubmit", f"bench-{name}-{i}", str(project), prompt=texts[i % len(texts)])
             return json.dumps(event).encode()
 
         for i in range(warmup):
-            for env in envs.values():
-                _time(command, payload(i), env)
+            for name, env in envs.items():
+                _time(command, payload(i, name), env)
         timings: dict[str, list[float]] = {"python_c_pass": [], **{name: [] for name in envs}}
         added: dict[str, list[int]] = {name: [] for name in envs}
         for i in range(runs):
             timings["python_c_pass"].append(_time(bare, None, envs["words"]))
             for name, env in envs.items():
-                timings[name].append(_time(command, payload(warmup + i), env, added[name]))
+                timings[name].append(_time(command, payload(warmup + i, name), env, added[name]))
     stats = {name: _stats(values) for name, values in timings.items()}
     floor = stats["python_c_pass"]["p50"]
     labels = {"stored": "stored_readings", "words": "words_only", "against": "against"}

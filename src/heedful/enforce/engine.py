@@ -226,7 +226,12 @@ class Enforcer:
         lines = {r["id"]: select.line(_plain([r])[0]) for r in rules if record and r["id"] in record}
         earlier = shown.in_context(record, lines, number, shown.stale_after(self.platform))
         chosen = select.select(
-            _plain(rules), prompt[: bounds.HEAD_CHARS], detect_languages(project), readings=readings, shown=earlier
+            _plain(rules),
+            prompt[: bounds.HEAD_CHARS],
+            detect_languages(project),
+            readings=readings,
+            budget=select.LATER_TOKEN_BUDGET if earlier else select.TOKEN_BUDGET,
+            shown=earlier,
         )
         fresh = {r["id"]: select.line(r) for r in chosen if not r.get("shown_before")}
         self._write("pending", session_id, tool_use_id=shown.KEY, existed=shown.updated(record, earlier, fresh, number))

@@ -89,3 +89,16 @@ def test_gemini_precompress_brings_the_rules_back(home: Path, tmp_path: Path) ->
     assert first and lines() == []
     assert json.loads(_run(home, "gemini", gemini("PreCompress", "g1", str(project), trigger="auto"))) == {}
     assert lines() == first
+
+
+def test_the_session_bench_counts_fewer_tokens_on_later_turns_when_lines_are_not_repeated() -> None:
+    from heedful.bench.selection_session import run
+    from heedful.enforce import select
+
+    before = (select.TOKEN_BUDGET, select.LATER_TOKEN_BUDGET)
+    report = run(rules=60, sessions=2, turns=3, budgets=((2000, 2000),))
+    modes = report["budgets"]["2000/2000"]
+    assert modes["shown"]["first_turn"] == modes["repeat"]["first_turn"]
+    assert modes["shown"]["session_total_mean"] < modes["repeat"]["session_total_mean"]
+    assert modes["shown"]["recall"] >= modes["repeat"]["recall"]
+    assert (select.TOKEN_BUDGET, select.LATER_TOKEN_BUDGET) == before  # the bench puts the budgets back

@@ -101,4 +101,4 @@ def test_the_session_bench_counts_fewer_tokens_on_later_turns_when_lines_are_not
     assert modes["shown"]["first_turn"] == modes["repeat"]["first_turn"]
     assert modes["shown"]["session_total_mean"] < modes["repeat"]["session_total_mean"]
     assert modes["shown"]["recall"] >= modes["repeat"]["recall"]
-    assert (select.TOKEN_BUDGET, select.LATER_TOKEN_BUDGET) == before  # the bench puts the budgets back
+    assert before == (select.TOKEN_BUDGET, select.LATER_TOKEN_BUDGET)  # the bench puts the budgets back

@@ -282,11 +282,19 @@ def _latency_line(timing: dict[str, Any]) -> str:
         f"words only {prompt['words_only']['p50']} ms, python -c pass {timing['python_c_pass_ms']['p50']} ms; "
         f"tokens added p50/p95 {tokens['p50']:.0f}/{tokens['p95']:.0f}"
     )
+    second, second_tokens = timing["second_turn_ms"], timing["second_turn_tokens_added"]["stored_readings"]
+    line += (
+        f"; second turn p50 {second['stored_readings']['p50']} ms, "
+        f"tokens added p50/p95 {second_tokens['p50']:.0f}/{second_tokens['p95']:.0f}"
+    )
     if "against" in prompt:
         against = timing["tokens_added"]["against"]
         line += (
             f"; {timing['against']}: {prompt['against']['p50']} ms, "
-            f"tokens added p50/p95 {against['p50']:.0f}/{against['p95']:.0f}"
+            f"tokens added p50/p95 {against['p50']:.0f}/{against['p95']:.0f}, second turn p50 "
+            f"{second['against']['p50']} ms, tokens added p50/p95 "
+            f"{timing['second_turn_tokens_added']['against']['p50']:.0f}/"
+            f"{timing['second_turn_tokens_added']['against']['p95']:.0f}"
         )
     return line
 

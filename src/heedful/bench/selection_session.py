@@ -82,6 +82,7 @@ def run(
                     modes: dict[str, Any] = {}
                     for mode in ("repeat", "shown"):
                         first: list[int] = []
+                        by_turn: list[list[int]] = [[] for _ in range(turns)]
                         later: list[int] = []
                         totals: list[int] = []
                         found = relevant = 0
@@ -92,6 +93,7 @@ def run(
                                 result = enforcer.user_prompt(session, task.text, str(projects[language]))
                                 added = select.tokens_of(result.context or "")
                                 (first if t == 0 else later).append(added)
+                                by_turn[t].append(added)
                                 total += added
                                 gold = {i for i, r in ids.items() if r is not None and corpus.relevant(task, r)}
                                 relevant += len(gold)
@@ -101,6 +103,7 @@ def run(
                             "first_turn": _percentiles(first),
                             "later_turns": _percentiles(later),
                             "session_total_mean": round(sum(totals) / max(len(totals), 1)),
+                            "mean_by_turn": [round(sum(v) / len(v)) for v in by_turn if v],
                             "recall": round(100 * found / max(relevant, 1), 1),
                         }
                     report["budgets"][budget] = modes
@@ -118,4 +121,5 @@ def render(report: dict[str, Any]) -> list[str]:
                 f"  budget {budget}, {mode:>6}: first turn {first['p50']}/{first['p95']}, later turns "
                 f"{later['p50']}/{later['p95']}, per session {row['session_total_mean']}, recall {row['recall']}%"
             )
+            lines.append(f"    mean by turn: {' '.join(map(str, row['mean_by_turn']))}")
     return lines

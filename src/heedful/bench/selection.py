@@ -282,13 +282,41 @@ def _latency_line(timing: dict[str, Any]) -> str:
         f"words only {prompt['words_only']['p50']} ms, python -c pass {timing['python_c_pass_ms']['p50']} ms; "
         f"tokens added p50/p95 {tokens['p50']:.0f}/{tokens['p95']:.0f}"
     )
+    second, second_tokens = timing["second_turn_ms"], timing["second_turn_tokens_added"]["stored_readings"]
+    line += (
+        f"; second turn p50 {second['stored_readings']['p50']} ms, "
+        f"tokens added p50/p95 {second_tokens['p50']:.0f}/{second_tokens['p95']:.0f}"
+    )
     if "against" in prompt:
         against = timing["tokens_added"]["against"]
         line += (
             f"; {timing['against']}: {prompt['against']['p50']} ms, "
-            f"tokens added p50/p95 {against['p50']:.0f}/{against['p95']:.0f}"
+            f"tokens added p50/p95 {against['p50']:.0f}/{against['p95']:.0f}, second turn p50 "
+            f"{second['against']['p50']} ms, tokens added p50/p95 "
+            f"{timing['second_turn_tokens_added']['against']['p50']:.0f}/"
+            f"{timing['second_turn_tokens_added']['against']['p95']:.0f}"
         )
     return line
+
+
+def _session(rules: int, budgets: str, as_json: bool) -> None:
+    from heedful.bench.selection_session import render
+    from heedful.bench.selection_session import run as run_session
+    from heedful.enforce.select import LATER_TOKEN_BUDGET, TOKEN_BUDGET
+
+    pairs = [(TOKEN_BUDGET, LATER_TOKEN_BUDGET)]
+    try:
+        for text in filter(None, (b.strip() for b in budgets.split(","))):
+            first, _, later = text.partition("/")
+            pairs.append((int(first), int(later or first)))
+    except ValueError:
+        typer.echo("error: --budgets with --session takes FIRST/LATER pairs, e.g. 2000/2000,3000/1000", err=True)
+        raise typer.Exit(2) from None
+    if rules <= 0 or min(min(pair) for pair in pairs) <= 0:
+        typer.echo("error: --rules and budgets must be positive", err=True)
+        raise typer.Exit(2)
+    report = run_session(rules=rules, budgets=tuple(dict.fromkeys(pairs)))
+    typer.echo(json.dumps(report, indent=2) if as_json else "\n".join(render(report)))
 
 
 def cli(
@@ -302,17 +330,27 @@ def cli(
     latency: Annotated[
         bool, typer.Option("--latency", help="Time UserPromptSubmit with and without stored readings instead.")
     ] = False,
-    rules: Annotated[int, typer.Option("--rules", help="Library size for --latency.")] = 500,
+    rules: Annotated[int, typer.Option("--rules", help="Library size for --latency and --session.")] = 500,
     runs: Annotated[int, typer.Option("--runs", help="Timed runs of each for --latency.")] = 30,
     against: Annotated[
         Path | None,
         typer.Option("--against", help="For --latency: the src folder of another checkout, timed interleaved."),
     ] = None,
     budgets: Annotated[
-        str, typer.Option("--budgets", help="Comma-separated token budgets to report the hook at as well.")
+        str,
+        typer.Option(
+            "--budgets",
+            help="Comma-separated token budgets to report the hook at as well; with --session, FIRST/LATER pairs.",
+        ),
     ] = "",
+    session: Annotated[
+        bool, typer.Option("--session", help="Tokens added per turn over multi-turn sessions instead.")
+    ] = False,
 ) -> None:
     """Selection recall and precision per left-out source, for the service's and the hook's selector."""
+    if session:
+        _session(rules, budgets, as_json)
+        return
     if latency:
         from heedful.bench.selection_latency import run as run_latency
 

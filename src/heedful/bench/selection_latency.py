@@ -4,7 +4,8 @@ Two homes hold the same library of guidance rules from the selection corpus (com
 library version, the hashing embedder): in one each rule's selection reading is stored, as
 learning does (`heedful.rules.selection_readings`), in the other it is not, so the hook reads every
 rule from its words, as it did before readings were stored. The real hook command runs on Claude
-Code UserPromptSubmit payloads (everyday tasks of the corpus, a new session each time) interleaved
+Code UserPromptSubmit payloads (everyday tasks of the corpus, a new session each time, then a
+second prompt in that session, timed apart: it leaves out what the first showed) interleaved
 with `python -c pass`, so machine load affects all three alike; the report gives p50/p95 of each,
 and the tokens of the context the hook added (p50/p95, estimated as the hook budgets them). With
 `against` (the `src` folder of another checkout) the same hook runs from that code as well, on the
@@ -121,19 +122,25 @@ def run(rules: int = 500, runs: int = 30, warmup: int = 2, against: Path | None 
         command = payloads.hook_command("claude-code")
         bare = [sys.executable, "-c", "pass"]
 
-        def payload(i: int) -> bytes:
-            event = payloads.claude("UserPromptSubmit", f"bench-{i}", str(project), prompt=texts[i % len(texts)])
+        def payload(i: int, name: str, turn: int = 0) -> bytes:
+            # a new session for every run and home; its first turn shows the most, its second what is new
+            text = texts[(i + 7 * turn) % len(texts)]
+            event = payloads.claude("UserPromptSubmit", f"bench-{name}-{i}", str(project), prompt=text)
             return json.dumps(event).encode()
 
         for i in range(warmup):
-            for env in envs.values():
-                _time(command, payload(i), env)
+            for name, env in envs.items():
+                _time(command, payload(i, name), env)
         timings: dict[str, list[float]] = {"python_c_pass": [], **{name: [] for name in envs}}
         added: dict[str, list[int]] = {name: [] for name in envs}
+        later: dict[str, list[float]] = {name: [] for name in envs}
+        later_added: dict[str, list[int]] = {name: [] for name in envs}
         for i in range(runs):
             timings["python_c_pass"].append(_time(bare, None, envs["words"]))
             for name, env in envs.items():
-                timings[name].append(_time(command, payload(warmup + i), env, added[name]))
+                timings[name].append(_time(command, payload(warmup + i, name), env, added[name]))
+            for name, env in envs.items():
+                later[name].append(_time(command, payload(warmup + i, name, turn=1), env, later_added[name]))
     stats = {name: _stats(values) for name, values in timings.items()}
     floor = stats["python_c_pass"]["p50"]
     labels = {"stored": "stored_readings", "words": "words_only", "against": "against"}
@@ -145,6 +152,8 @@ def run(rules: int = 500, runs: int = 30, warmup: int = 2, against: Path | None 
         "python_c_pass_ms": stats["python_c_pass"],
         "overhead_p50_ms": {labels[name]: round(stats[name]["p50"] - floor, 1) for name in envs},
         "tokens_added": {labels[name]: _stats([float(v) for v in added[name]]) for name in envs},
+        "second_turn_ms": {labels[name]: _stats(later[name]) for name in envs},
+        "second_turn_tokens_added": {labels[name]: _stats([float(v) for v in later_added[name]]) for name in envs},
         "against": str(against) if against is not None else None,
         "python": sys.version.split()[0],
     }

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
 from heedful.config import MAX_MESSAGE_CHARS
-from heedful.enforce import bounds, judge, messages, tools
+from heedful.enforce import bounds, judge, messages, shown, tools
 from heedful.enforce.decide import AppealReviewer, Decider
 from heedful.enforce.judge import Evaluate
 from heedful.enforce.ledger import SessionView, Write, WriteOp
@@ -174,10 +174,17 @@ class Enforcer:
         from heedful.enforce import select
 
         session = self._session(self._view(session_id), session_id, cwd)
+        # startup, resume, clear or compact: the rules earlier turns showed are not vouched for
+        self._write("unpend", session_id, tool_use_id=shown.KEY)
         version = self.repo.latest_library_version(self.user)
         index = select.session_index(_plain(self.rules(version, session["project"])), session["project"])
         notice = self._changed_imports(session["project"])
         return "\n\n".join(part for part in (index, notice) if part) or None
+
+    @_stores_writes
+    def compacting(self, session_id: str) -> None:
+        """A compaction hook (Claude Code PreCompact, Gemini CLI PreCompress): the next turn shows its rules again."""
+        self._write("unpend", session_id, tool_use_id=shown.KEY)
 
     def _changed_imports(self, project: str | None) -> str | None:
         """Instruction files imported for this project (or globally) that changed since: say so, never import.
@@ -197,7 +204,8 @@ class Enforcer:
 
     @_stores_writes
     def user_prompt(self, session_id: str, prompt: str, cwd: str, turn_hint: str | None = None) -> PromptResult:
-        """Adopt the library for a new turn, select its rules, queue the prompt for learning."""
+        """Adopt the library for a new turn, select its rules (showing only those not in the agent's context
+        yet), queue the prompt for learning."""
         view = self._view(session_id)
         session = self._session(view, session_id, cwd)
         project = session["project"]
@@ -212,7 +220,20 @@ class Enforcer:
         from heedful.rules.facets import detect_languages
 
         readings = select.stored_readings(self.repo.get_meta, self.user)  # each rule read once, when learned
-        chosen = select.select(_plain(rules), prompt[: bounds.HEAD_CHARS], detect_languages(project), readings=readings)
+        # the lines earlier turns showed and the agent still has are not repeated (`heedful.enforce.shown`)
+        plain, record, number = _plain(rules), view.pending(shown.KEY), int(session["turn_count"] or 0) + 1
+        lines = {r["id"]: select.line(r) for r in plain if record and r["id"] in record}
+        earlier = shown.in_context(record, lines, number, shown.stale_after(self.platform))
+        chosen = select.select(
+            plain,
+            prompt[: bounds.HEAD_CHARS],
+            detect_languages(project),
+            readings=readings,
+            budget=select.LATER_TOKEN_BUDGET if earlier else select.TOKEN_BUDGET,
+            shown=earlier,
+        )
+        fresh = {r["id"]: select.line(r) for r in chosen if not r.get("shown_before")}
+        self._write("pending", session_id, tool_use_id=shown.KEY, existed=shown.updated(record, earlier, fresh, number))
         context = [
             {"role": role, "text": text[-MAX_CONTEXT_TEXT:]}
             for role, text in (("user", session["last_prompt"]), ("assistant", session["last_reply"]))

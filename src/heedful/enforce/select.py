@@ -28,9 +28,15 @@ if TYPE_CHECKING:
 
 # The context the hook adds to a turn is bounded by tokens, not by counts: the rules a task needs vary
 # from a handful to over a hundred, and a count cap (formerly 12 answer rules + 40 habits + 20 topical)
-# bounded recall more than the scoring did. 2,000 tokens is what the earlier 8,000-character cap
-# allowed, and it is added on every turn; as compact one-liners it holds about 100 rules, not 72.
-TOKEN_BUDGET = 2000
+# bounded recall more than the scoring did. The lines stay in the conversation and a later turn of the
+# session repeats none of them (`heedful.enforce.shown`), so the first turn may spend more than the 2,000
+# tokens it had while every turn repeated them, up to what Claude Code takes inline: it writes a hook's
+# additionalContext longer than 10,000 characters to a file and passes only a path and a preview.
+# At CHARS_PER_TOKEN that is 2,500 tokens; 2,400 keeps a margin. Later turns keep the same bound for lines
+# not shown yet: over 10-turn sessions a lower one (1,000) only moved lines to later turns (5,577 tokens a
+# session against 5,679) and cost 1.8 points of recall (`heedful bench selection --session`).
+TOKEN_BUDGET = 2400
+LATER_TOKEN_BUDGET = 2400  # once the session has been shown rules: the bound on lines not shown yet
 TOPICAL_SHARE = 0.3  # of the budget kept for topical rules before habits may fill it
 MAX_CHARS = 8000  # the session index (SessionStart)
 # the hook has no tokenizer; on the selection corpus's contexts this over-counts MiniLM's WordPiece by about 5%

@@ -5,6 +5,7 @@ Gemini CLI (settings.json `hooks`) names the events differently and sends no too
     SessionStart -> SessionStart      BeforeAgent -> UserPromptSubmit   AfterAgent -> Stop
     BeforeTool   -> PreToolUse        AfterTool   -> PostToolUse (PostToolUseFailure when the
                                                      tool's response carries an `error`)
+    PreCompress  -> PreCompact (the rules shown so far leave the context: the next turn shows them again)
 
 Its tools are mapped to the names the checks read (`run_shell_command` -> Bash, `write_file` ->
 Write, `replace` -> Edit); a shell call's `dir_path` becomes the directory the command runs in.
@@ -30,13 +31,14 @@ from heedful.enforce.results import Outcome
 from heedful.integrations import replies
 
 PLATFORM = "gemini"
-EVENTS = ("SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent")
+EVENTS = ("SessionStart", "BeforeAgent", "BeforeTool", "AfterTool", "AfterAgent", "PreCompress")
 SHARED_EVENT = {
     "SessionStart": "SessionStart",
     "BeforeAgent": "UserPromptSubmit",
     "BeforeTool": "PreToolUse",
     "AfterTool": "PostToolUse",
     "AfterAgent": "Stop",
+    "PreCompress": "PreCompact",
 }
 NATIVE_EVENT = {shared: native for native, shared in SHARED_EVENT.items()} | {"PostToolUseFailure": "AfterTool"}
 TOOLS = {"run_shell_command": "Bash", "write_file": "Write", "replace": "Edit"}

@@ -65,6 +65,9 @@ def dispatch(runtime: Runtime, payload: dict[str, Any], render: Renderer) -> str
     turn = _text(payload.get("turn_id")) or _text(payload.get("prompt_id"))
     if event == "SessionStart":
         return render.context(event, runtime.enforcer.session_start(session_id, cwd))
+    if event == "PreCompact":  # the context is about to be summarised: the rules shown so far go with it
+        runtime.enforcer.compacting(session_id)
+        return render.fail_open(event)
     if event == "UserPromptSubmit":
         prompt = _text(payload.get("prompt"))
         if prompt is None:

@@ -108,7 +108,11 @@ def test_the_import_compiles_the_checkable_lines(imported: Imported) -> None:
         for rule in line.get("rules") or []
         if rule.get("check")
     }
-    assert checks == {12: "forbidden_command", 13: "forbidden_command", 14: "forbidden_path", 15: "forbidden_command"}
+    assert checks == {12: "forbidden_command", 14: "forbidden_path", 15: "forbidden_command"}
+    # "on shared branches" narrows the force push to branches no command line names: guidance, not a ban on
+    # every force push.
+    (narrowed,) = [line for line in file["lines"] if line["line"] == 13]
+    assert narrowed["rules"] and not any(rule.get("check") for rule in narrowed["rules"])
 
 
 def test_what_the_file_forbids_is_denied_and_what_it_allows_runs(imported: Imported) -> None:

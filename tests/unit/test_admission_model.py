@@ -243,3 +243,27 @@ def test_training_command_is_reproducible(tmp_path: Path) -> None:
     for left, right in zip(a.layers, b.layers, strict=True):
         assert np.array_equal(left.weight, right.weight) and np.array_equal(left.bias, right.bias)
     assert report_a["training_fit"]["team"]["persist_recall"] > 50
+
+
+def test_the_shipped_model_is_scored_on_the_held_out_sources_it_never_saw(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from heedful.bench.admission_corpus import HELD_OUT_SOURCES, all_rows
+    from heedful.bench.generalization import score_unseen
+    from heedful.embed import load_embedder
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))  # the embedding cache of this test only
+    rows = all_rows(sources=HELD_OUT_SOURCES)
+    persisting = [r for r in rows if r.source == "dialogues_b" and r.decision == "persist"][:5]
+    rows = (
+        [r for r in rows if r.decision != "persist"][:20]
+        + persisting
+        + [r for r in rows if r.source == "instructions_c"][:10]
+    )
+    unseen = score_unseen(admission_model.shipped(), rows, load_embedder("minilm"))
+    assert set(unseen) == set(HELD_OUT_SOURCES)
+    assert unseen["dialogues_b"]["persist"].endswith("/5")  # type: ignore[union-attr]
+    assert unseen["instructions_c"]["messages"] == 10
+    assert all(0 <= float(u["decision_accuracy"] or 0) <= 100 for u in unseen.values())  # type: ignore[arg-type]
+    # not the embedder the shipped model was trained with: nothing to score
+    assert score_unseen(admission_model.shipped(), rows, load_embedder("hashing")) == {}

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -24,6 +24,9 @@ from heedful.bench.admission_corpus import HELD_OUT_SOURCES, CorpusRow, all_rows
 from heedful.rules import admission_model as am
 from heedful.rules import admission_train as at
 from heedful.rules.detect import admit as lexicon_admit
+
+if TYPE_CHECKING:
+    from heedful.embed import Embedder
 
 # The sources whose words shaped the hand-written lexicon: their lexicon figures are development figures.
 LEXICON_TUNED = ("team",)
@@ -242,15 +245,7 @@ def run(
             entry["left_out_misses"] = left.chosen.misses[:misses]
         per_source[source] = entry
     chosen = pooled([v.chosen for v in loso.values()])
-    unseen: dict[str, Any] = {}
-    held_out = all_rows(shared, HELD_OUT_SOURCES)
-    if held_out and shipped is not None and shipped.embedder == embedder.name:
-        held_vectors = at.embed_texts([r.text for r in held_out], embedder, at.cache_dir())
-        for source in HELD_OUT_SOURCES:
-            idx = [i for i, r in enumerate(held_out) if r.source == source]
-            if idx:
-                subset = [held_out[i] for i in idx]
-                unseen[source] = score(shipped, subset, np.asarray(held_vectors[idx])).summary()
+    unseen = score_unseen(shipped, all_rows(shared, HELD_OUT_SOURCES), embedder)
     return {
         "protocol": PROTOCOL,
         "embedder": embedder.name,
@@ -266,6 +261,20 @@ def run(
         "overall_lexicon": pooled(lexicon_scores).summary(),
         "unseen": unseen,  # the shipped model on sources it was never trained or tuned on
     }
+
+
+def score_unseen(
+    shipped: am.AdmissionWeights | None, rows: Sequence[CorpusRow], embedder: Embedder
+) -> dict[str, dict[str, object]]:
+    """The shipped model on sources it was never trained or tuned on (`HELD_OUT_SOURCES`), per source."""
+    if not rows or shipped is None or shipped.embedder != embedder.name:
+        return {}
+    vectors = at.embed_texts([r.text for r in rows], embedder, at.cache_dir())
+    unseen: dict[str, dict[str, object]] = {}
+    for source in dict.fromkeys(r.source for r in rows):
+        idx = [i for i, r in enumerate(rows) if r.source == source]
+        unseen[source] = score(shipped, [rows[i] for i in idx], np.asarray(vectors[idx])).summary()
+    return unseen
 
 
 def _row(name: str, messages: int, s: dict[str, Any], strict: dict[str, Any], tail: str) -> str:

@@ -8,20 +8,10 @@ from typing import Any
 
 import pytest
 
-from heedful.llm import OfflineModel
+from compile_cases import compiled
 from heedful.rules.checks import KINDS, CheckParamsError, evaluate
-from heedful.rules.library import compile_candidate
-from heedful.rules.models import Candidate
 
-MODEL = OfflineModel()
 NONE = {"unit": "bullets", "limit": 0}
-
-
-def compiled(text: str) -> tuple[str | None, dict[str, Any]]:
-    outcome = compile_candidate(MODEL, Candidate(text=text, evidence=[text]))
-    if outcome.status != "checked" or outcome.check is None:
-        return None, {}
-    return outcome.check.kind, dict(outcome.check.params)
 
 
 def deliver(params: dict[str, Any], reply: str) -> str:

@@ -13,20 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heedful.llm import OfflineModel
+from compile_cases import compiled
 from heedful.rules.checks import KINDS, evaluate
-from heedful.rules.library import compile_candidate
-from heedful.rules.models import Candidate
 
-MODEL = OfflineModel()
 PROJECT = "/home/ana/code/app"
-
-
-def compiled(text: str) -> tuple[str | None, dict[str, Any]]:
-    outcome = compile_candidate(MODEL, Candidate(text=text, evidence=[text]))
-    if outcome.status != "checked" or outcome.check is None:
-        return None, {}
-    return outcome.check.kind, dict(outcome.check.params)
 
 
 def edit(params: dict[str, Any], path: str) -> str:

@@ -12,24 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heedful.llm import OfflineModel
+from compile_cases import compiled, run
 from heedful.rules.checks import KINDS, CheckParamsError, evaluate, validate_check
-from heedful.rules.library import compile_candidate
-from heedful.rules.models import Candidate
 from heedful.rules.shell import simple_commands
-
-MODEL = OfflineModel()
-
-
-def compiled(text: str) -> tuple[str | None, dict[str, Any]]:
-    outcome = compile_candidate(MODEL, Candidate(text=text, evidence=[text]))
-    if outcome.status != "checked" or outcome.check is None:
-        return None, {}
-    return outcome.check.kind, dict(outcome.check.params)
-
-
-def run(params: dict[str, Any], command: str) -> str:
-    return evaluate("forbidden_command", params, "pre_action", {"action": {"tool": "Bash", "command": command}}).result
 
 
 @pytest.mark.parametrize(

@@ -11,23 +11,8 @@ from typing import Any
 
 import pytest
 
-from heedful.llm import OfflineModel
+from compile_cases import compiled, run
 from heedful.rules.checks import evaluate
-from heedful.rules.library import compile_candidate
-from heedful.rules.models import Candidate
-
-MODEL = OfflineModel()
-
-
-def compiled(text: str, condition: str | None = None) -> tuple[str | None, dict[str, Any]]:
-    outcome = compile_candidate(MODEL, Candidate(text=text, condition=condition, evidence=[text]))
-    if outcome.status != "checked" or outcome.check is None:
-        return None, {}
-    return outcome.check.kind, dict(outcome.check.params)
-
-
-def run(params: dict[str, Any], command: str) -> str:
-    return evaluate("forbidden_command", params, "pre_action", {"action": {"tool": "Bash", "command": command}}).result
 
 
 # -- privilege tools: the command they run is the forbidden one --------------------------------------------

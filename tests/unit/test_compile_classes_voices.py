@@ -6,23 +6,10 @@ Every phrasing is written for this test.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from heedful.llm import OfflineModel
+from compile_cases import compiled
 from heedful.rules.checks import evaluate
-from heedful.rules.library import compile_candidate
-from heedful.rules.models import Candidate
-
-MODEL = OfflineModel()
-
-
-def compiled(text: str) -> tuple[str | None, dict[str, Any]]:
-    outcome = compile_candidate(MODEL, Candidate(text=text, evidence=[text]))
-    if outcome.status != "checked" or outcome.check is None:
-        return None, {}
-    return outcome.check.kind, dict(outcome.check.params)
 
 
 @pytest.mark.parametrize(

@@ -210,7 +210,7 @@ class Enforcer:
         session = self._session(view, session_id, cwd)
         project = session["project"]
         prompt = bounds.clean_text(prompt)
-        if _is_own_text(prompt):
+        if messages.is_own_text(prompt):
             turn = self._turn(view, session, turn_hint)
             return PromptResult(turn["turn_id"], turn["library_version"])
         turn_id = turn_hint or _new_turn_id()
@@ -277,7 +277,8 @@ class Enforcer:
         session = self._session(view, session_id, cwd)
         project = session["project"]
         turn = self._turn(view, session, turn_hint)
-        filed = _appeal_command(tool_name, tool_input)
+        command = tools.command_of(tool_input) if tools.tool_class(tool_name) == "shell" else None
+        filed = messages.appeal_in_command(command) if command else None
         if filed is not None:
             # An appeal through a tool call: recorded for the turn's next delivery check, never run,
             # and never part of the reply the user reads.
@@ -467,23 +468,6 @@ def _new_turn_id() -> str:
     from heedful.ids import new_id
 
     return new_id("t")
-
-
-def _is_own_text(prompt: str) -> bool:
-    """A continuation prompt made from heedful's own revision request is not the user's word."""
-    head = prompt[:400]
-    return "(heedful)" in head and ("Before this reply is final" in head or "This tool call was not run" in head)
-
-
-def _appeal_command(tool_name: str, tool_input: dict[str, Any]) -> tuple[str, str] | None:
-    """(rule id, evidence) of a shell call `heedful-appeal <rule id>: <evidence>`, else None."""
-    if tools.tool_class(tool_name) != "shell":
-        return None
-    command = tools.command_of(tool_input)
-    found = messages.APPEAL_LINE.match(command.strip()) if command else None
-    if found is None:
-        return None
-    return found.group(1), found.group(2).strip().strip("'\"").strip()
 
 
 def env_project_dir(platform: str) -> str | None:

@@ -215,3 +215,17 @@ def appeals_in(text: str) -> tuple[str, list[tuple[str, str]]]:
     if not found:
         return text, []
     return APPEAL_LINE.sub("", text).strip(), found
+
+
+def appeal_in_command(command: str) -> tuple[str, str] | None:
+    """(rule id, evidence) of a shell command `heedful-appeal <rule id>: <evidence>`, else None."""
+    found = APPEAL_LINE.match(command.strip())
+    if found is None:
+        return None
+    return found.group(1), found.group(2).strip().strip("'\"").strip()
+
+
+def is_own_text(prompt: str) -> bool:
+    """A continuation prompt made from heedful's own revision request (the texts above) is not the user's word."""
+    head = prompt[:400]
+    return "(heedful)" in head and ("Before this reply is final" in head or "This tool call was not run" in head)

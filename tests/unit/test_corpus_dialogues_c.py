@@ -17,6 +17,10 @@ RULE_WORD = re.compile(
 )
 
 
+# Committed chat histories and prompt logs: aider's histories, Claude Code / Codex / Copilot CLI exports, prompt logs.
+HISTORY_FILE = re.compile(r"(\.aider\.(chat|input)\.history(\.md)?|llm-logs/.+\.md|chatlog\.txt|prompt[_-]log\.md|PROMPT_LOG\.md)$")
+
+
 def _rows(name: str) -> list[dict]:
     return [json.loads(line) for line in (CORPUS / name).read_text(encoding="utf-8").splitlines() if line.strip()]
 
@@ -31,7 +35,9 @@ def test_validator_accepts_the_dialogues_c_file() -> None:
 
 def test_every_turn_names_its_chat_history_commit_and_blob() -> None:
     rows = _rows("dialogues_c.jsonl")
-    assert len(rows) >= 50
+    assert len(rows) >= 300
+    assert len({row["provenance"]["repository"] for row in rows}) >= 35
+    assert {"persist", "task_local", "none"} <= {row["decision"] for row in rows}
     assert [row["id"] for row in rows] == [f"dlc-{number:04d}" for number in range(1, len(rows) + 1)]
     for row in rows:
         provenance = row["provenance"]
@@ -43,6 +49,7 @@ def test_every_turn_names_its_chat_history_commit_and_blob() -> None:
         assert isinstance(provenance["session"], int) and provenance["session"] >= 1, row["id"]
         assert provenance["sample"] in ("even", "rule_word"), row["id"]
         assert 4 <= len(row["text"]) <= 500, row["id"]
+        assert HISTORY_FILE.search(provenance["path"]), row["id"]
 
 
 def test_previous_is_a_short_prior_turn_and_pointing_back_needs_one() -> None:

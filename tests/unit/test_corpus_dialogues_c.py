@@ -18,7 +18,9 @@ RULE_WORD = re.compile(
 
 
 # Committed chat histories and prompt logs: aider's histories, Claude Code / Codex / Copilot CLI exports, prompt logs.
-HISTORY_FILE = re.compile(r"(\.aider\.(chat|input)\.history(\.md)?|llm-logs/.+\.md|chatlog\.txt|prompt[_-]log\.md|PROMPT_LOG\.md)$")
+HISTORY_FILE = re.compile(
+    r"(\.aider\.(chat|input)\.history(\.md)?|llm-logs/.+\.md|chatlog\.txt|prompt[_-]log\.md|PROMPT_LOG\.md)$"
+)
 
 
 def _rows(name: str) -> list[dict]:

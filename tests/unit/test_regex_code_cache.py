@@ -39,7 +39,8 @@ for name, module in list(sys.modules.items()):
 same = 0
 for pattern in patterns.values():
     made, plain = pattern.search.__self__, re.compile(pattern.pattern, pattern._flags)
-    same += made == plain and (made.flags, made.groups, made.groupindex) == (plain.flags, plain.groups, plain.groupindex)
+    shape = [(p.flags, p.groups, p.groupindex) for p in (made, plain)]
+    same += made == plain and shape[0] == shape[1]
 print(json.dumps({"patterns": len(patterns), "same": same, "added": lazy_regex._CACHE._added}))
 """
 

@@ -85,3 +85,19 @@ def test_damaged_code_is_compiled_afresh_and_bad_patterns_fail_where_used(
         cache.compiled(r"(unclosed", 0)
     cache.save()
     assert (tmp_path / "cache" / "x").exists()
+
+
+def test_the_command_table_read_back_is_the_parsed_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tomllib
+
+    from heedful.rules import vocabulary
+
+    monkeypatch.setenv("HEEDFUL_CACHE_DIR", str(tmp_path / "cache"))
+    data = (Path(vocabulary.__file__).parent / "data" / "commands.toml").read_bytes()
+    parsed = tomllib.loads(data.decode())
+    assert vocabulary._parsed(data) == parsed  # parsed, and kept
+    [kept] = list((tmp_path / "cache").glob("commands-*.marshal"))
+    assert vocabulary._parsed(data) == parsed  # read back
+    kept.write_bytes(b"\x00damaged")
+    assert vocabulary._parsed(data) == parsed  # parsed again, and kept anew
+    assert vocabulary._parsed(data + b"\n# changed\n") == parsed and len(list((tmp_path / "cache").iterdir())) == 2

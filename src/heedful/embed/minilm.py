@@ -67,14 +67,17 @@ def cache_dir() -> Path:
 
 
 def _machine_key() -> str:
-    """The processor's kind and features: an optimised graph may use kernels only this CPU has."""
+    """The processor's kind and features: an optimised graph may use kernels only this CPU has.
+
+    Where /proc/cpuinfo lists the features, they say it all; elsewhere `platform.processor()` names the processor
+    (on Linux it runs `uname -p`, a process of its own, which most systems answer "unknown", read as "")."""
     features = ""
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
             features = next((line for line in cpuinfo if line.startswith(("flags", "Features"))), "")
     except OSError:
         pass
-    return f"{platform.machine()} {platform.processor()} {features}"
+    return f"{platform.machine()} {'' if features else platform.processor()} {features}"
 
 
 def _session_options(onnxruntime: Any, threads: int | None) -> Any:

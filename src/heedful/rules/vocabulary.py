@@ -227,7 +227,7 @@ def command_table() -> dict[str, Any]:
 
 
 def _parsed(data: bytes) -> dict[str, Any]:
-    from heedful.embed.minilm import cache_dir
+    from heedful.embed.cache import cache_dir
 
     key = hashlib.sha256(data + f" {sys.hexversion:x}".encode()).hexdigest()[:20]  # marshal's format is Python's
     kept = cache_dir() / f"commands-{key}.marshal"

@@ -10,7 +10,9 @@ compile heedful's sources and measure the compiler.
 
 `rules learn` is reported apart: one correction, offline, in a fresh home each run; its own work
 is the `elapsed_ms` the command reports (after start-up), next to the whole command's wall time and
-CPU time (all its threads: the embedder loads in one of its own while the learner imports).
+CPU time (all its threads: the embedder loads in one of its own while the learner imports). Its
+warm-up run fills the cache folder as a user's first learn does (the optimised embedding graph, the
+compiled code of the learner's patterns, the parsed command table), and the timed runs read them.
 """
 
 from __future__ import annotations

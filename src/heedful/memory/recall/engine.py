@@ -185,7 +185,7 @@ class Recaller:
         filtered = {route: ranking.where(allowed[ranking.positions]) for route, ranking in rankings.items()}
         first = fuse_positions(filtered, index.ids, config.weights, k=RRF_K, tied=TIED_ROUTES)
         if people and config.person_penalty > 0 and len(first):
-            first = _focused(first, index, people, config.person_penalty, config.person_keep)
+            first = _focused(first, index, people, config)
         present = (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(words(query))
         asks_now = present and asks_about_now(words(query))
         # "what is / how many ... have I" states the present; a modal ("what should I ...") asks what to do
@@ -415,10 +415,15 @@ class Recaller:
         return items
 
 
-def _focused(first: FusedTable, index: UserRecallIndex, people: list[str], penalty: float, keep: int) -> FusedTable:
+def _focused(first: FusedTable, index: UserRecallIndex, people: list[str], config: RecallConfig) -> FusedTable:
     """The fused table with items naming none of `people` lowered (persons.py) and sorted again; what the
     focus took shows in explain as a `person` part of the score, so the parts still add up."""
-    scores = person_focus(index, people, first.positions, first.scores, penalty, keep)
+    exempt = None
+    if config.person_exempt_keyword > 0 and "keyword" in first.routes:
+        exempt = first.ranks[:, first.routes.index("keyword")] <= config.person_exempt_keyword  # NaN: not found
+    scores = person_focus(
+        index, people, first.positions, first.scores, config.person_penalty, config.person_keep, exempt
+    )
     order = order_by_score_then_id(scores, index.ids, first.positions)
     lowered = (scores - first.scores)[order]
     rank = np.where(lowered < 0, np.arange(1, len(order) + 1, dtype=np.float64), np.nan)

@@ -8,10 +8,18 @@ or is named in a large share of the user's items is too common for the entity ro
 other way: an item that names none of the common people the question names loses `penalty` of
 its fused score. Items naming them keep theirs; a question naming no common person is unchanged.
 
-Off by default (`RecallConfig.person_penalty` 0): measured with MiniLM at 0.2, the first five kept,
-LoCoMo @10 moves multi-hop 37.2 -> 38.9 and open-domain 34.6 -> 37.5 on conversations 0-4 (held
-out 5-9: 35.6 -> 37.5 and 36.5 -> 39.8), but adversarial questions, which name the wrong person on
-purpose, lose 3 to 4 points, and the whole stays where it was (77.5 -> 77.4, held out 72.9 -> 72.7).
+Off by default (`RecallConfig.person_penalty` 0). Why it costs adversarial questions: LoCoMo builds
+them by asking about one speaker what the other said or did ("What did Melanie research?" when
+Caroline researched adoption agencies), so their evidence is the other person's turn about half of
+the time (49% of the evidence turns on conversations 0-4 name the person asked about; 98% for
+multi-hop questions). Lowering the turns that do not name the person lowers exactly that evidence.
+Measured with MiniLM at 0.2, the first five kept, before the vector route left names out:
+LoCoMo @10 multi-hop 37.2 -> 38.9 and open-domain 34.6 -> 37.5 on conversations 0-4 (held out 5-9:
+35.6 -> 37.5 and 36.5 -> 39.8), adversarial -3 to -4, the whole unchanged. With names left out of
+the vector (vector.py), tuning half @10 78.5 -> 79.0 (multi-hop +3.2, open-domain +3.4,
+adversarial 91.1 -> 88.4). Also keeping the keyword route's first five (`person_exempt_keyword`, an
+adversarial question still shares the other person's words): 79.1 on the tuning half (adversarial
+89.5), but held out 76.0 -> 76.2 only (multi-hop +1.9, open-domain 0, adversarial 89.0 -> 86.1).
 Without the first five kept (0.3) adversarial lost 15 points. Derive a configuration to use it where
 questions name the right person.
 """
@@ -47,9 +55,10 @@ def person_focus(
     scores: np.ndarray,
     penalty: float,
     keep: int = 0,
+    exempt: np.ndarray | None = None,
 ) -> np.ndarray:
     """`scores` (best first) with the items at `positions` that name none of `people` lowered by `penalty`
-    (a share); the first `keep` keep theirs."""
+    (a share); the first `keep`, and those `exempt` marks, keep theirs."""
     if not people or penalty <= 0 or len(positions) <= keep:
         return scores
     naming = np.zeros(len(index), dtype=bool)
@@ -57,4 +66,6 @@ def person_focus(
         naming[np.asarray(index.entities[name], dtype=np.int64)] = True
     lowered = ~naming[positions]
     lowered[:keep] = False
+    if exempt is not None:
+        lowered &= ~exempt
     return np.where(lowered, scores * (1.0 - penalty), scores)

@@ -13,6 +13,7 @@ LoCoMo (see the README): better in every category on both halves.
 
 from __future__ import annotations
 
+import os
 import re
 
 from heedful.memory.recall.query import keywords
@@ -33,6 +34,9 @@ def without_names(text: str, names: tuple[str, ...]) -> str:
     """
     if not names:
         return text
-    pattern = re.compile(r"\b(?:" + "|".join(re.escape(name) for name in names) + r")(?:['’]s)?\b", re.IGNORECASE)
-    stripped = " ".join(pattern.sub(" ", text).split())
+    pattern = re.compile(r"\b(?:" + "|".join(re.escape(name) for name in names) + r")(['’]s)?\b", re.IGNORECASE)
+    if os.environ.get("X_FIRST"):
+        stripped = " ".join(pattern.sub(lambda m: " my " if m.group(1) else " I ", text).split())
+    else:
+        stripped = " ".join(pattern.sub(" ", text).split())
     return stripped if keywords(stripped) else text

@@ -1,12 +1,15 @@
-"""The vector route embeds the question without the names of the people the memory is about (real SQLite)."""
+"""The vector route embeds the question without the names of the people who speak in the memory (real SQLite)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from heedful.api import Heedful
 from heedful.memory.recall.config import DEFAULT
 from heedful.memory.recall.engine import Recaller
+from heedful.memory.recall.persons import common_people, speakers
+from heedful.memory.recall.query import analyze
 from heedful.memory.recall.vector import without_names
 from heedful.memory.write import NewMessage
 
@@ -54,3 +57,17 @@ def test_names_are_left_out_only_while_something_else_is_asked() -> None:
     assert without_names("What did Jon and Gina both paint?", ("jon", "gina")) == "What did and both paint?"
     assert without_names("Who is Melanie?", ("melanie",)) == "Who is Melanie?"  # nothing but the name is asked
     assert without_names("What does Melanie like?", ()) == "What does Melanie like?"
+
+
+def test_only_speakers_are_left_out_not_common_topics(hf: Heedful) -> None:
+    _home(hf)
+    topics = [NewMessage(f"Flask route number {n} returns JSON.", at=T0 + timedelta(hours=n)) for n in range(120)]
+    hf.memory.add("solo", topics, extract=False)
+
+    def statements(user: str) -> Callable[[list[str]], dict[str, str]]:
+        return lambda ids: {fid: fact.statement for fid, fact in hf.store.memory.get_facts(user, ids).items()}
+
+    pair, solo = hf.store.search.index("pair"), hf.store.search.index("solo")
+    assert "flask" in common_people(solo, analyze("How does the Flask route return JSON?", T0, solo.entities))
+    assert speakers(solo, ["flask"], statements("solo")) == []  # a topic the question needs
+    assert speakers(pair, ["mia", "leo"], statements("pair")) == ["mia", "leo"]

@@ -49,7 +49,7 @@ from heedful.memory.recall.fusion import (
     fuse_positions,
     order_by_score_then_id,
 )
-from heedful.memory.recall.persons import common_people, person_focus
+from heedful.memory.recall.persons import common_people, person_focus, speakers
 from heedful.memory.recall.query import QueryAnalysis, analyze, words
 from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
 from heedful.memory.recall.sessions import SessionStage, rescore
@@ -127,6 +127,8 @@ class Recaller:
         # One worker per core: routes are short, and more threads than cores only make them wait
         # on each other (the embedder's own threads included). A slow route still blocks one worker.
         workers = max_workers or max(2, min(len(ROUTES), os.cpu_count() or 2))
+        # (user, common name) -> (the index's size when checked, whether the name is a speaker)
+        self._speaking: dict[tuple[str, str], tuple[int, bool]] = {}
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="recall")
 
     @property
@@ -169,8 +171,9 @@ class Recaller:
         config = self.config  # one configuration for the whole call, even if another is set meanwhile
         timeout = self.route_timeout if route_timeout is None else route_timeout
         people = common_people(index, analysis)
+        speaking = self._speakers(user_id, index, people) if people and not config.names_in_vector else []
         rankings, route_ms, timed_out, failed = self._run_routes(
-            user_id, analysis, depth, timeout, index, config, people
+            user_id, analysis, depth, timeout, index, config, speaking
         )
         # Only content routes admit items (anchors admit only when no content route found any), so
         # only their items need a state; the anchor routes' other items could never come back.
@@ -230,7 +233,7 @@ class Recaller:
         timeout: float,
         index: UserRecallIndex,
         config: RecallConfig,
-        people: list[str],
+        speaking: list[str],
     ) -> tuple[dict[str, Ranking], dict[str, float], list[str], list[str]]:
         active = [
             name
@@ -242,8 +245,7 @@ class Recaller:
             and not (name == "keyword" and not analysis.match_expression)
         ]
         embedder = self._embedder_provider() if "vector" in active else None
-        unnamed = () if config.names_in_vector else tuple(people)
-        ctx = RouteContext(self.store.search, user_id, analysis, depth, embedder, index, unnamed)
+        ctx = RouteContext(self.store.search, user_id, analysis, depth, embedder, index, tuple(speaking))
         timings: dict[str, float] = {}
 
         def timed(name: str) -> Ranking:
@@ -281,6 +283,20 @@ class Recaller:
         for name in timed_out:
             route_ms[name] = round(timeout * 1000, 3)
         return rankings, route_ms, timed_out, failed
+
+    def _speakers(self, user_id: str, index: UserRecallIndex, people: list[str]) -> list[str]:
+        """`speakers` (persons.py) of the common people the question names, each checked again only
+        when the user's index has changed size."""
+        unknown = [name for name in people if self._speaking.get((user_id, name), (-1, False))[0] != len(index)]
+        if unknown:
+
+            def statements(ids: list[str]) -> dict[str, str]:
+                return {fid: record.statement for fid, record in self.store.memory.get_facts(user_id, ids).items()}
+
+            found = set(speakers(index, unknown, statements))
+            for name in unknown:
+                self._speaking[(user_id, name)] = (len(index), name in found)
+        return [name for name in people if self._speaking[(user_id, name)][1]]
 
     def _rescore(
         self,

@@ -26,6 +26,7 @@ questions name the right person.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -38,6 +39,10 @@ if TYPE_CHECKING:
 COMMON_SHARE = 0.05
 # Below this many items, shares say little: no one is common.
 MIN_ROWS = 100
+# How many of the items naming a common name are read to tell a speaker from a topic, and the share
+# of them a speaker says.
+SPEAKER_SAMPLE = 16
+SPEAKER_SHARE = 0.25
 
 
 def common_people(index: UserRecallIndex, analysis: QueryAnalysis) -> list[str]:
@@ -46,6 +51,26 @@ def common_people(index: UserRecallIndex, analysis: QueryAnalysis) -> list[str]:
     if total < MIN_ROWS:
         return []
     return [name for name in analysis.entities if len(index.entities.get(name, ())) / total >= COMMON_SHARE]
+
+
+def speakers(
+    index: UserRecallIndex, names: list[str], statements: Callable[[list[str]], Mapping[str, str]]
+) -> list[str]:
+    """The names among `names` that speak (not only are named in) the items naming them: at least
+    `SPEAKER_SHARE` of a sample of those items are stored as "Name: text" (raw turns carry their
+    speaker so). In a chat between people the common names are the speakers; in a user's chat with
+    an assistant they are topics ("Flask", "AI"), which a question needs."""
+    found = []
+    for name in names:
+        rows = np.asarray(index.entities.get(name, ()), dtype=np.int64)
+        if not len(rows):
+            continue
+        sample = rows[np.linspace(0, len(rows) - 1, min(SPEAKER_SAMPLE, len(rows))).astype(np.int64)]
+        texts = statements([index.ids[int(here)] for here in sample]).values()
+        spoken = sum(text.lower().startswith(f"{name}:") for text in texts)
+        if spoken >= SPEAKER_SHARE * len(sample):
+            found.append(name)
+    return found
 
 
 def person_focus(

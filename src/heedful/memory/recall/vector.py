@@ -3,8 +3,9 @@
 A raw excerpt's vector is made from the turn with the one before it (see indexing.py), so an
 answer is found through the question it follows.
 
-The names of the people the memory is about (persons.py: named in many of the user's items) are
-left out of the question before it is embedded, as the keyword route leaves them out of its
+The names of the people the memory is about (persons.py: named in many of the user's items, and
+the speakers of most items naming them, not topics such as "Flask") are left out of the question
+before it is embedded, as the keyword route leaves them out of its
 query. Every stored turn carries its speaker's name, and a question's vector that holds a name
 ranks short turns that are little more than that name ("Thanks, Gina!") above the turns that
 answer it; without the name, the vector ranks by what is asked about. Measured with MiniLM on

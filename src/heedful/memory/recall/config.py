@@ -51,6 +51,8 @@ class RecallConfig:
     # For a question about now: a newer item on its subject that states a change ("has grown to", "the new
     # deadline"), within the first this many, goes above the older statement (0: off; updates.py).
     change_depth: int = CHANGE_DEPTH
+    # ... for a modal question too ("what deadline should I aim for?"), not only one stating the present.
+    modal_changes: bool = True
     # An item naming none of the common people the question names loses this share of its score (persons.py).
     person_penalty: float = 0.0
     # ... except the first this many of the fused list: a question may name the wrong person for a strong match.
@@ -85,6 +87,7 @@ class RecallConfig:
             "restated_cosine": self.restated_cosine,
             "every_restatement": self.every_restatement,
             "change_depth": self.change_depth,
+            "modal_changes": self.modal_changes,
             "person_penalty": self.person_penalty,
             "person_keep": self.person_keep,
             "person_exempt_keyword": self.person_exempt_keyword,

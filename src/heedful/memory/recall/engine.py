@@ -344,12 +344,12 @@ class Recaller:
         stated_now: bool,
     ) -> list[Fused]:
         """`newest_on_subject` over the returned rows; statements of a change count for a question that
-        states the present (a modal question, which asks what to do, more often wants an instruction)."""
+        states the present, and for a modal one with `modal_changes` (the default)."""
         where = np.array([index.position.get(entry.id, -1) for entry in fused], dtype=np.int64)
         if not len(where) or (where < 0).any():
             return fused
         coverage = self.store.search.query_coverage(index, analysis.match_expression, where)
-        depth = config.change_depth if stated_now else 0
+        depth = config.change_depth if stated_now or config.modal_changes else 0
         changed = np.array(
             [n < depth and _states_own_change(records.get(entry.id)) for n, entry in enumerate(fused)], dtype=bool
         )

@@ -63,3 +63,26 @@ def test_items_not_naming_the_person_asked_about_rank_lower(hf: Heedful) -> None
     for item in explained:
         assert abs(sum(hit.contribution for hit in item.routes.values()) - item.score) < 1e-5
     assert any("person" in item.routes for item in explained)
+
+
+def test_a_strong_keyword_match_keeps_its_score_when_the_question_names_the_wrong_person(hf: Heedful) -> None:
+    _home(hf)
+    index = hf.store.search.index("pair")
+    mia, leo = index.entities["mia"][0], index.entities["leo"][0]
+    exempt = person_focus(
+        index, ["mia"], np.array([leo, mia]), np.array([0.02, 0.01]), 0.5, exempt=np.array([True, False])
+    )
+    assert exempt.tolist() == [0.02, 0.01]
+
+    question = "When did Mia start a pottery class?"  # it was Leo: the words still find his turn
+    penalised = DEFAULT.derive("focus", person_penalty=0.5)
+    kept = penalised.derive("focus+keyword", person_exempt_keyword=5)
+    first = {}
+    for config in (penalised, kept):
+        recaller = Recaller(hf.store, lambda: hf.embedder, config=config)
+        try:
+            first[config.name] = recaller.recall("pair", question, limit=10).items[0].text
+        finally:
+            recaller.close()
+    assert first["focus+keyword"] == "Leo: I started a pottery class on Tuesdays."
+    assert first["focus"] != first["focus+keyword"]

@@ -62,11 +62,14 @@ def _home_with_an_update(hf: Heedful, update_role: Role) -> None:
     hf.memory.add("u", messages, extract=False)
 
 
-def _ranks(hf: Heedful, config: str | None = None) -> tuple[int, int]:
-    chosen = DEFAULT if config is None else DEFAULT.derive(config, change_depth=0)
+PRESENT = "What is the deadline for the first sprint on the basic layout and navigation?"
+MODAL = "What deadline should I aim for on the first sprint for the basic layout and navigation?"
+
+
+def _ranks(hf: Heedful, config: str | None = None, question: str = PRESENT, **changes: object) -> tuple[int, int]:
+    chosen = DEFAULT if config is None else DEFAULT.derive(config, **(changes or {"change_depth": 0}))
     recaller = Recaller(hf.store, lambda: hf.embedder, config=chosen)
     try:
-        question = "What is the deadline for the first sprint on the basic layout and navigation?"
         texts = [item.text for item in recaller.recall("u", question, limit=30).items]
     finally:
         recaller.close()
@@ -87,3 +90,12 @@ def test_the_assistant_saying_a_change_is_not_an_update_of_the_users_own(tmp_pat
         _home_with_an_update(hf, "assistant")
         original, update = _ranks(hf)
         assert original < update
+
+
+def test_a_modal_question_takes_the_later_statement_of_a_change_too(tmp_path: Path) -> None:
+    with Heedful.open(tmp_path / "home", embedder="hashing") as hf:
+        _home_with_an_update(hf, "user")
+        original, update = _ranks(hf, "statements-only", MODAL, modal_changes=False)
+        assert original < update  # "what ... should I" was once left to the routes
+        original, update = _ranks(hf, question=MODAL)
+        assert update < original

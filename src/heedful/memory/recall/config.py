@@ -48,13 +48,19 @@ class RecallConfig:
     # For a question about now: every newer restatement goes above an older statement (True), or only
     # the best-ranked one (False). See updates.py for what each costs; derive a configuration to use it.
     every_restatement: bool = False
-    # An item naming none of the common people the question names loses this share of its score (persons.py).
     # For a question about now: a newer item on its subject that states a change ("has grown to", "the new
     # deadline"), within the first this many, goes above the older statement (0: off; updates.py).
     change_depth: int = CHANGE_DEPTH
+    # ... for a modal question too ("what deadline should I aim for?"), not only one stating the present.
+    modal_changes: bool = True
+    # An item naming none of the common people the question names loses this share of its score (persons.py).
     person_penalty: float = 0.0
     # ... except the first this many of the fused list: a question may name the wrong person for a strong match.
     person_keep: int = 0
+    # ... and the keyword route's first this many: a question naming the wrong person still shares their words.
+    person_exempt_keyword: int = 0
+    # Keep the names of the people the memory is about in the question the vector route embeds (vector.py).
+    names_in_vector: bool = False
 
     def __post_init__(self) -> None:
         unknown = sorted(set(self.weights) - set(ROUTE_NAMES))
@@ -81,8 +87,11 @@ class RecallConfig:
             "restated_cosine": self.restated_cosine,
             "every_restatement": self.every_restatement,
             "change_depth": self.change_depth,
+            "modal_changes": self.modal_changes,
             "person_penalty": self.person_penalty,
             "person_keep": self.person_keep,
+            "person_exempt_keyword": self.person_exempt_keyword,
+            "names_in_vector": self.names_in_vector,
         }
 
 

@@ -49,7 +49,7 @@ from heedful.memory.recall.fusion import (
     fuse_positions,
     order_by_score_then_id,
 )
-from heedful.memory.recall.persons import common_people, person_focus
+from heedful.memory.recall.persons import common_people, person_focus, speakers
 from heedful.memory.recall.query import QueryAnalysis, analyze, words
 from heedful.memory.recall.routes import Ranking, RouteContext, RouteFn
 from heedful.memory.recall.sessions import SessionStage, rescore
@@ -127,6 +127,8 @@ class Recaller:
         # One worker per core: routes are short, and more threads than cores only make them wait
         # on each other (the embedder's own threads included). A slow route still blocks one worker.
         workers = max_workers or max(2, min(len(ROUTES), os.cpu_count() or 2))
+        # (user, common name) -> (the index's size when checked, whether the name is a speaker)
+        self._speaking: dict[tuple[str, str], tuple[int, bool]] = {}
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="recall")
 
     @property
@@ -168,8 +170,10 @@ class Recaller:
 
         config = self.config  # one configuration for the whole call, even if another is set meanwhile
         timeout = self.route_timeout if route_timeout is None else route_timeout
+        people = common_people(index, analysis)
+        speaking = self._speakers(user_id, index, people) if people and not config.names_in_vector else []
         rankings, route_ms, timed_out, failed = self._run_routes(
-            user_id, analysis, depth, timeout, index, config.weights
+            user_id, analysis, depth, timeout, index, config, speaking
         )
         # Only content routes admit items (anchors admit only when no content route found any), so
         # only their items need a state; the anchor routes' other items could never come back.
@@ -183,9 +187,8 @@ class Recaller:
             allowed[pool[admissible(index, pool, moment_us, include_forgotten)]] = True
         filtered = {route: ranking.where(allowed[ranking.positions]) for route, ranking in rankings.items()}
         first = fuse_positions(filtered, index.ids, config.weights, k=RRF_K, tied=TIED_ROUTES)
-        people = common_people(index, analysis) if config.person_penalty > 0 else []
-        if people and len(first):
-            first = _focused(first, index, people, config.person_penalty, config.person_keep)
+        if people and config.person_penalty > 0 and len(first):
+            first = _focused(first, index, people, config)
         present = (analysis.window is None or analysis.window.end > reference) and not asks_about_the_past(words(query))
         asks_now = present and asks_about_now(words(query))
         # "what is / how many ... have I" states the present; a modal ("what should I ...") asks what to do
@@ -229,19 +232,20 @@ class Recaller:
         depth: int,
         timeout: float,
         index: UserRecallIndex,
-        weights: Mapping[str, float],
+        config: RecallConfig,
+        speaking: list[str],
     ) -> tuple[dict[str, Ranking], dict[str, float], list[str], list[str]]:
         active = [
             name
             for name in ROUTES
-            if weights.get(name, 0.0) > 0
+            if config.weight(name) > 0
             and not (name == "time" and analysis.window is None)
             and not (name == "place" and not analysis.places)
             and not (name == "entity" and not analysis.entities)
             and not (name == "keyword" and not analysis.match_expression)
         ]
         embedder = self._embedder_provider() if "vector" in active else None
-        ctx = RouteContext(self.store.search, user_id, analysis, depth, embedder, index)
+        ctx = RouteContext(self.store.search, user_id, analysis, depth, embedder, index, tuple(speaking))
         timings: dict[str, float] = {}
 
         def timed(name: str) -> Ranking:
@@ -279,6 +283,20 @@ class Recaller:
         for name in timed_out:
             route_ms[name] = round(timeout * 1000, 3)
         return rankings, route_ms, timed_out, failed
+
+    def _speakers(self, user_id: str, index: UserRecallIndex, people: list[str]) -> list[str]:
+        """`speakers` (persons.py) of the common people the question names, each checked again only
+        when the user's index has changed size."""
+        unknown = [name for name in people if self._speaking.get((user_id, name), (-1, False))[0] != len(index)]
+        if unknown:
+
+            def statements(ids: list[str]) -> dict[str, str]:
+                return {fid: record.statement for fid, record in self.store.memory.get_facts(user_id, ids).items()}
+
+            found = set(speakers(index, unknown, statements))
+            for name in unknown:
+                self._speaking[(user_id, name)] = (len(index), name in found)
+        return [name for name in people if self._speaking[(user_id, name)][1]]
 
     def _rescore(
         self,
@@ -326,12 +344,12 @@ class Recaller:
         stated_now: bool,
     ) -> list[Fused]:
         """`newest_on_subject` over the returned rows; statements of a change count for a question that
-        states the present (a modal question, which asks what to do, more often wants an instruction)."""
+        states the present, and for a modal one with `modal_changes` (the default)."""
         where = np.array([index.position.get(entry.id, -1) for entry in fused], dtype=np.int64)
         if not len(where) or (where < 0).any():
             return fused
         coverage = self.store.search.query_coverage(index, analysis.match_expression, where)
-        depth = config.change_depth if stated_now else 0
+        depth = config.change_depth if stated_now or config.modal_changes else 0
         changed = np.array(
             [n < depth and _states_own_change(records.get(entry.id)) for n, entry in enumerate(fused)], dtype=bool
         )
@@ -413,10 +431,15 @@ class Recaller:
         return items
 
 
-def _focused(first: FusedTable, index: UserRecallIndex, people: list[str], penalty: float, keep: int) -> FusedTable:
+def _focused(first: FusedTable, index: UserRecallIndex, people: list[str], config: RecallConfig) -> FusedTable:
     """The fused table with items naming none of `people` lowered (persons.py) and sorted again; what the
     focus took shows in explain as a `person` part of the score, so the parts still add up."""
-    scores = person_focus(index, people, first.positions, first.scores, penalty, keep)
+    exempt = None
+    if config.person_exempt_keyword > 0 and "keyword" in first.routes:
+        exempt = first.ranks[:, first.routes.index("keyword")] <= config.person_exempt_keyword  # NaN: not found
+    scores = person_focus(
+        index, people, first.positions, first.scores, config.person_penalty, config.person_keep, exempt
+    )
     order = order_by_score_then_id(scores, index.ids, first.positions)
     lowered = (scores - first.scores)[order]
     rank = np.where(lowered < 0, np.arange(1, len(order) + 1, dtype=np.float64), np.nan)

@@ -52,6 +52,8 @@ class RouteContext:
     embedder: Embedder | None
     # The user's rows in memory, read once per recall: routes rank positions in it.
     index: UserRecallIndex
+    # The speakers the memory is about that the question names (persons.py), for the routes that leave them out.
+    people: tuple[str, ...] = ()
 
     def ranking(self, scored: list[tuple[int, float]]) -> Ranking:
         """(position, score) pairs, best first, as a ranking."""

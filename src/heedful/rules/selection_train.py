@@ -47,6 +47,7 @@ from heedful.rules.selection_model import (
     pair_features,
     stem,
     tokens,
+    with_answer_form,
     with_general_reach,
 )
 
@@ -348,7 +349,7 @@ def _readings(
         if is_task:
             facets = (0.0, *facets[1:])
         else:
-            facets = tuple(with_general_reach(list(facets), code))
+            facets = tuple(with_general_reach(with_answer_form(list(facets), text), code))
         out.append(Reading(facets, lang, frozenset(stem(w) for w in tokens(text)), lexicon(text, task=is_task)))
     return out
 

@@ -47,7 +47,6 @@ from heedful.rules.selection_model import (
     pair_features,
     stem,
     tokens,
-    with_answer_form,
     with_general_reach,
 )
 
@@ -349,7 +348,9 @@ def _readings(
         if is_task:
             facets = (0.0, *facets[1:])
         else:
-            facets = tuple(with_general_reach(with_answer_form(list(facets), text), code))
+            # not `with_answer_form`: fitted without the rules the lexicon reads as answer-wide (the easiest
+            # positives), the pair scorer's threshold grew stricter and a left-out library lost recall
+            facets = tuple(with_general_reach(list(facets), code))
         out.append(Reading(facets, lang, frozenset(stem(w) for w in tokens(text)), lexicon(text, task=is_task)))
     return out
 

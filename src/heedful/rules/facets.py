@@ -35,7 +35,11 @@ FACETS: dict[str, re.Pattern[str]] = {
         "secrets": r"secret|\btokens?\b|password|credential|api key|environment variables?|\benv\b",
         "logging": r"\blog(?:s|ging)?\b|\bprint|debug",
         "delete": r"\bdelet|\bremov(?:e|ing) (?:the |any |all )?(?:\w+ )?(?:files?|scripts?|folders?|director)|"
-        r"\bunused\b|clean(?: |-)?up",
+        r"\bunused\b|clean(?: |-)?up|"
+        # destructive steps a request implies without saying "delete"
+        r"\bwip(?:e|es|ed|ing)\b|\bpurg|\bnuke|\berase|\bdiscard|\bthrow (?:\w+ )?away|\btruncat|\bprune|"
+        r"\bdrop (?:the |a |an |that |this )?(?:\w+ )?(?:tables?|databases?|db|columns?|schema|index)\b|"
+        r"\breset --hard|\bforce[- ]push|\brm -r|\bclean slate|\bfrom scratch|\bstart (?:\w+ ){0,3}over\b",
         "refactor": r"refactor|renam|restructur|\bsplit\b|\blong\b|\blines?\b",
         "api": r"endpoint|\bapi\b|\bhandlers?\b|\bservices?\b|webhook|payload",
         "cli": r"\bcommands?\b|\bcli\b|\bflags?\b|command-line options?",
@@ -54,12 +58,27 @@ _RULE_CODE = lazy(
 ALWAYS = lazy(r"\brepl(?:y|ies)\b|\banswers?\b|\bresponses?\b|\bat the end of each task\b", _I)
 # The form of any answer: length, language, tone, format (a prior for the learned every-answer reader).
 ANSWER_FORM = lazy(
-    r"\brepl(?:y|ies)\b|\banswers?\b|\bresponses?\b|\btone\b|\bemojis?\b|\bapologi[sz]e|\bpreamble\b|"
-    r"\b(?:in|using) (?:plain )?(?:english|german|spanish|french|british english|american english|simple words?)\b|"
+    r"\brepl(?:y|ies)\b|\banswers?\b|\brespon(?:ses?|d)\b|\btone\b|\bemojis?\b|\bapologi[sz]e|\bpreamble\b|"
+    r"\b(?:in|using) (?:plain |simple |british |american )?(?:english|german|spanish|french|italian|portuguese|dutch|"
+    r"japanese|chinese|korean|russian|polish|turkish|simple words?)\b|"
     r"\b(?:under|at most|max(?:imum)?|no more than) \d+ (?:words|lines|sentences|paragraphs)\b|"
-    r"\bbullet points?\b|\bsentences\b|\bessays?\b|\bhope this helps\b|\bgreat question\b",
+    r"\bbullet points?\b|\bsentences\b|\bessays?\b|\bhope this helps\b|\bgreat question\b|"
+    r"\bconcise\b|\bterse\b|\bverbose\b|\bwordy\b|\bplain text\b|\bexclamation|\bsmall talk\b|\bfiller\b",
     _I,
 )
+# An answer-form rule that names an answer ("keep replies short") governs every answer; one that only names a form
+# (a tone, a language, a length) does so unless it names another thing that has that form (commit messages,
+# comments, code) or holds only on a condition ("when I ask for a poem, ...").
+_ANSWER_NAMED = lazy(r"\brepl(?:y|ies)\b|\banswers?\b|\brespon(?:ses?|d)\b", _I)
+_API_RESPONSE = lazy(
+    r"\brequests? and responses?|\brespon(?:se|ses) (?:bod|codes?|status|schema|headers?|payload|times?)", _I
+)
+_OTHER_ARTEFACT = lazy(
+    r"\bcommit messages?\b|\bcomments?\b|\bdocstrings?\b|\bcode\b|\bfunctions?\b|\bmodules?\b|\bfiles?\b|"
+    r"\bendpoints?\b|\blogs?\b|\bchangelog|\bpull requests?\b|\bemails?\b|\bmessages?\b|\bdocs?\b|\breadme",
+    _I,
+)
+_CONDITIONAL = lazy(r"^\W*(?:when|whenever|if|for)\b", _I)
 # What makes a task a code change: code nouns, or a change verb with a facet beyond chores.
 _CODE_NOUNS = lazy(
     r"\bfunctions?\b|\bhelpers?\b|\bmodules?\b|\bclass(?:es)?\b|\bendpoints?\b|implement|"
@@ -209,6 +228,16 @@ def always_applies(text: str) -> bool:
 def answer_form(text: str) -> bool:
     """Whether the text speaks about the form of answers (length, language, tone, format)."""
     return bool(ANSWER_FORM.search(text))
+
+
+def governs_every_answer(text: str) -> bool:
+    """Whether a rule reads as governing the form of every answer (see `_ANSWER_NAMED`): a reading that does
+    not depend on which rules the learned reader saw, since few libraries have more than a handful of them."""
+    if not ANSWER_FORM.search(text) or _CONDITIONAL.search(text):
+        return False
+    if _ANSWER_NAMED.search(text):
+        return not _API_RESPONSE.search(text)
+    return not _OTHER_ARTEFACT.search(text)
 
 
 def detect_languages(project: str | None) -> set[str] | None:

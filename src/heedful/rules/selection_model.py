@@ -52,7 +52,7 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
-from heedful.rules.facets import answer_form, facets, languages
+from heedful.rules.facets import answer_form, facets, governs_every_answer, languages
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 MODEL_FILE = "selection_model.json"
@@ -62,6 +62,7 @@ EVERY = "every"
 CODE = "code"
 GENERAL_FLOOR = 0.3  # below this for every activity (and not every answer), a rule is a general coding habit
 GENERAL_CODE = 0.9  # the code reading given to such a rule
+ANSWER_FORM_EVERY = 0.95  # the every-answer reading of a rule the answer-form lexicon reads as one
 _WORD = re.compile(r"[a-z][a-z0-9+#]*")
 _SUFFIXES = ("ing", "ed", "es", "s")
 STOPWORDS = frozenset(
@@ -178,6 +179,16 @@ class CueTable:
 
 def _sigmoid(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x)) if x > -500.0 else 0.0
+
+
+def with_answer_form(probs: list[float], text: str) -> list[float]:
+    """A rule's facet reading with the answer-form lexicon applied: a rule about the form of every answer
+    (length, language, tone, format) is read as one whatever the learned reader says, since it learns that
+    reading from the few such rules of its training libraries (`facets.governs_every_answer`)."""
+    if probs[0] < ANSWER_FORM_EVERY and governs_every_answer(text):
+        probs = list(probs)
+        probs[0] = ANSWER_FORM_EVERY
+    return probs
 
 
 def with_general_reach(probs: list[float], code: int) -> list[float]:
@@ -313,7 +324,7 @@ class SelectionModel:
             logits = self.sentence.logits(logits, vector, is_task=not is_rule)
         probs = [_sigmoid(z) for z in logits]
         if is_rule:
-            probs = with_general_reach(probs, self.code_index)
+            probs = with_general_reach(with_answer_form(probs, text), self.code_index)
         return Reading(tuple(probs), languages(text), frozenset(stem(w) for w in words), facets(text, task=not is_rule))
 
     def read_rule(self, text: str, condition: str | None = None, vector: Sequence[float] | None = None) -> Reading:

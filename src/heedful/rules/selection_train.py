@@ -348,6 +348,8 @@ def _readings(
         if is_task:
             facets = (0.0, *facets[1:])
         else:
+            # not `with_answer_form`: fitted without the rules the lexicon reads as answer-wide (the easiest
+            # positives), the pair scorer's threshold grew stricter and a left-out library lost recall
             facets = tuple(with_general_reach(list(facets), code))
         out.append(Reading(facets, lang, frozenset(stem(w) for w in tokens(text)), lexicon(text, task=is_task)))
     return out

@@ -71,15 +71,25 @@ def test_a_large_library_is_cut_to_the_token_budget_by_rank() -> None:
     assert 60 < len(chosen) < len(every) + len(topical)  # the budget, not a count, decides how many
     uncapped = select.select(every + topical, "commit and push the changes to main", budget=None)
     assert len(uncapped) == len(every) + len(topical)
-    assert {r["id"] for r in uncapped[:60]} <= {r["id"] for r in chosen}  # the best-ranked ones
+    best = sorted(uncapped[5:], key=lambda r: (-r["score"] / (select.tokens_of(select.line(r)) + 1), r["id"]))
+    assert {r["id"] for r in best[:60]} <= {r["id"] for r in chosen}  # the best by score per token of line
 
 
-def test_habits_leave_room_for_the_task_s_topical_rules() -> None:
+def test_habits_and_topical_rules_compete_for_the_budget_by_score_per_token() -> None:
     habits = [rule(f"Use self-explanatory variable and function names in module {i}.") for i in range(300)]
     topical = [rule(f"Never push to main branch {i} without a review.") for i in range(10)]
     chosen = select.select(habits + topical, "write a function that parses the config file and push it to main")
     assert sum(1 for r in chosen if r["reach"] == "topical") == len(topical)
     assert sum(1 for r in chosen if r["reach"] == "every_code_change") > 20
+
+
+def test_the_last_room_goes_to_the_rule_with_the_most_score_per_token() -> None:
+    short = {**rule("Never push to main without a review.", id="r-a"), "reach": "topical", "score": 0.5}
+    long = {**rule("Never push to main unreviewed, " + "wait for a second approval. " * 10, id="r-b")}
+    long.update(reach="topical", score=0.6)
+    cost = select.tokens_of(select.line(long)) + 1
+    chosen = select.fit({"topical": [long, short]}, select._frame_tokens() + cost)
+    assert [r["id"] for r in chosen] == ["r-a"]  # a line seven times as long is not seven times as likely
 
 
 def test_selection_is_deterministic_whatever_the_library_order() -> None:

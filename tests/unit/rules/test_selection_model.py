@@ -165,3 +165,13 @@ def test_shipped_service_model_has_a_sentence_reader_of_the_embedder_width() -> 
     assert len(model.sentence.weights) == len(model.facet_names)
     assert {len(row) for row in model.sentence.weights} == {384}
     assert load_model().sentence is None  # the hook path reads words only
+
+
+def test_answer_form_rules_read_as_every_answer_however_phrased() -> None:
+    model = load_model()
+    for text in ("Always be concise.", "Always use plain text, no markdown.", "No filler, ever.", "Don't be verbose."):
+        assert model.reach(model.read_rule(text)) == "every_answer", text
+    for text in ("Never use emojis in commit messages.", "Ask before deleting any file."):
+        assert model.reach(model.read_rule(text)) != "every_answer", text
+    first = model.read_rule("Always be concise.")
+    assert model.read_rule("Always be concise.") == first and load_model().read_rule("Always be concise.") == first

@@ -189,3 +189,21 @@ def all_rows(shared: Path | None = None, sources: Iterable[str] | None = None) -
     )
     wanted = set(sources) if sources is not None else None
     return [r for r in rows if (r.source in wanted if wanted is not None else r.source not in HELD_OUT_SOURCES)]
+
+
+# The replays' taught corrections that must stay lasting rules: the end-to-end contract the admission
+# model's operating point is chosen under (`heedful.rules.admission_operating`). Teach items say what
+# they teach in `learn`; a retraction is the lexicon's call and not the model's, so it is not here.
+REPLAY_DIR = TEAM_DIR
+CONTRACT_LEARN = ("lasting", "supersede")
+
+
+def contract_texts(directory: Path = REPLAY_DIR) -> list[str]:
+    """The prompts of every replay file's teach and retrain items marked as lasting corrections."""
+    texts: list[str] = []
+    for path in sorted(directory.rglob("replay_*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        for item in [*doc.get("teach", []), *doc.get("retrain", [])]:
+            if isinstance(item, dict) and item.get("learn") in CONTRACT_LEARN and isinstance(item.get("prompt"), str):
+                texts.append(item["prompt"])
+    return list(dict.fromkeys(texts))

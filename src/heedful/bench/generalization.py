@@ -13,6 +13,7 @@ model (trained on every source, so a development figure on each).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from heedful.bench.admission_corpus import HELD_OUT_SOURCES, CorpusRow, all_rows
+from heedful.bench.admission_corpus import HELD_OUT_SOURCES, CorpusRow, all_rows, contract_texts
 from heedful.rules import admission_model as am
 from heedful.rules import admission_train as at
 from heedful.rules.detect import admit as lexicon_admit
@@ -119,8 +120,11 @@ def predict(
     vectors: np.ndarray,
     threshold: float | None = None,
     features: np.ndarray | None = None,
+    floor: float | None = None,
 ) -> list[tuple[str, str | None]]:
     features = weights.features([r.text for r in rows], vectors) if features is None else features
+    if floor is not None:
+        weights = dataclasses.replace(weights, lexicon_floor=floor)
     decisions = weights.decisions(features, threshold)
     project = weights.project_probability(features)
     return [
@@ -135,9 +139,11 @@ def score(
     vectors: np.ndarray,
     threshold: float | None = None,
     features: np.ndarray | None = None,
+    floor: float | None = None,
 ) -> AdmissionScore:
     result = AdmissionScore()
-    for row, (decision, scope) in zip(rows, predict(weights, rows, vectors, threshold, features), strict=True):
+    decided = predict(weights, rows, vectors, threshold, features, floor)
+    for row, (decision, scope) in zip(rows, decided, strict=True):
         result.add(row, decision, scope)
     return result
 
@@ -160,9 +166,11 @@ def leave_one_source_out(
     config: at.TrainConfig | Sequence[at.TrainConfig],
     embedder: str,
     matrices: dict[int, np.ndarray] | None = None,
+    contract: at.Contract | None = None,
 ) -> dict[str, LeftOut]:
     """Nested leave-one-source-out: for each source, train (and choose among the configurations by
-    source-held-out folds) on all the other sources, then score the left-out one."""
+    source-held-out folds) on all the other sources, then score the left-out one. The contract (the
+    replays' taught corrections, never a corpus source) constrains every fold's operating point alike."""
     candidates = [config] if isinstance(config, at.TrainConfig) else list(config)
     matrices = matrices or at.feature_matrices(rows, vectors, candidates)
     out: dict[str, LeftOut] = {}
@@ -175,12 +183,14 @@ def leave_one_source_out(
             candidates,
             embedder,
             matrices={b: m[kept] for b, m in matrices.items()},
+            contract=contract,
         )
         test_rows, features = [rows[i] for i in held], matrices[weights.buckets][held]
         strict = float(weights.meta["precision_first_threshold"])  # type: ignore[arg-type]
+        strict_floor = float(weights.meta["precision_first_floor"])  # type: ignore[arg-type]
         out[source] = LeftOut(
             chosen=score(weights, test_rows, vectors[held], features=features),
-            precision_first=score(weights, test_rows, vectors[held], strict, features),
+            precision_first=score(weights, test_rows, vectors[held], strict, features, strict_floor),
             config=str(weights.meta["chosen"]),
             threshold=weights.persist_threshold,
             precision_threshold=strict,
@@ -221,7 +231,8 @@ def run(
     embedder = load_embedder(embedder_name)
     vectors = at.embed_texts([r.text for r in rows], embedder, at.cache_dir())
     candidates = list(candidates or at.CANDIDATES)
-    loso = leave_one_source_out(rows, vectors, candidates, embedder.name)
+    contract = at.contract_of(contract_texts(), embedder, at.cache_dir())
+    loso = leave_one_source_out(rows, vectors, candidates, embedder.name, contract=contract)
     shipped = am.shipped()
     per_source: dict[str, Any] = {}
     lexicon_scores = []

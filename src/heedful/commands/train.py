@@ -56,7 +56,7 @@ def admission(
 ) -> None:
     """Train admission and scope on every source (or `--sources`) and write the weights."""
     from heedful.bench import generalization
-    from heedful.bench.admission_corpus import all_rows
+    from heedful.bench.admission_corpus import all_rows, contract_texts
     from heedful.embed import load_embedder
     from heedful.rules import admission_model as am
     from heedful.rules import admission_train as at
@@ -105,7 +105,9 @@ def admission(
         "sources": counts,
         "corpus_digest": corpus_digest(rows),
     }
-    weights = at.train(rows, vectors, candidates, embedder.name, meta)
+    # The replays' taught corrections bound the operating point (never a training row).
+    contract = at.contract_of(contract_texts(), embedder, at.cache_dir())
+    weights = at.train(rows, vectors, candidates, embedder.name, meta, contract=contract)
     per_source = {}
     for source in sorted(counts):
         idx = [i for i, r in enumerate(rows) if r.source == source]
@@ -121,12 +123,15 @@ def admission(
         "chosen": weights.meta["chosen"],
         "temperature": weights.temperature,
         "persist_threshold": weights.persist_threshold,
+        "lexicon_floor": weights.lexicon_floor,
         "training_fit": per_source,
     }
     if loso:
         report["leave_one_source_out"] = {
             s: {"config": v.config, **v.chosen.summary()}
-            for s, v in generalization.leave_one_source_out(rows, vectors, candidates, embedder.name).items()
+            for s, v in generalization.leave_one_source_out(
+                rows, vectors, candidates, embedder.name, contract=contract
+            ).items()
         }
     if as_json:
         emit(report, True)

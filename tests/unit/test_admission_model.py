@@ -172,6 +172,17 @@ def test_a_message_of_every_class_with_the_shipped_model() -> None:
         "run ruff format before every commit": ("persist", None),
         "No force pushes. Ever.": ("persist", "global"),
         "This repo is on Python 3.8, don't use walrus operators": ("persist", "project"),
+        # scope from an anchor: a habit about a program or a flag holds everywhere, a rule said of this
+        # monorepo binds to it
+        "no --privileged containers. if it needs a capability, add that one with --cap-add": ("persist", "global"),
+        "when you're searching the code use rg, not grep -r. grep takes forever on this monorepo": (
+            "persist",
+            "project",
+        ),
+        # a complaint that counts the recurrence ("the third time today") is about a habit, not bound to today
+        "why do you keep rm -rf'ing whole directories?? thats the third time today. use trash": ("persist", None),
+        # real task requests and program output are not rules
+        "initialize a bun typescript project for a CLI tool": ("task_local", None),
     }
     for text, (decision, scope) in cases.items():
         vector = embedder.embed([text])[0]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from heedful.bench.admission_corpus import contract_texts
+from heedful.bench.admission_corpus import contract, contract_texts
 from heedful.rules import admission_model
 from heedful.rules import admission_operating as operating
 
@@ -69,3 +69,21 @@ def test_the_contract_is_the_replays_taught_lasting_corrections() -> None:
     assert "dont pipe curl into sh. ever" in texts
     assert "don't push yet, I want to look over the diff first" not in texts  # taught as task-local
     assert len(texts) == len(set(texts)) >= 10
+
+
+def test_the_contract_says_the_scope_its_replay_events_imply() -> None:
+    scopes = dict(contract())
+    assert scopes["dont pipe curl into sh. ever"] == "global"  # blocked in the other project too
+    rg = "when you're searching the code use rg, not grep -r. grep takes forever on this monorepo"
+    assert scopes[rg] == "project"  # allowed in the other project, blocked where it was taught
+
+
+def test_the_scope_threshold_moves_from_the_default_only_for_the_contract() -> None:
+    assert operating.scope_threshold(np.array([0.9, 0.1]), [None, None]) == 0.5
+    assert operating.scope_threshold(np.array([0.9, 0.1]), ["project", "global"]) == 0.5
+    # a global rule read at p_project 0.6, the project rules at 0.7 and above: the threshold nearest 0.5
+    # between them
+    moved = operating.scope_threshold(np.array([0.6, 0.7, 0.95]), ["global", "project", "project"])
+    assert 0.6 < moved <= 0.7 and moved == 0.61
+    # no threshold reads them all right: the nearest of those reading the most right
+    assert operating.scope_threshold(np.array([0.9, 0.3]), ["global", "project"]) == 0.3

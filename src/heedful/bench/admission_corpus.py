@@ -198,12 +198,28 @@ REPLAY_DIR = TEAM_DIR
 CONTRACT_LEARN = ("lasting", "supersede")
 
 
-def contract_texts(directory: Path = REPLAY_DIR) -> list[str]:
-    """The prompts of every replay file's teach and retrain items marked as lasting corrections."""
-    texts: list[str] = []
+def contract(directory: Path = REPLAY_DIR) -> list[tuple[str, str | None]]:
+    """The prompts of every replay file's teach and retrain items marked as lasting corrections, each with
+    the scope its replay events imply: blocked in a project it was not taught in, global; allowed there
+    but blocked where it was taught, project; else None (the events do not say)."""
+    items: dict[str, str | None] = {}
     for path in sorted(directory.rglob("replay_*.json")):
         doc = json.loads(path.read_text(encoding="utf-8"))
-        for item in [*doc.get("teach", []), *doc.get("retrain", [])]:
-            if isinstance(item, dict) and item.get("learn") in CONTRACT_LEARN and isinstance(item.get("prompt"), str):
-                texts.append(item["prompt"])
-    return list(dict.fromkeys(texts))
+        teach = [i for i in [*doc.get("teach", []), *doc.get("retrain", [])] if isinstance(i, dict)]
+        events = [e for e in [*doc.get("replay", []), *doc.get("after", [])] if isinstance(e, dict)]
+        taught_in = str(doc.get("project") or "app")
+        for item in teach:
+            if item.get("learn") not in CONTRACT_LEARN or not isinstance(item.get("prompt"), str):
+                continue
+            own = [e for e in events if item.get("tag") and e.get("tag") == item.get("tag")]
+            elsewhere = {e.get("expect") for e in own if e.get("project") != taught_in}
+            here = {e.get("expect") for e in own if e.get("project") == taught_in}
+            scope = (
+                "global" if "block" in elsewhere else "project" if "allow" in elsewhere and "block" in here else None
+            )
+            items.setdefault(item["prompt"], scope)
+    return list(items.items())
+
+
+def contract_texts(directory: Path = REPLAY_DIR) -> list[str]:
+    return [text for text, _ in contract(directory)]

@@ -56,7 +56,8 @@ def admission(
 ) -> None:
     """Train admission and scope on every source (or `--sources`) and write the weights."""
     from heedful.bench import generalization
-    from heedful.bench.admission_corpus import all_rows, contract_texts
+    from heedful.bench.admission_corpus import all_rows
+    from heedful.bench.admission_corpus import contract as contract_items
     from heedful.embed import load_embedder
     from heedful.rules import admission_model as am
     from heedful.rules import admission_train as at
@@ -106,7 +107,7 @@ def admission(
         "corpus_digest": corpus_digest(rows),
     }
     # The replays' taught corrections bound the operating point (never a training row).
-    contract = at.contract_of(contract_texts(), embedder, at.cache_dir())
+    contract = at.contract_of(contract_items(), embedder, at.cache_dir())
     weights = at.train(rows, vectors, candidates, embedder.name, meta, contract=contract)
     per_source = {}
     for source in sorted(counts):

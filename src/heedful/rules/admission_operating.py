@@ -11,6 +11,7 @@ them is not taken, whatever it gains on the curve).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,3 +96,17 @@ def choose(
         order = np.lexsort((curve_.floors, curve_.thresholds, curve_.persist_recall, -curve_.false_persist))
     best = [i for i in order if within[i]][-1]
     return curve_.point(int(best))
+
+
+_SCOPE_THRESHOLDS = np.round(np.linspace(0.2, 0.8, 61), 2)
+
+
+def scope_threshold(p_project: np.ndarray, scopes: Sequence[str | None], default: float = 0.5) -> float:
+    """The p(project) from which a rule binds to its project: the default unless the contract's rules of a
+    known scope need another; then the one nearest the default that reads the most of them right."""
+    known = [(p, s) for p, s in zip(p_project, scopes, strict=True) if s in ("global", "project")]
+    if not known:
+        return default
+    right = np.array([sum((p >= t) == (s == "project") for p, s in known) for t in _SCOPE_THRESHOLDS])
+    best = _SCOPE_THRESHOLDS[right == right.max()]
+    return float(best[np.argmin(np.abs(best - default))])

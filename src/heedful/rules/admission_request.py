@@ -56,6 +56,16 @@ _OUTPUT = re.compile(
     re.IGNORECASE,
 )
 _MENTION = re.compile(r"(?:^|\s)@[\w./-]+|#file:|^/[\w:-]+")
+# "No --no-verify." / "No Co-authored-by trailers": a ban without a verb, in any sentence of the message.
+_BAN_SENTENCE = re.compile(
+    r"(?:^|[.!?;]\s+|\n\s*)(?:and )?no (?!problem|worries|thanks|idea|clue|way|wait|need|luck|rush|doubt|one|"
+    r"longer|matter|more than|less than)(?:--?[\w-]+|`[^`]+`|\"[^\"]+\"|[\w.-]+)",
+)
+# A reason given for the rule: the consequence that makes it last ("CI chokes on it", "for a reason").
+_REASON = re.compile(
+    r"\b(?:because|since|otherwise|for a reason|so that|so i can|it (?:breaks|messes|breaks|kills|slows|chokes|"
+    r"fails)|(?:breaks|messes up|chokes on|rejects|takes forever|is too slow|is slow))\b"
+)
 _LETS = re.compile(r"^(?:ok(?:ay)?,? |so,? |now,? )?let'?s\b")
 # Scope: what ties a rule to this repository.
 _REPO_ANCHOR = re.compile(
@@ -129,6 +139,8 @@ def values(text: str) -> list[float]:
         program and not anchored,
         bool(_LIST_ITEM.match(text)),
         bool(_EMPHASIS.search(plain)),
+        bool(_BAN_SENTENCE.search(lower)),
+        bool(_REASON.search(lower)),
     )
     return [1.0 if f else 0.0 for f in flags]
 
@@ -151,4 +163,6 @@ NAMES: tuple[str, ...] = (
     "program_unanchored",
     "list_item",
     "emphasis",
+    "ban_sentence",
+    "reason_given",
 )

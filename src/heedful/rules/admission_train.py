@@ -395,11 +395,15 @@ class Contract:
 
     texts: tuple[str, ...]
     vectors: np.ndarray
+    scopes: tuple[str | None, ...] = ()  # the scope each message must get, where known
+
+    def scope_of(self, i: int) -> str | None:
+        return self.scopes[i] if i < len(self.scopes) else None
 
 
-def contract_of(texts: Sequence[str], embedder: Embedder, cache: Path | None = None) -> Contract:
-    vectors = embed_texts(list(texts), embedder, cache)
-    return Contract(tuple(texts), vectors)
+def contract_of(items: Sequence[tuple[str, str | None]], embedder: Embedder, cache: Path | None = None) -> Contract:
+    texts = [text for text, _ in items]
+    return Contract(tuple(texts), embed_texts(texts, embedder, cache), tuple(scope for _, scope in items))
 
 
 def feature_matrices(
@@ -441,12 +445,17 @@ def train(
         if contract is not None and len(contract.texts):
             # The contract is read by the final model, at the temperature the folds calibrated.
             contract_features = feature_matrix(list(contract.texts), contract.vectors, chosen.ngram_buckets)
-            z = forward(layers, ((contract_features - mean) / scale).astype(np.float32))
+            standardised = ((contract_features - mean) / scale).astype(np.float32)
+            z = forward(layers, standardised)
             p_persist = softmax(z / best.temperature)[:, CLASSES.index("persist")]
             lexicon = lexicon_says_persist(contract_features, vectors.shape[1])
             holds = operating.contract_holds(best.curve, p_persist, lexicon)
             point = operating.choose(best.curve, chosen.max_false_persist, holds)
             lexicon_floor = point.floor
+            z_scope = (standardised @ scope.weight + scope.bias)[:, 0]
+            p_project = np.exp(-np.logaddexp(0.0, -z_scope))
+            scopes = [contract.scope_of(i) for i in range(len(contract.texts))]
+            scope_threshold = operating.scope_threshold(p_project, scopes, scope_threshold)
     strict = operating.choose(best.curve, min(PRECISION_FIRST, chosen.max_false_persist), stricter_than=point)
     record = dict(meta or {})
     record["selection"] = [
@@ -466,6 +475,7 @@ def train(
         "false_persist_out_of_fold": round(point.false_persist, 4),
         "persist_recall_out_of_fold": round(point.persist_recall, 4),
         "contract": 0 if contract is None else len(contract.texts),
+        "scope_threshold": scope_threshold,
     }
     record["precision_first_threshold"] = strict.threshold
     record["precision_first_floor"] = strict.floor

@@ -13,6 +13,7 @@ import dataclasses
 import hashlib
 import itertools
 import os
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,17 +97,24 @@ def embed_texts(texts: Sequence[str], embedder: Embedder, cache: Path | None = N
     store: dict[str, np.ndarray] = {}
     path = None if cache is None else cache / f"embeddings-{embedder.name}.npz"
     if path is not None and path.is_file():
-        with np.load(path, allow_pickle=False) as data:
-            store = {k: data[k] for k in data.files}
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                store = {k: data[k] for k in data.files}
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+            store = {}  # a damaged cache is rebuilt, never trusted
     missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in store}.items())
     if missing:
         fresh = embedder.embed([t for _, t in missing])
         for (k, _), vector in zip(missing, fresh, strict=True):
             store[k] = vector.astype(np.float32)
         if path is not None:
+            # Written beside and renamed over: another process reading the cache meanwhile sees the old
+            # file or the new one, never half of one.
             path.parent.mkdir(parents=True, exist_ok=True)
-            with path.open("wb") as handle:
+            partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+            with partial.open("wb") as handle:
                 np.savez(handle, **store)  # type: ignore[arg-type]  # numpy's stub types **arrays badly
+            os.replace(partial, path)
     return np.stack([store[k] for k in keys]) if keys else np.zeros((0, embedder.dim), dtype=np.float32)
 
 

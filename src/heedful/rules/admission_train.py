@@ -422,6 +422,50 @@ def feature_matrices(
     return {b: feature_matrix(texts, vectors, b) for b in sorted({c.ngram_buckets for c in configs})}
 
 
+@dataclass(frozen=True)
+class _Fitted:
+    """One candidate refitted on every row, with its operating point under the contract."""
+
+    calibration: Calibration
+    mean: np.ndarray
+    scale: np.ndarray
+    layers: tuple[Layer, ...]
+    scope: Layer
+    scope_threshold: float
+    point: operating.OperatingPoint
+    lexicon_floor: float | None
+
+    @property
+    def within_budget(self) -> bool:
+        return self.point.false_persist <= self.calibration.config.max_false_persist + 1e-12
+
+
+def _refit(
+    calibration: Calibration, features: np.ndarray, rows: Sequence[CorpusRow], contract: Contract | None
+) -> _Fitted:
+    config = calibration.config
+    mean, scale = _standardiser(features)
+    x = (features - mean) / scale
+    y = _labels(rows)
+    layers = fit_model(x, y, _class_weights(y, [r.source for r in rows]), config)
+    scope, scope_threshold = _fit_scope(x, rows, config)
+    point = calibration.point
+    if config.lexicon_override and contract is not None and len(contract.texts):
+        # The contract is read by the final model, at the temperature the folds calibrated.
+        contract_features = feature_matrix(list(contract.texts), contract.vectors, config.ngram_buckets)
+        standardised = ((contract_features - mean) / scale).astype(np.float32)
+        p_persist = softmax(forward(layers, standardised) / calibration.temperature)[:, CLASSES.index("persist")]
+        lexicon = lexicon_says_persist(contract_features, contract.vectors.shape[1])
+        holds = operating.contract_holds(calibration.curve, p_persist, lexicon)
+        point = operating.choose(calibration.curve, config.max_false_persist, holds)
+        z_scope = (standardised @ scope.weight + scope.bias)[:, 0]
+        p_project = np.exp(-np.logaddexp(0.0, -z_scope))
+        scopes = [contract.scope_of(i) for i in range(len(contract.texts))]
+        scope_threshold = operating.scope_threshold(p_project, scopes, scope_threshold)
+    floor = point.floor if config.lexicon_override else None
+    return _Fitted(calibration, mean, scale, layers, scope, scope_threshold, point, floor)
+
+
 def train(
     rows: Sequence[CorpusRow],
     vectors: np.ndarray,
@@ -434,47 +478,34 @@ def train(
     """Fit on `rows`. Given several configurations, the one whose out-of-fold predictions (sources as
     folds) score best is kept: the choice never sees anything outside `rows`. `matrices` are the
     rows' features when already computed (`feature_matrices`). The operating point must keep every
-    `contract` message persisted (see `admission_operating`)."""
+    `contract` message persisted (see `admission_operating`); a configuration whose point stays within
+    the false-persist budget under the contract is preferred to one the contract pushes past it (then
+    the one it pushes least)."""
     candidates = [config] if isinstance(config, TrainConfig) else list(config)
     matrices = matrices or feature_matrices(rows, vectors, candidates)
     calibrations = [calibrate(matrices[c.ngram_buckets], rows, c) for c in candidates]
-    best = max(calibrations, key=lambda c: c.objective)  # the first of equals: the order is the preference
-    chosen = best.config
-    features = matrices[chosen.ngram_buckets]
-    mean, scale = _standardiser(features)
-    x = (features - mean) / scale
-    y = _labels(rows)
-    layers = fit_model(x, y, _class_weights(y, [r.source for r in rows]), chosen)
-    scope, scope_threshold = _fit_scope(x, rows, chosen)
-    lexicon_floor = None
-    point = best.point
-    if chosen.lexicon_override:
-        lexicon_floor = point.floor
-        if contract is not None and len(contract.texts):
-            # The contract is read by the final model, at the temperature the folds calibrated.
-            contract_features = feature_matrix(list(contract.texts), contract.vectors, chosen.ngram_buckets)
-            standardised = ((contract_features - mean) / scale).astype(np.float32)
-            z = forward(layers, standardised)
-            p_persist = softmax(z / best.temperature)[:, CLASSES.index("persist")]
-            lexicon = lexicon_says_persist(contract_features, vectors.shape[1])
-            holds = operating.contract_holds(best.curve, p_persist, lexicon)
-            point = operating.choose(best.curve, chosen.max_false_persist, holds)
-            lexicon_floor = point.floor
-            z_scope = (standardised @ scope.weight + scope.bias)[:, 0]
-            p_project = np.exp(-np.logaddexp(0.0, -z_scope))
-            scopes = [contract.scope_of(i) for i in range(len(contract.texts))]
-            scope_threshold = operating.scope_threshold(p_project, scopes, scope_threshold)
+    fitted = [_refit(c, matrices[c.config.ngram_buckets], rows, contract) for c in calibrations]
+    within = [f for f in fitted if f.within_budget]
+    if within:  # the first of equals: the order is the preference
+        pick = max(within, key=lambda f: f.calibration.objective)
+    else:
+        pick = min(fitted, key=lambda f: (f.point.false_persist, -f.calibration.objective))
+    best, chosen, point = pick.calibration, pick.calibration.config, pick.point
+    mean, scale, layers, scope = pick.mean, pick.scale, pick.layers, pick.scope
+    scope_threshold, lexicon_floor = pick.scope_threshold, pick.lexicon_floor
     strict = operating.choose(best.curve, min(PRECISION_FIRST, chosen.max_false_persist), stricter_than=point)
     record = dict(meta or {})
     record["selection"] = [
         {
-            "config": c.config.label(),
-            "objective": round(c.objective, 4),
-            "persist_recall": round(c.persist_recall, 4),
-            "false_persist": round(c.false_persist, 4),
-            "underspecified_recall": round(c.underspecified_recall, 4),
+            "config": f.calibration.config.label(),
+            "objective": round(f.calibration.objective, 4),
+            "persist_recall": round(f.calibration.persist_recall, 4),
+            "false_persist": round(f.calibration.false_persist, 4),
+            "underspecified_recall": round(f.calibration.underspecified_recall, 4),
+            "false_persist_under_contract": round(f.point.false_persist, 4),
+            "within_budget": f.within_budget,
         }
-        for c in calibrations
+        for f in fitted
     ]
     record["chosen"] = chosen.label()
     record["operating_point"] = {

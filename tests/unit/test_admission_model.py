@@ -283,12 +283,12 @@ def test_the_shipped_model_is_scored_on_the_held_out_sources_it_never_saw(
 def test_a_damaged_embedding_cache_is_rebuilt(tmp_path: Path) -> None:
     """Another process may have been cut off writing the cache: it is read as empty and written whole."""
     from heedful.embed import load_embedder
-    from heedful.rules import admission_train
+    from heedful.rules import admission_embeddings
 
     embedder = load_embedder("hashing")
     (tmp_path / f"embeddings-{embedder.name}.npz").write_bytes(b"PK\x03\x04 cut off")
-    vectors = admission_train.embed_texts(["never push to main", "thanks"], embedder, tmp_path)
+    vectors = admission_embeddings.embed_texts(["never push to main", "thanks"], embedder, tmp_path)
     assert vectors.shape == (2, embedder.dim)
-    again = admission_train.embed_texts(["never push to main"], embedder, tmp_path)
+    again = admission_embeddings.embed_texts(["never push to main"], embedder, tmp_path)
     assert np.array_equal(again[0], vectors[0])
     assert [p.name for p in tmp_path.iterdir()] == [f"embeddings-{embedder.name}.npz"]

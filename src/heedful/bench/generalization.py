@@ -23,6 +23,7 @@ import numpy as np
 
 from heedful.bench.admission_corpus import HELD_OUT_SOURCES, CorpusRow, all_rows
 from heedful.bench.admission_corpus import contract as contract_items
+from heedful.rules import admission_embeddings as ae
 from heedful.rules import admission_model as am
 from heedful.rules import admission_train as at
 from heedful.rules.detect import admit as lexicon_admit
@@ -232,9 +233,9 @@ def run(
 
     rows = all_rows(shared)
     embedder = load_embedder(embedder_name)
-    vectors = at.embed_texts([r.text for r in rows], embedder, at.cache_dir())
+    vectors = ae.embed_texts([r.text for r in rows], embedder, ae.cache_dir())
     candidates = list(candidates or at.CANDIDATES)
-    contract = at.contract_of(contract_items(), embedder, at.cache_dir())
+    contract = at.contract_of(contract_items(), embedder, ae.cache_dir())
     loso = leave_one_source_out(rows, vectors, candidates, embedder.name, contract=contract)
     shipped = am.shipped()
     per_source: dict[str, Any] = {}
@@ -287,7 +288,7 @@ def score_unseen(
     """The shipped model on sources it was never trained or tuned on (`HELD_OUT_SOURCES`), per source."""
     if not rows or shipped is None or shipped.embedder != embedder.name:
         return {}
-    vectors = at.embed_texts([r.text for r in rows], embedder, at.cache_dir())
+    vectors = ae.embed_texts([r.text for r in rows], embedder, ae.cache_dir())
     unseen: dict[str, dict[str, object]] = {}
     for source in dict.fromkeys(r.source for r in rows):
         idx = [i for i, r in enumerate(rows) if r.source == source]

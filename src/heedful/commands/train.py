@@ -59,6 +59,7 @@ def admission(
     from heedful.bench.admission_corpus import all_rows
     from heedful.bench.admission_corpus import contract as contract_items
     from heedful.embed import load_embedder
+    from heedful.rules import admission_embeddings as ae
     from heedful.rules import admission_model as am
     from heedful.rules import admission_train as at
 
@@ -96,7 +97,7 @@ def admission(
     candidates = list(dict.fromkeys(candidates))
     if not as_json:
         typer.echo(f"embedding {len(rows)} messages with {embedder.name} ...", err=True)
-    vectors = at.embed_texts([r.text for r in rows], embedder, at.cache_dir())
+    vectors = ae.embed_texts([r.text for r in rows], embedder, ae.cache_dir())
     counts: dict[str, int] = {}
     for row in rows:
         counts[row.source] = counts.get(row.source, 0) + 1
@@ -107,7 +108,7 @@ def admission(
         "corpus_digest": corpus_digest(rows),
     }
     # The replays' taught corrections bound the operating point (never a training row).
-    contract = at.contract_of(contract_items(), embedder, at.cache_dir())
+    contract = at.contract_of(contract_items(), embedder, ae.cache_dir())
     weights = at.train(rows, vectors, candidates, embedder.name, meta, contract=contract)
     per_source = {}
     for source in sorted(counts):

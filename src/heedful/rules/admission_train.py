@@ -10,10 +10,7 @@ with its scope head. The evaluation (nested leave-one-source-out) is in `heedful
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import itertools
-import os
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +20,7 @@ import numpy as np
 from heedful.bench.admission_corpus import CorpusRow
 from heedful.embed import Embedder
 from heedful.rules import admission_operating as operating
+from heedful.rules.admission_embeddings import embed_texts
 from heedful.rules.admission_model import (
     CLASSES,
     AdmissionWeights,
@@ -83,39 +81,6 @@ CANDIDATES: tuple[TrainConfig, ...] = (
     TrainConfig(l2=0.01, embedding_penalty=30.0),
     TrainConfig(l2=1.0),
 )
-
-
-# -- embeddings -------------------------------------------------------------------------------
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "heedful"
-
-
-def embed_texts(texts: Sequence[str], embedder: Embedder, cache: Path | None = None) -> np.ndarray:
-    """Vectors for `texts`, reusing a per-embedder cache file keyed by each text's hash."""
-    keys = [hashlib.sha1(t.encode("utf-8", "surrogatepass")).hexdigest() for t in texts]
-    store: dict[str, np.ndarray] = {}
-    path = None if cache is None else cache / f"embeddings-{embedder.name}.npz"
-    if path is not None and path.is_file():
-        try:
-            with np.load(path, allow_pickle=False) as data:
-                store = {k: data[k] for k in data.files}
-        except (OSError, ValueError, EOFError, zipfile.BadZipFile):
-            store = {}  # a damaged cache is rebuilt, never trusted
-    missing = sorted({k: t for k, t in zip(keys, texts, strict=True) if k not in store}.items())
-    if missing:
-        fresh = embedder.embed([t for _, t in missing])
-        for (k, _), vector in zip(missing, fresh, strict=True):
-            store[k] = vector.astype(np.float32)
-        if path is not None:
-            # Written beside and renamed over: another process reading the cache meanwhile sees the old
-            # file or the new one, never half of one.
-            path.parent.mkdir(parents=True, exist_ok=True)
-            partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-            with partial.open("wb") as handle:
-                np.savez(handle, **store)  # type: ignore[arg-type]  # numpy's stub types **arrays badly
-            os.replace(partial, path)
-    return np.stack([store[k] for k in keys]) if keys else np.zeros((0, embedder.dim), dtype=np.float32)
 
 
 # -- fitting ----------------------------------------------------------------------------------

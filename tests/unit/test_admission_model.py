@@ -172,6 +172,17 @@ def test_a_message_of_every_class_with_the_shipped_model() -> None:
         "run ruff format before every commit": ("persist", None),
         "No force pushes. Ever.": ("persist", "global"),
         "This repo is on Python 3.8, don't use walrus operators": ("persist", "project"),
+        # scope from an anchor: a habit about a program or a flag holds everywhere, a rule said of this
+        # monorepo binds to it
+        "no --privileged containers. if it needs a capability, add that one with --cap-add": ("persist", "global"),
+        "when you're searching the code use rg, not grep -r. grep takes forever on this monorepo": (
+            "persist",
+            "project",
+        ),
+        # a complaint that counts the recurrence ("the third time today") is about a habit, not bound to today
+        "why do you keep rm -rf'ing whole directories?? thats the third time today. use trash": ("persist", None),
+        # real task requests and program output are not rules
+        "initialize a bun typescript project for a CLI tool": ("task_local", None),
     }
     for text, (decision, scope) in cases.items():
         vector = embedder.embed([text])[0]
@@ -267,3 +278,17 @@ def test_the_shipped_model_is_scored_on_the_held_out_sources_it_never_saw(
     assert all(0 <= float(u["decision_accuracy"] or 0) <= 100 for u in unseen.values())  # type: ignore[arg-type]
     # not the embedder the shipped model was trained with: nothing to score
     assert score_unseen(admission_model.shipped(), rows, load_embedder("hashing")) == {}
+
+
+def test_a_damaged_embedding_cache_is_rebuilt(tmp_path: Path) -> None:
+    """Another process may have been cut off writing the cache: it is read as empty and written whole."""
+    from heedful.embed import load_embedder
+    from heedful.rules import admission_embeddings
+
+    embedder = load_embedder("hashing")
+    (tmp_path / f"embeddings-{embedder.name}.npz").write_bytes(b"PK\x03\x04 cut off")
+    vectors = admission_embeddings.embed_texts(["never push to main", "thanks"], embedder, tmp_path)
+    assert vectors.shape == (2, embedder.dim)
+    again = admission_embeddings.embed_texts(["never push to main"], embedder, tmp_path)
+    assert np.array_equal(again[0], vectors[0])
+    assert [p.name for p in tmp_path.iterdir()] == [f"embeddings-{embedder.name}.npz"]

@@ -189,3 +189,37 @@ def all_rows(shared: Path | None = None, sources: Iterable[str] | None = None) -
     )
     wanted = set(sources) if sources is not None else None
     return [r for r in rows if (r.source in wanted if wanted is not None else r.source not in HELD_OUT_SOURCES)]
+
+
+# The replays' taught corrections that must stay lasting rules: the end-to-end contract the admission
+# model's operating point is chosen under (`heedful.rules.admission_operating`). Teach items say what
+# they teach in `learn`; a retraction is the lexicon's call and not the model's, so it is not here.
+REPLAY_DIR = TEAM_DIR
+CONTRACT_LEARN = ("lasting", "supersede")
+
+
+def contract(directory: Path = REPLAY_DIR) -> list[tuple[str, str | None]]:
+    """The prompts of every replay file's teach and retrain items marked as lasting corrections, each with
+    the scope its replay events imply: blocked in a project it was not taught in, global; allowed there
+    but blocked where it was taught, project; else None (the events do not say)."""
+    items: dict[str, str | None] = {}
+    for path in sorted(directory.rglob("replay_*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        teach = [i for i in [*doc.get("teach", []), *doc.get("retrain", [])] if isinstance(i, dict)]
+        events = [e for e in [*doc.get("replay", []), *doc.get("after", [])] if isinstance(e, dict)]
+        taught_in = str(doc.get("project") or "app")
+        for item in teach:
+            if item.get("learn") not in CONTRACT_LEARN or not isinstance(item.get("prompt"), str):
+                continue
+            own = [e for e in events if item.get("tag") and e.get("tag") == item.get("tag")]
+            elsewhere = {e.get("expect") for e in own if e.get("project") != taught_in}
+            here = {e.get("expect") for e in own if e.get("project") == taught_in}
+            scope = (
+                "global" if "block" in elsewhere else "project" if "allow" in elsewhere and "block" in here else None
+            )
+            items.setdefault(item["prompt"], scope)
+    return list(items.items())
+
+
+def contract_texts(directory: Path = REPLAY_DIR) -> list[str]:
+    return [text for text, _ in contract(directory)]

@@ -13,6 +13,7 @@ model (trained on every source, so a development figure on each).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,6 +22,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from heedful.bench.admission_corpus import HELD_OUT_SOURCES, CorpusRow, all_rows
+from heedful.bench.admission_corpus import contract as contract_items
+from heedful.rules import admission_embeddings as ae
 from heedful.rules import admission_model as am
 from heedful.rules import admission_train as at
 from heedful.rules.detect import admit as lexicon_admit
@@ -119,8 +122,11 @@ def predict(
     vectors: np.ndarray,
     threshold: float | None = None,
     features: np.ndarray | None = None,
+    floor: float | None = None,
 ) -> list[tuple[str, str | None]]:
     features = weights.features([r.text for r in rows], vectors) if features is None else features
+    if floor is not None:
+        weights = dataclasses.replace(weights, lexicon_floor=floor)
     decisions = weights.decisions(features, threshold)
     project = weights.project_probability(features)
     return [
@@ -135,9 +141,11 @@ def score(
     vectors: np.ndarray,
     threshold: float | None = None,
     features: np.ndarray | None = None,
+    floor: float | None = None,
 ) -> AdmissionScore:
     result = AdmissionScore()
-    for row, (decision, scope) in zip(rows, predict(weights, rows, vectors, threshold, features), strict=True):
+    decided = predict(weights, rows, vectors, threshold, features, floor)
+    for row, (decision, scope) in zip(rows, decided, strict=True):
         result.add(row, decision, scope)
     return result
 
@@ -152,6 +160,7 @@ class LeftOut:
     config: str
     threshold: float
     precision_threshold: float
+    floor: float | None = None  # the model's p(persist) the lexicon's lift needs (None: persist most probable)
 
 
 def leave_one_source_out(
@@ -160,9 +169,11 @@ def leave_one_source_out(
     config: at.TrainConfig | Sequence[at.TrainConfig],
     embedder: str,
     matrices: dict[int, np.ndarray] | None = None,
+    contract: at.Contract | None = None,
 ) -> dict[str, LeftOut]:
     """Nested leave-one-source-out: for each source, train (and choose among the configurations by
-    source-held-out folds) on all the other sources, then score the left-out one."""
+    source-held-out folds) on all the other sources, then score the left-out one. The contract (the
+    replays' taught corrections, never a corpus source) constrains every fold's operating point alike."""
     candidates = [config] if isinstance(config, at.TrainConfig) else list(config)
     matrices = matrices or at.feature_matrices(rows, vectors, candidates)
     out: dict[str, LeftOut] = {}
@@ -175,15 +186,18 @@ def leave_one_source_out(
             candidates,
             embedder,
             matrices={b: m[kept] for b, m in matrices.items()},
+            contract=contract,
         )
         test_rows, features = [rows[i] for i in held], matrices[weights.buckets][held]
         strict = float(weights.meta["precision_first_threshold"])  # type: ignore[arg-type]
+        strict_floor = float(weights.meta["precision_first_floor"])  # type: ignore[arg-type]
         out[source] = LeftOut(
             chosen=score(weights, test_rows, vectors[held], features=features),
-            precision_first=score(weights, test_rows, vectors[held], strict, features),
+            precision_first=score(weights, test_rows, vectors[held], strict, features, strict_floor),
             config=str(weights.meta["chosen"]),
             threshold=weights.persist_threshold,
             precision_threshold=strict,
+            floor=weights.lexicon_floor,
         )
     return out
 
@@ -219,9 +233,10 @@ def run(
 
     rows = all_rows(shared)
     embedder = load_embedder(embedder_name)
-    vectors = at.embed_texts([r.text for r in rows], embedder, at.cache_dir())
+    vectors = ae.embed_texts([r.text for r in rows], embedder, ae.cache_dir())
     candidates = list(candidates or at.CANDIDATES)
-    loso = leave_one_source_out(rows, vectors, candidates, embedder.name)
+    contract = at.contract_of(contract_items(), embedder, ae.cache_dir())
+    loso = leave_one_source_out(rows, vectors, candidates, embedder.name, contract=contract)
     shipped = am.shipped()
     per_source: dict[str, Any] = {}
     lexicon_scores = []
@@ -233,7 +248,11 @@ def run(
         entry: dict[str, Any] = {
             "messages": len(subset),
             "chosen_config": left.config,
-            "thresholds": {"chosen": round(left.threshold, 3), "precision_first": round(left.precision_threshold, 3)},
+            "thresholds": {
+                "chosen": round(left.threshold, 3),
+                "precision_first": round(left.precision_threshold, 3),
+                "lexicon_floor": left.floor,
+            },
             "left_out": left.chosen.summary(),
             "left_out_precision_first": left.precision_first.summary(),
             "confusion": left.chosen.confusion,
@@ -269,7 +288,7 @@ def score_unseen(
     """The shipped model on sources it was never trained or tuned on (`HELD_OUT_SOURCES`), per source."""
     if not rows or shipped is None or shipped.embedder != embedder.name:
         return {}
-    vectors = at.embed_texts([r.text for r in rows], embedder, at.cache_dir())
+    vectors = ae.embed_texts([r.text for r in rows], embedder, ae.cache_dir())
     unseen: dict[str, dict[str, object]] = {}
     for source in dict.fromkeys(r.source for r in rows):
         idx = [i for i, r in enumerate(rows) if r.source == source]
@@ -294,8 +313,9 @@ def render(report: dict[str, Any]) -> list[str]:
     )
     lines = [
         f"Admission, {report['protocol']}.",
-        f"Operating points (fixed a priori, on inner held-out sources): chosen <= "
-        f"{100 * report['operating_points']['chosen_max_false_persist']:.0f}% false persist, precision-first "
+        f"Operating points (fixed a priori, on inner held-out sources, pooled over non-lasting messages): chosen "
+        f"<= {100 * report['operating_points']['chosen_max_false_persist']:.0f}% false persist unless the replays' "
+        f"taught corrections need more, precision-first "
         f"<= {100 * report['operating_points']['precision_first_max_false_persist']:.0f}%.",
         header,
     ]
@@ -325,7 +345,7 @@ def render(report: dict[str, Any]) -> list[str]:
     for source, entry in report["sources"].items():
         lines.append(
             f"  {source:<22} {entry['chosen_config']}  thresholds {entry['thresholds']['chosen']} / "
-            f"{entry['thresholds']['precision_first']}"
+            f"{entry['thresholds']['precision_first']}, lexicon floor {entry['thresholds'].get('lexicon_floor')}"
         )
     lines.append("per class (gold -> predicted, pooled over left-out sources, chosen point):")
     for gold, row in report["overall_confusion"].items():

@@ -57,7 +57,9 @@ def admission(
     """Train admission and scope on every source (or `--sources`) and write the weights."""
     from heedful.bench import generalization
     from heedful.bench.admission_corpus import all_rows
+    from heedful.bench.admission_corpus import contract as contract_items
     from heedful.embed import load_embedder
+    from heedful.rules import admission_embeddings as ae
     from heedful.rules import admission_model as am
     from heedful.rules import admission_train as at
 
@@ -95,7 +97,7 @@ def admission(
     candidates = list(dict.fromkeys(candidates))
     if not as_json:
         typer.echo(f"embedding {len(rows)} messages with {embedder.name} ...", err=True)
-    vectors = at.embed_texts([r.text for r in rows], embedder, at.cache_dir())
+    vectors = ae.embed_texts([r.text for r in rows], embedder, ae.cache_dir())
     counts: dict[str, int] = {}
     for row in rows:
         counts[row.source] = counts.get(row.source, 0) + 1
@@ -105,7 +107,9 @@ def admission(
         "sources": counts,
         "corpus_digest": corpus_digest(rows),
     }
-    weights = at.train(rows, vectors, candidates, embedder.name, meta)
+    # The replays' taught corrections bound the operating point (never a training row).
+    contract = at.contract_of(contract_items(), embedder, ae.cache_dir())
+    weights = at.train(rows, vectors, candidates, embedder.name, meta, contract=contract)
     per_source = {}
     for source in sorted(counts):
         idx = [i for i, r in enumerate(rows) if r.source == source]
@@ -121,12 +125,15 @@ def admission(
         "chosen": weights.meta["chosen"],
         "temperature": weights.temperature,
         "persist_threshold": weights.persist_threshold,
+        "lexicon_floor": weights.lexicon_floor,
         "training_fit": per_source,
     }
     if loso:
         report["leave_one_source_out"] = {
             s: {"config": v.config, **v.chosen.summary()}
-            for s, v in generalization.leave_one_source_out(rows, vectors, candidates, embedder.name).items()
+            for s, v in generalization.leave_one_source_out(
+                rows, vectors, candidates, embedder.name, contract=contract
+            ).items()
         }
     if as_json:
         emit(report, True)

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from heedful.rules import admission_features
+from heedful.rules import admission_features, admission_request
 from heedful.rules.models import Admission, Decision
 
 WEIGHTS_PATH = Path(__file__).resolve().parent / "data" / "admission.npz"
@@ -44,6 +44,8 @@ class AdmissionWeights:
     scope: Layer  # (features, 1): logit of "project"
     scope_threshold: float
     lexicon_override: bool = True  # the lexicon's own persist lifts a persist below the threshold
+    # The model's agreement the lexicon's lift needs: p(persist) at least this (None: persist most probable)
+    lexicon_floor: float | None = None
     meta: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -59,7 +61,8 @@ class AdmissionWeights:
 
     def decisions(self, features: np.ndarray, threshold: float | None = None) -> list[Decision]:
         lexicon = lexicon_says_persist(features, self.dim) if self.lexicon_override else None
-        return decide(self.probabilities(features), self.persist_threshold if threshold is None else threshold, lexicon)
+        chosen = self.persist_threshold if threshold is None else threshold
+        return decide(self.probabilities(features), chosen, lexicon, self.lexicon_floor)
 
     def standardise(self, features: np.ndarray) -> np.ndarray:
         return ((features - self.mean) / self.scale).astype(np.float32)
@@ -115,9 +118,11 @@ def softmax(z: np.ndarray) -> np.ndarray:
 def feature_matrix(
     texts: list[str], vectors: np.ndarray, buckets: int = admission_features.NGRAM_BUCKETS
 ) -> np.ndarray:
-    """`[embedding, lexicon signals, structure, hashed n-grams]` per text (vectors from the embedder)."""
+    """`[embedding, lexicon signals, structure, request and anchor flags, hashed n-grams]` per text (vectors
+    from the embedder)."""
     signal_rows = np.array([admission_features.signals(t) for t in texts], dtype=np.float32)
     structure_rows = np.array([admission_features.structure(t) for t in texts], dtype=np.float32)
+    request_rows = np.array([admission_request.values(t) for t in texts], dtype=np.float32)
     grams = np.zeros((len(texts), buckets), dtype=np.float32)
     if buckets:
         for i, text in enumerate(texts):
@@ -127,6 +132,7 @@ def feature_matrix(
             np.asarray(vectors, dtype=np.float32),
             signal_rows.reshape(len(texts), -1),
             structure_rows.reshape(len(texts), -1),
+            request_rows.reshape(len(texts), -1),
             grams,
         ]
     )
@@ -137,21 +143,27 @@ def feature_names(dim: int, buckets: int = admission_features.NGRAM_BUCKETS) -> 
         *(f"e{i}" for i in range(dim)),
         *admission_features.NAMES,
         *admission_features.STRUCTURE_NAMES,
+        *admission_request.NAMES,
         *(f"g{i}" for i in range(buckets)),
     )
 
 
 def decide(
-    probabilities: np.ndarray, persist_threshold: float, lexicon_persist: np.ndarray | None = None
+    probabilities: np.ndarray,
+    persist_threshold: float,
+    lexicon_persist: np.ndarray | None = None,
+    lexicon_floor: float | None = None,
 ) -> list[Decision]:
     """Persist when its probability reaches `persist_threshold` (even when another class is a little
     more probable: the threshold, not the argmax, is what was calibrated on unseen sources), or when
-    persist is the most probable and the lexicon, read independently, also says persist: two readers
-    agreeing is evidence enough. Otherwise the most probable of the other classes."""
+    the lexicon, read independently, also says persist and the model agrees: its p(persist) reaches
+    `lexicon_floor` (without a floor: persist is the most probable). Two readers agreeing is evidence
+    enough; the lexicon alone is not. Otherwise the most probable of the other classes."""
     persist = CLASSES.index("persist")
     out: list[Decision] = []
     for i, row in enumerate(probabilities):
-        agreed = lexicon_persist is not None and bool(lexicon_persist[i]) and int(np.argmax(row)) == persist
+        agrees = int(np.argmax(row)) == persist if lexicon_floor is None else row[persist] >= lexicon_floor
+        agreed = lexicon_persist is not None and bool(lexicon_persist[i]) and bool(agrees)
         if row[persist] >= persist_threshold or agreed:
             out.append("persist")
             continue
@@ -185,6 +197,7 @@ def save(weights: AdmissionWeights, path: Path) -> None:
         "persist_threshold": weights.persist_threshold,
         "scope_threshold": weights.scope_threshold,
         "lexicon_override": weights.lexicon_override,
+        "lexicon_floor": weights.lexicon_floor,
         "meta": weights.meta,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -208,6 +221,7 @@ def load(path: Path = WEIGHTS_PATH) -> AdmissionWeights:
             scope=Layer(data["scope_weight"], data["scope_bias"]),
             scope_threshold=float(header["scope_threshold"]),
             lexicon_override=bool(header.get("lexicon_override", True)),
+            lexicon_floor=None if header.get("lexicon_floor") is None else float(header["lexicon_floor"]),
             meta=header.get("meta", {}),
         )
 

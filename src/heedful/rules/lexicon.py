@@ -92,7 +92,7 @@ TASK_LOCAL = rx(
     r"\bright now\b",
     r"\bthis once\b",
     r"\bjust once\b",
-    r"\btoday\b",
+    r"(?<!\btime )(?<!\btimes )\btoday\b",  # "the third time today" counts a recurrence, it bounds nothing
     r"\bfor the moment\b",
     r"\btemporarily\b",
     r"\bfor the time being\b",

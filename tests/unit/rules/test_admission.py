@@ -64,3 +64,15 @@ def test_detection_errs_toward_a_signal_but_skips_chatter() -> None:
     assert has_signal("hmm, maybe don't use that library")
     assert not has_signal("ok")
     assert not has_signal('Traceback (most recent call last):\n  File "a.py", line 1\n    x\nError: boom\n')
+
+
+@pytest.mark.parametrize(
+    ("text", "bound"),
+    [
+        ("thats the third time today you deleted my branch", False),
+        ("you did it 3 times today, stop force pushing", False),
+        ("use port 8081 today, 8080 is taken", True),
+    ],
+)
+def test_today_counting_a_recurrence_bounds_nothing(text: str, bound: bool) -> None:
+    assert (admit(text).decision == "task_local") is bound

@@ -15,35 +15,36 @@ from collections.abc import Callable
 
 from heedful.rules import admission_cues, detect
 from heedful.rules import lexicon as lx
+from heedful.rules.lazy_regex import lazy
 
-_PROGRAMS = re.compile(
+_PROGRAMS = lazy(
     r"\b(?:pip3?|uv|poetry|pipenv|conda|npm|npx|pnpm|yarn|bun|deno|node|git|gh|docker|podman|kubectl|helm|"
     r"terraform|make|cargo|go|pytest|tox|ruff|black|mypy|eslint|prettier|tsc|jest|vitest|grep|rg|ripgrep|find|fd|"
     r"sed|awk|curl|wget|sudo|doas|rm|chmod|brew|apt(?:-get)?|dnf|yum|aws|gcloud|az|ssh|rsync|python3?|bash|zsh)\b",
     re.IGNORECASE,
 )
-_PATHISH = re.compile(
+_PATHISH = lazy(
     r"(?:`[^`]+`|\b[\w-]+/[\w./*-]*|\*\.\w+|\.\w{2,5}\b|\b[\w-]+\.(?:py|js|ts|md|json|ya?ml|toml|"
     r"lock|sh|env|txt|sql|cfg|ini)\b)"
 )
-_COMPLAINT = re.compile(
+_COMPLAINT = lazy(
     r"\b(?:you keep|again|every ?time|how many times|i (?:already )?told you|stop \w+ing|"
     r"you always|you never|why do you|why did you|ugh|seriously)\b",
     re.IGNORECASE,
 )
-_MODAL = re.compile(r"\b(?:always|never|must|should|shall|need to|have to|make sure|ensure)\b", re.IGNORECASE)
-_NOW = re.compile(r"\b(?:now|here|this|these|that|it|the)\b", re.IGNORECASE)
-_SPECIFIC_TASK = re.compile(
+_MODAL = lazy(r"\b(?:always|never|must|should|shall|need to|have to|make sure|ensure)\b", re.IGNORECASE)
+_NOW = lazy(r"\b(?:now|here|this|these|that|it|the)\b", re.IGNORECASE)
+_SPECIFIC_TASK = lazy(
     r"\b(?:fix|add|implement|create|write|update|refactor|rename|move|debug|investigate|"
     r"look at|check|review|run|build|deploy|merge|push|commit)\b (?:the|this|that|my|a|an)\b",
     re.IGNORECASE,
 )
-_GENERAL = re.compile(
+_GENERAL = lazy(
     r"\b(?:any|all|every|each|anything|everything|everywhere|whenever|ever|in general|default)\b", re.IGNORECASE
 )
-_FIRST_PERSON = re.compile(r"\b(?:i|we|our|us|my)\b", re.IGNORECASE)
-_SECOND_PERSON = re.compile(r"\b(?:you|your|u|ur)\b", re.IGNORECASE)
-_FACT_ABOUT_REPO = re.compile(
+_FIRST_PERSON = lazy(r"\b(?:i|we|our|us|my)\b", re.IGNORECASE)
+_SECOND_PERSON = lazy(r"\b(?:you|your|u|ur)\b", re.IGNORECASE)
+_FACT_ABOUT_REPO = lazy(
     r"\b(?:this|the|our) (?:repo|repository|project|codebase|service|app|package|team)\b"
     r"(?:'s)? (?:is|are|uses|runs|targets|needs|has|follows|prefers|ships|lives)\b",
     re.IGNORECASE,
@@ -126,23 +127,23 @@ _VERBS = frozenset(
     "wrap write bold cap cite close cut declare default delegate hide keep lower mind pick prune rely sign spell "
     "stay suffix upper version wipe".split()
 )
-_PROHIBITION = re.compile(r"^(?:don'?t|dont|do not|never|stop|avoid|quit|refrain|no more|no need to|cease)\b")
-_VERBLESS_NO = re.compile(r"^no (?!problem|worries|thanks|idea|clue|way|wait|need|luck|rush|sir|doubt)[\w.-]+")
-_OBLIGATION = re.compile(
+_PROHIBITION = lazy(r"^(?:don'?t|dont|do not|never|stop|avoid|quit|refrain|no more|no need to|cease)\b")
+_VERBLESS_NO = lazy(r"^no (?!problem|worries|thanks|idea|clue|way|wait|need|luck|rush|sir|doubt)[\w.-]+")
+_OBLIGATION = lazy(
     r"\b(?:should(?:n'?t)?|must(?:n'?t)?|shall|ought to|needs? to|ha(?:ve|s) to|is required|"
     r"are required|required|mandatory|forbidden|not allowed|prohibited|banned|off.limits|"
     r"is fine|are fine|okay to|ok to|allowed)\b"
 )
-_REQUEST_QUESTION = re.compile(r"^(?:can|could|would|will) (?:you|u)\b|^would you mind\b|^mind \w+ing\b")
-_WHY_YOU = re.compile(
+_REQUEST_QUESTION = lazy(r"^(?:can|could|would|will) (?:you|u)\b|^would you mind\b|^mind \w+ing\b")
+_WHY_YOU = lazy(
     r"^(?:why|how come) (?:do|did|are|would|does|is|were|have) (?:you|u|it)\b|"
     r"\bwhy (?:do|did|are) (?:you|u)\b"
 )
-_WH_QUESTION = re.compile(
+_WH_QUESTION = lazy(
     r"^(?:what|where|when|who|which|how|is|are|does|do|did|was|were|has|have|any idea|"
     r"is there|are there|whats|what's|hows|how's)\b"
 )
-_BOUNDED = re.compile(
+_BOUNDED = lazy(
     r"\b(?:this (?:time|once|one|week|morning|afternoon|evening|sprint|round|run|pr|commit|"
     r"branch|ticket|task|change|release|session|fix|issue|migration|demo)|just once|once more|"
     r"for now|right now|today|tonight|tomorrow|yesterday|for the moment|temporarily|at the moment|"
@@ -150,53 +151,53 @@ _BOUNDED = re.compile(
     r"last (?:night|week|tuesday|monday|wednesday|thursday|friday|time)|earlier today|asap|"
     r"quickly|real quick|first|before (?:the|we|i) (?:merge|release|ship|deploy))\b"
 )
-_UNBOUNDED = re.compile(
+_UNBOUNDED = lazy(
     r"\b(?:from now on|going forward|from here on|always|never|ever|anymore|any more|every ?time|"
     r"whenever|each time|by default|in general|in (?:the )?future|permanently|for good|no more|"
     r"all future|all (?:your|the) (?:replies|answers|commits|code|prs)|as a rule|generally|"
     r"usually|habitually|in every|everywhere|at all times|under no circumstances|ever again)\b"
 )
-_HABITUAL = re.compile(
+_HABITUAL = lazy(
     r"(?:^|[,;.] ?)(?:when|whenever|if|before|after|once|each time|every time|any time|anytime)"
     r" (?:you|u|we|i|writing|adding|editing|committing|creating|touching|changing|working|"
     r"there|a|an|the|something|anything|someone|tests?|code|it's|its)\b"
 )
-_HABIT_COMPLAINT = re.compile(
+_HABIT_COMPLAINT = lazy(
     r"\b(?:you keep|you (?:always|never|still)|again|stop (?:\w+ )?\w+ing|how many times|"
     r"i (?:already )?(?:told|asked|said)|i've (?:told|asked|said)|every single time|"
     r"for the (?:\w+) time|yet again|once again|still (?:doing|using|adding)|"
     r"why (?:do|does|did) (?:you|u|it) (?:always|keep))\b"
 )
-_PATH = re.compile(
+_PATH = lazy(
     r"(?:\b[\w.-]+/[\w./*-]+|\b[\w-]+\.(?:py|js|jsx|ts|tsx|md|json|ya?ml|toml|lock|sh|env|txt|sql|"
     r"cfg|ini|rs|go|java|rb|php|c|h|cpp|css|html|vue|proto|kt|swift|xml|csv|gradle|tf)\b|"
     r"(?:^|\s)\.[\w-]{2,}\b|\*\.\w+)"
 )
-_LINE_NUMBER = re.compile(r"\b(?:line|ln|l)\s?\d+\b|:\d+(?::\d+)?\b")
-_CALL = re.compile(r"\b[\w.]+\(\)?")
-_ISSUE = re.compile(r"#\d+\b|\b(?:pr|issue|ticket|bug|jira)[ -]?#?\d+\b|\b[A-Z]{2,}-\d+\b")
-_IDENTIFIER = re.compile(r"\b(?:[a-z]+_[a-z0-9_]+|[a-z]+[A-Z]\w+|[A-Z][a-z]+[A-Z]\w+)\b")
-_INSTANCE = re.compile(
+_LINE_NUMBER = lazy(r"\b(?:line|ln|l)\s?\d+\b|:\d+(?::\d+)?\b")
+_CALL = lazy(r"\b[\w.]+\(\)?")
+_ISSUE = lazy(r"#\d+\b|\b(?:pr|issue|ticket|bug|jira)[ -]?#?\d+\b|\b[A-Z]{2,}-\d+\b")
+_IDENTIFIER = lazy(r"\b(?:[a-z]+_[a-z0-9_]+|[a-z]+[A-Z]\w+|[A-Z][a-z]+[A-Z]\w+)\b")
+_INSTANCE = lazy(
     r"\b(?:this|that|these|those|the|my) (?:[a-z-]+ )?(?:test|tests|function|file|method|"
     r"class|bug|error|line|endpoint|module|component|pr|commit|branch|page|query|script|table|field|column|button|"
     r"migration|config|job|build|crash|issue|ticket|feature|form|view|screen|diff|output|log|"
     r"loop|variable|param|parameter|value|import|dependency|package|one|thing|bit|part|"
     r"section|report|release|deploy|pipeline|workflow|service|image|container|cluster|server)s?\b"
 )
-_NUMBER = re.compile(r"\d")
-_QUOTED = re.compile(r"`[^`]+`|\"[^\"]+\"|'[^' ]+(?: [^' ]+){0,4}'")
-_QUANTIFIER = re.compile(
+_NUMBER = lazy(r"\d")
+_QUOTED = lazy(r"`[^`]+`|\"[^\"]+\"|'[^' ]+(?: [^' ]+){0,4}'")
+_QUANTIFIER = lazy(
     r"\b(?:any|all|every|each|anything|everything|nothing|none|no one|whatever|whichever|"
     r"everywhere|anywhere)\b"
 )
-_BARE_PLURAL_OBJECT = re.compile(r"^(?:(?:don'?t|dont|do not|never|no|stop|avoid|always) (?:\w+ )?)\w{3,}s\b")
-_VAGUE_OBJECT = re.compile(
+_BARE_PLURAL_OBJECT = lazy(r"^(?:(?:don'?t|dont|do not|never|no|stop|avoid|always) (?:\w+ )?)\w{3,}s\b")
+_VAGUE_OBJECT = lazy(
     r"\b(?:that|it|this|stuff|things?|properly|better|correctly|right|the usual|the way|"
     r"like we|as we|you know|as discussed|as agreed|as i said|mentioned|what i mean|"
     r"smarter|more careful|careful|sensible|appropriate|necessary|needed|proper|"
     r"the guidelines|the rules|the process|like before|last time)\b"
 )
-_UNSEEN_CONTEXT = re.compile(
+_UNSEEN_CONTEXT = lazy(
     r"\b(?:i mentioned|we (?:discussed|agreed|talked)|last time|the other day|you know|"
     r"like i said|as usual|the usual|like before|as before|that thing|what i showed|"
     r"what we|the way i|the way we|i told you about|the wiki|the doc i)\b"
@@ -208,30 +209,30 @@ _STOP = frozenset(
     "who when where how why all any some more most very really too also again always never ever "
     "thing things stuff way better properly right correctly careful like know mean".split()
 )
-_PAST_NARRATIVE = re.compile(
+_PAST_NARRATIVE = lazy(
     r"\b(?:i|we|he|she|they|my \w+) (?:was|were|went|did|had|got|saw|made|took|came|"
     r"found|felt|started|finished|tried|thought|just \w+ed|\w+ed)\b"
 )
-_THIRD_PERSON_OPENING = re.compile(r"^[a-z]+(?:s|es)\b(?<!\bis)(?<!\bthis)(?<!\bits)(?<!\bthanks)(?<!\bus)")
-_COPULA_FACT = re.compile(
+_THIRD_PERSON_OPENING = lazy(r"^[a-z]+(?:s|es)\b(?<!\bis)(?<!\bthis)(?<!\bits)(?<!\bthanks)(?<!\bus)")
+_COPULA_FACT = lazy(
     r"^(?:the|this|that|our|my|it|its|it's|there)\b[^,.;!?]{0,60}\b(?:is|are|was|were|has|"
     r"have|does|doesn't|isn't|aren't|uses|runs)\b"
 )
-_THANKS = re.compile(r"\b(?:thanks|thank you|thx|ty|cheers|great|awesome|nice|cool|perfect|lol|haha|wow)\b")
-_REPO = re.compile(
+_THANKS = lazy(r"\b(?:thanks|thank you|thx|ty|cheers|great|awesome|nice|cool|perfect|lol|haha|wow)\b")
+_REPO = lazy(
     r"\b(?:this|our|the) (?:repo|repository|project|codebase|code base|monorepo|app|service|team|"
     r"package|workspace|org|company|ci|pipeline)\b|\bhere\b|\bin here\b|\bwe (?:use|are|'re|run|"
     r"have|keep|deploy|target|ship|build|follow|prefer|moved|switched|only)\b|\bwe're\b|\bour\b"
 )
-_STACK_FACT = re.compile(
+_STACK_FACT = lazy(
     r"\b(?:is|are|runs?|targets?|pinned|stuck|still) (?:on|to|at) [\w.+-]+ ?\d|"
     r"\b(?:python|node|java|go|ruby|php|rust|postgres|mysql|react|django|rails) ?\d[\d.]*\b"
 )
-_SCRIPT = re.compile(
+_SCRIPT = lazy(
     r"\b(?:make \w+|\./[\w./-]+|npm run \w+|pnpm \w+ \w+|yarn \w+|just \w+|scripts?/|bin/|"
     r"tox -e|nox -s|task \w+)"
 )
-_CONVERSATIONAL = re.compile(
+_CONVERSATIONAL = lazy(
     r"\b(?:repl(?:y|ies)|answers?|responses?|respond|explain|explanations?|tone|emojis?|"
     r"concise|verbose|brief|short|bullets?|summary|summaries|words|sentences|paragraphs|"
     r"apologi[sz]e|sorry|chatty|markdown|headers?|ask me|tell me|confirm with me)\b"
@@ -392,7 +393,7 @@ STRUCTURE_NAMES: tuple[str, ...] = (
 
 
 NGRAM_BUCKETS = 2048
-_TOKEN = re.compile(r"[a-z0-9']+|[?!]")
+_TOKEN = lazy(r"[a-z0-9']+|[?!]")
 
 
 def ngram_buckets(text: str, buckets: int = NGRAM_BUCKETS) -> list[int]:

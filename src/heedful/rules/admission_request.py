@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from heedful.rules import detect
+from heedful.rules.lazy_regex import lazy
 
 # Verbs that open a request for one piece of work (a deliverable of this task).
 _DELIVER = frozenset(
@@ -30,7 +31,7 @@ _HABIT = frozenset("use prefer avoid keep stop always never quit refrain stick e
 _FILLER = frozenset(
     ("please pls plz ok okay so and also hey btw oh ugh hmm yeah yes well now then just actually").split()
 )
-_SPEC_SUBJECT = re.compile(
+_SPEC_SUBJECT = lazy(
     r"^(?:the|this|that|our|my|its|each|every)\s+(?:new\s+|current\s+|existing\s+|same\s+)?"
     r"(?:[\w-]+\s+){0,2}?(?P<noun>[\w-]+)\s+(?:must|should|shall|needs? to|has to|will|always|never|"
     r"can(?:not|'t)?|may)\b"
@@ -40,53 +41,53 @@ _AGENT_OUTPUT = frozenset(
     "replies reply answers answer responses response messages message commits commit prs pr code comments "
     "summaries summary explanations output outputs agent assistant ai you model changes diffs tests".split()
 )
-_NEW_ARTEFACT = re.compile(r"\b(?:the|this|that) (?:new|current|existing|above|following|attached|same)\b")
-_AGENT_SUBJECT = re.compile(
+_NEW_ARTEFACT = lazy(r"\b(?:the|this|that) (?:new|current|existing|above|following|attached|same)\b")
+_AGENT_SUBJECT = lazy(
     r"\b(?:you|u)(?:'ll| will| should| must| need to| have to| keep| always| never| are always| still|"
     r" tend to| seem to| constantly| repeatedly)\b|\byour (?:replies|answers|responses|commits|code|prs|"
     r"messages|summaries|explanations|comments|changes)\b"
 )
-_NTH_TIME = re.compile(
+_NTH_TIME = lazy(
     r"\b(?:second|third|fourth|fifth|sixth|nth|umpteenth|\d+(?:st|nd|rd|th)|(?:two|three|four|five|many) ?times)"
     r"(?: time)?\b"
 )
-_OUTPUT = re.compile(
+_OUTPUT = lazy(
     r"^\W*(?:[\w.]*(?:error|exception|warning)\b|error\b|fatal\b|warning\b|failed\b|traceback\b|panic\b|"
     r"zsh:|bash:|sh:|npm err|npm warn|e\d{3,}\b|\[[\w .:-]+\]|! \[|⚠|uncaught\b|cannot find module\b)",
     re.IGNORECASE,
 )
-_MENTION = re.compile(r"(?:^|\s)@[\w./-]+|#file:|^/[\w:-]+")
+_MENTION = lazy(r"(?:^|\s)@[\w./-]+|#file:|^/[\w:-]+")
 # "No --no-verify." / "No Co-authored-by trailers": a ban without a verb, in any sentence of the message.
-_BAN_SENTENCE = re.compile(
+_BAN_SENTENCE = lazy(
     r"(?:^|[.!?;]\s+|\n\s*)(?:and )?no (?!problem|worries|thanks|idea|clue|way|wait|need|luck|rush|doubt|one|"
     r"longer|matter|more than|less than)(?:--?[\w-]+|`[^`]+`|\"[^\"]+\"|[\w.-]+)",
 )
 # A reason given for the rule: the consequence that makes it last ("CI chokes on it", "for a reason").
-_REASON = re.compile(
+_REASON = lazy(
     r"\b(?:because|since|otherwise|for a reason|so that|so i can|it (?:breaks|messes|breaks|kills|slows|chokes|"
     r"fails)|(?:breaks|messes up|chokes on|rejects|takes forever|is too slow|is slow))\b"
 )
-_LETS = re.compile(r"^(?:ok(?:ay)?,? |so,? |now,? )?let'?s\b")
+_LETS = lazy(r"^(?:ok(?:ay)?,? |so,? |now,? )?let'?s\b")
 # Scope: what ties a rule to this repository.
-_REPO_ANCHOR = re.compile(
+_REPO_ANCHOR = lazy(
     r"\b(?:this|our|the) (?:repo|repository|monorepo|project|codebase|code base|workspace|package|app|service)\b|"
     r"\bin here\b|\bthis is an? (?:[\w-]+ ){0,2}(?:repo|monorepo|workspace|project|codebase|app)\b|\bmonorepo\b"
 )
-_DIRECTORY = re.compile(r"(?<![\w:/.])(?:\.?[\w-]+/)+(?:[\w.*-]+)?(?![\w/])")
-_LANGUAGE_VERSION = re.compile(
+_DIRECTORY = lazy(r"(?<![\w:/.])(?:\.?[\w-]+/)+(?:[\w.*-]+)?(?![\w/])")
+_LANGUAGE_VERSION = lazy(
     r"\b(?:python|py|node|nodejs|java|jdk|go|golang|ruby|php|rust|typescript|ts|postgres|postgresql|mysql|react|"
     r"django|rails|vue|angular|next|\.net|dotnet|kotlin|swift|scala|perl|elixir|gcc|clang)\s?v?\d+(?:\.\d+)*\b"
 )
-_SETUP = re.compile(
+_SETUP = lazy(
     r"\bwe(?:'re| are)? (?:use|uses|run|deploy|target|ship|build|host|on|using|moved|switched|migrated)\b|"
     r"\bour (?:ci|team|setup|stack|build|pipeline|infra|deploy|servers?|cluster|platform|convention|style)\b|"
     r"\b(?:the|our) ci\b|\bci (?:chokes|fails|rejects|breaks|runs|uses)\b|\bowned by\b|\bowns\b|\bours\b"
 )
-_OWN_MACHINE = re.compile(
+_OWN_MACHINE = lazy(
     r"\bmy (?:machine|laptop|setup|system|computer|box|mac|shell|home|dotfiles|environment|env|nvm|terminal)\b|"
     r"\bsystem (?:python|ruby|node)\b|\bglobal(?:ly)?\b"
 )
-_PROGRAM_OR_FLAG = re.compile(
+_PROGRAM_OR_FLAG = lazy(
     r"(?:^|\s)--?[a-z][\w-]*|\b(?:pip3?|uv|poetry|npm|npx|pnpm|yarn|bun|git|docker|podman|kubectl|helm|terraform|"
     r"cargo|pytest|ruff|black|mypy|eslint|prettier|grep|rg|find|fd|sed|awk|curl|wget|sudo|doas|rm|chmod|brew|"
     r"apt(?:-get)?|trash|ssh|rsync|make|gh|tsc|jest|vitest)\b"
@@ -95,8 +96,8 @@ _PROGRAM_OR_FLAG = re.compile(
 
 # The register of a line written into a document (a list item, emphasis, an arrow) rather than typed in
 # chat: such a line states the convention of the repository whose file it is in.
-_LIST_ITEM = re.compile(r"^\s*(?:[-*\u2022+]|\d+[.)])\s+")
-_EMPHASIS = re.compile(r"\*\*|__|\u2192|->|=>")
+_LIST_ITEM = lazy(r"^\s*(?:[-*\u2022+]|\d+[.)])\s+")
+_EMPHASIS = lazy(r"\*\*|__|\u2192|->|=>")
 
 
 def _opening_words(sentence: str) -> list[str]:

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import re
 
+from heedful.rules.lazy_regex import lazy
+
 
 def rx(*parts: str) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in parts), re.IGNORECASE)
+    return lazy("|".join(f"(?:{p})" for p in parts), re.IGNORECASE)
 
 
 ALWAYS_NEVER = (
@@ -191,11 +193,11 @@ DIRECTIVE = rx(
     r"check|verify|clean|leave|only|mention|ask|call|name|format|indent|sort|split|merge|bump|revert|drop|"
     r"search|grep|find|look|show|handle|save|open|start|stash|rebase|deploy|release|document|log|print)\b",
 )
-QUESTION_START = re.compile(
+QUESTION_START = lazy(
     r"^(?:what|why|how|where|who|which|is|are|does|do|did|can|could|would|will|should|have|has|was|were)\b(?!n't)",
     re.IGNORECASE,
 )
-ACK = re.compile(
+ACK = lazy(
     r"^(?:never ?mind|ok(?:ay)?|thanks?|thank you|thx|great|nice|cool|perfect|awesome|lgtm|looks good|"
     r"sounds good|got it|"
     r"yes|yep|yeah|no|nope|sure|good|works|it works|done|hmm+|hi|hello|hey)\b[\s\w,!.']{0,40}$",
@@ -259,4 +261,4 @@ SAFEGUARD_NEGATED = rx(
     r"wait(?:ing)? for (?:my )?(?:approval|review|ok))\b",
     r"\bno need to (?:ask|confirm|check|test|run (?:the )?tests)\b",
 )
-NEGATION = re.compile(r"\b(?:never|don'?t|do not|avoid|stop|no|not|without|quit|refrain)\b", re.IGNORECASE)
+NEGATION = lazy(r"\b(?:never|don'?t|do not|avoid|stop|no|not|without|quit|refrain)\b", re.IGNORECASE)

@@ -287,9 +287,11 @@ def test_a_damaged_embedding_cache_is_rebuilt(tmp_path: Path) -> None:
     from heedful.rules import admission_embeddings
 
     embedder = load_embedder("hashing")
-    (tmp_path / f"embeddings-{embedder.name}.npz").write_bytes(b"PK\x03\x04 cut off")
-    vectors = admission_embeddings.embed_texts(["never push to main", "thanks"], embedder, tmp_path)
+    cache = tmp_path / "cache"  # a folder of its own: the PostgreSQL pass writes a home beside it
+    cache.mkdir()
+    (cache / f"embeddings-{embedder.name}.npz").write_bytes(b"PK\x03\x04 cut off")
+    vectors = admission_embeddings.embed_texts(["never push to main", "thanks"], embedder, cache)
     assert vectors.shape == (2, embedder.dim)
-    again = admission_embeddings.embed_texts(["never push to main"], embedder, tmp_path)
+    again = admission_embeddings.embed_texts(["never push to main"], embedder, cache)
     assert np.array_equal(again[0], vectors[0])
-    assert [p.name for p in tmp_path.iterdir()] == [f"embeddings-{embedder.name}.npz"]
+    assert [p.name for p in cache.iterdir()] == [f"embeddings-{embedder.name}.npz"]

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heedful.llm import OfflineModel
+from compile_cases import MODEL, compiled, run
 from heedful.rules.checks import evaluate
 from heedful.rules.compile import propose
 from heedful.rules.compile.commands import project_tool
@@ -20,17 +20,6 @@ from heedful.rules.compile.paths import owned_elsewhere
 from heedful.rules.coverage import same_params
 from heedful.rules.interpret import interpret, split_clauses
 from heedful.rules.library import compile_candidate
-from heedful.rules.models import Candidate
-
-MODEL = OfflineModel()
-
-
-def compiled(text: str, condition: str | None = None) -> tuple[str | None, dict[str, Any]]:
-    """The validated check of one rule text (the cases generated for its kind all agree), or (None, {})."""
-    outcome = compile_candidate(MODEL, Candidate(text=text, condition=condition, evidence=[text]))
-    if outcome.status != "checked" or outcome.check is None:
-        return None, {}
-    return outcome.check.kind, dict(outcome.check.params)
 
 
 def learned(message: str) -> list[tuple[str, str | None, dict[str, Any]]]:
@@ -41,10 +30,6 @@ def learned(message: str) -> list[tuple[str, str | None, dict[str, Any]]]:
         check = outcome.check if outcome.status == "checked" else None
         out.append((candidate.text, check.kind if check else None, dict(check.params) if check else {}))
     return out
-
-
-def run(params: dict[str, Any], command: str) -> str:
-    return evaluate("forbidden_command", params, "pre_action", {"action": {"tool": "Bash", "command": command}}).result
 
 
 def write(params: dict[str, Any], path: str) -> str:

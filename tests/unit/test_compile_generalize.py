@@ -8,19 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from heedful.llm import OfflineModel
+from compile_cases import compiled
 from heedful.rules.checks import KINDS, evaluate
-from heedful.rules.library import compile_candidate
-from heedful.rules.models import Candidate
-
-MODEL = OfflineModel()
-
-
-def compiled(text: str, condition: str | None = None) -> tuple[str | None, dict[str, Any]]:
-    outcome = compile_candidate(MODEL, Candidate(text=text, condition=condition, evidence=[text]))
-    if outcome.status != "checked" or outcome.check is None:
-        return None, {}
-    return outcome.check.kind, dict(outcome.check.params)
 
 
 @pytest.mark.parametrize(

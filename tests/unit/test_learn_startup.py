@@ -28,9 +28,8 @@ def test_the_learn_entry_imports_neither_numpy_nor_the_learner() -> None:
     assert done.stdout.strip() == "[]"
 
 
-def test_the_embedder_loads_in_a_thread_that_the_first_embed_waits_for(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _hold_the_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> threading.Event:
+    """Make the embedder's model load wait until the returned event is set."""
     monkeypatch.setenv("HEEDFUL_CACHE_DIR", str(tmp_path / "cache"))
     release = threading.Event()
     real_load = minilm._load
@@ -40,6 +39,13 @@ def test_the_embedder_loads_in_a_thread_that_the_first_embed_waits_for(
         return real_load(path, threads)
 
     monkeypatch.setattr(minilm, "_load", held_load)
+    return release
+
+
+def test_the_embedder_loads_in_a_thread_that_the_first_embed_waits_for(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = _hold_the_load(tmp_path, monkeypatch)
     embedder = minilm.MiniLMEmbedder()  # returns while its load is held back
     assert embedder._loader.is_alive() and not embedder._loader.daemon  # the interpreter waits for it at exit
     release.set()
@@ -51,15 +57,7 @@ def test_the_embedder_loads_in_a_thread_that_the_first_embed_waits_for(
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_a_process_forked_during_the_load_loads_for_itself(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("HEEDFUL_CACHE_DIR", str(tmp_path / "cache"))
-    release = threading.Event()
-    real_load = minilm._load
-
-    def held_load(path: Path, threads: int | None) -> minilm._Loaded:
-        release.wait(timeout=60)
-        return real_load(path, threads)
-
-    monkeypatch.setattr(minilm, "_load", held_load)
+    release = _hold_the_load(tmp_path, monkeypatch)
     embedder = minilm.MiniLMEmbedder()
     child = os.fork()
     if child == 0:  # the loader thread is not in this process: the first embed loads here

@@ -15,11 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from heedful.embed import Embedder
-
-
-def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "heedful"
+from heedful.embed.cache import cache_dir as cache_dir  # the one cache folder ($HEEDFUL_CACHE_DIR honoured)
 
 
 def embed_texts(texts: Sequence[str], embedder: Embedder, cache: Path | None = None) -> np.ndarray:

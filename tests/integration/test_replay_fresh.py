@@ -88,6 +88,36 @@ def test_an_unreadable_replay_file_is_one_clear_error(tmp_path: Path) -> None:
         replay.load(tmp_path / "absent.json")
 
 
+@pytest.mark.parametrize(
+    ("doc", "message"),
+    [
+        ({"teach": {"prompt": "x"}}, r"teach is not a list"),
+        ({"teach": [{"prompt": "never use npm"}]}, r"teach\[0\] needs text in reply"),
+        ({"replay": [{"platform": "vim", "project": "app", "expect": "block"}]}, r"replay\[0\] needs platform"),
+        (
+            {"replay": [{"platform": "codex", "project": "app", "expect": "deny", "kind": "bash"}]},
+            r"replay\[0\] needs expect block or allow",
+        ),
+        (
+            {"after": [{"platform": "codex", "project": "lib", "expect": "allow", "kind": "bash", "id": "a"}]},
+            r"after\[0\] needs text in task, command",
+        ),
+    ],
+)
+def test_a_malformed_replay_file_is_one_clear_error_before_anything_runs(
+    tmp_path: Path, doc: dict[str, Any], message: str
+) -> None:
+    bad = tmp_path / "replay_bad.json"
+    bad.write_text(json.dumps(doc), encoding="utf-8")
+    with pytest.raises(InputError, match=message):
+        replay.load(bad)
+
+
+def test_every_bundled_replay_file_is_well_formed() -> None:
+    for path in (None, replay.DATA / "fresh" / "replay_fresh.json", replay.DATA / "unseen" / "unseen_replay.json"):
+        assert replay.load(path)["replay"]
+
+
 def test_keep_refuses_a_directory_that_is_not_empty_before_running_anything(tmp_path: Path) -> None:
     keep = tmp_path / "keep"
     keep.mkdir()

@@ -47,8 +47,45 @@ def load(path: Path | None = None) -> dict[str, Any]:
         if not isinstance(data, dict):
             raise InputError(f"the replay file {file} is not a JSON object with teach/replay/retrain/after lists")
         for key in merged:
-            merged[key].extend(data.get(key, []))
+            items = data.get(key, [])
+            if not isinstance(items, list):
+                raise InputError(f"the replay file {file}: {key} is not a list")
+            for index, item in enumerate(items):
+                problem = _malformed(key, item)
+                if problem:
+                    raise InputError(f"the replay file {file}: {key}[{index}] {problem}")
+            merged[key].extend(items)
     return merged
+
+
+_EVENT_VALUE = {"bash": "command", "reply": "reply", "write": "path", "create": "path", "edit": "path", "patch": "path"}
+
+
+def _malformed(key: str, item: Any) -> str | None:
+    """What is wrong with one teach item or event, before anything runs (None when it is well formed)."""
+    if not isinstance(item, dict):
+        return "is not an object"
+    if key in ("teach", "retrain"):
+        missing = [f for f in ("prompt", "reply") if not isinstance(item.get(f), str)]
+        return f"needs text in {', '.join(missing)}" if missing else None
+    if item.get("platform") not in ("claude-code", "codex"):
+        return "needs platform claude-code or codex"
+    if item.get("project") not in ("app", "lib"):
+        return "needs project app or lib"
+    if item.get("expect") not in ("block", "allow"):
+        return "needs expect block or allow"
+    field = _EVENT_VALUE.get(item.get("kind", ""))
+    if field is None:
+        return f"needs kind one of {', '.join(_EVENT_VALUE)}"
+    missing = [f for f in ("id", "task", field) if not isinstance(item.get(f), str)]
+    if missing:
+        return f"needs text in {', '.join(missing)}"
+    for step in item.get("setup", []):
+        if not isinstance(step, dict) or step.get("post") not in ("bash", "edit", "create", "delete"):
+            return "has a setup step without post bash, edit, create or delete"
+        if not isinstance(step.get("command" if step["post"] == "bash" else "path"), str):
+            return "has a setup step without its command or path"
+    return None
 
 
 class Replayer:

@@ -60,7 +60,11 @@ def test_tracker_quotes_name_their_thread_and_stay_short_per_thread() -> None:
     assert {row["decision"] for row in rows} == {"persist", "task_local", "underspecified", "none"}
 
 
-BATCHES = [("instruction_files_b", "instructions_b.jsonl"), ("instruction_files_c", "instructions_c.jsonl")]
+BATCHES = [
+    ("instruction_files_b", "instructions_b.jsonl"),
+    ("instruction_files_c", "instructions_c.jsonl"),
+    ("instruction_files_d", "instructions_d.jsonl"),
+]
 
 
 @pytest.mark.parametrize(
@@ -87,8 +91,9 @@ def test_instruction_batches_share_no_repository() -> None:
     first = {source["repo"] for source in _rows("instruction_files/SOURCES.jsonl")}
     second = {source["repo"] for source in _rows("instruction_files_b/SOURCES.jsonl")}
     third = {source["repo"] for source in _rows("instruction_files_c/SOURCES.jsonl")}
-    assert not first & second and not (first | second) & third
-    assert len(second) >= 20 and len(third) >= 15
+    fourth = {source["repo"] for source in _rows("instruction_files_d/SOURCES.jsonl")}
+    assert not first & second and not (first | second) & third and not (first | second | third) & fourth
+    assert len(second) >= 20 and len(third) >= 15 and len(fourth) >= 15
 
 
 def test_second_tracker_batch_is_traceable_and_shares_no_message_with_the_first() -> None:

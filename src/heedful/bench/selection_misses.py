@@ -12,7 +12,8 @@ misses is counted once, by the path that makes it relevant and the reading that 
 
 False positives are counted by the reach of the rule shown. `task_oracle` is the same hook with each
 task read as its labels say (the facets of its `involves`, words and languages as read): what a
-perfect reading of the request could add, with the rules' readings unchanged. Only counts leave
+perfect reading of the request could add, with the rules' readings unchanged; `rule_oracle` reads
+the rules as labelled instead, `both_oracle` both (the pair scorer and the budget unchanged). Only counts leave
 this module, never a rule's text, so the one source nobody tuned on can be examined by kind without
 being read row by row.
 """
@@ -27,6 +28,8 @@ from heedful.rules.selection_model import CODE, EVERY, Reading, SelectionModel
 from heedful.rules.selection_readings import StoredReading, content_key
 
 CAUSES = ("budget", "rule", "task", "both", "scorer")
+# the hook as shipped, and with the tasks, the rules or both read as labelled (within the budget unless uncapped)
+BOUNDS = ("hook", "hook_uncapped", "task_oracle", "task_oracle_uncapped", "rule_oracle", "both_oracle")
 PATHS = (EVERY, CODE, "topical")
 
 
@@ -42,6 +45,20 @@ def labelled(model: SelectionModel, task: TaskItem, read: Reading) -> Reading:
     """`read` with its facets replaced by the task's labels (the bound of a perfect task reader)."""
     facets = tuple(0.0 if name == EVERY else float(name in task.involves) for name in model.facet_names)
     return Reading(facets, read.languages, read.words, read.lexicon)
+
+
+def labelled_rules(
+    model: SelectionModel, rules: list[RuleItem], stored: dict[str, StoredReading]
+) -> dict[str, StoredReading]:
+    """Each rule's reading with its facets replaced by its labels (the bound of a perfect rule reader)."""
+    out = {}
+    for item in rules:
+        key = content_key(item.text, item.condition)
+        kept = stored.get(key)
+        read = kept.reading() if kept is not None else model.read_rule(item.text, item.condition)
+        facets = tuple(float(name in item.governs) for name in model.facet_names)
+        out[key] = StoredReading(facets, read.languages, read.lexicon, read.words, True)
+    return out
 
 
 def cause(model: SelectionModel, rule: Reading, task: Reading, item: RuleItem, involves: list[str]) -> str:
@@ -70,7 +87,8 @@ def tally(
 
     misses: dict[str, Counter[str]] = {p: Counter() for p in PATHS}
     false_positives: Counter[str] = Counter()
-    totals = {name: [0, 0, 0] for name in ("hook", "hook_uncapped", "task_oracle", "task_oracle_uncapped")}
+    totals = {name: [0, 0, 0] for name in BOUNDS}
+    told = labelled_rules(model, [r for library in libraries for r in library], stored)
     for library in libraries:
         dicts = [
             {"id": r.id, "text": r.text, "condition": r.condition, "status": "guidance", "scope": "global"}
@@ -92,6 +110,10 @@ def tally(
                 ),
                 "task_oracle_uncapped": hook_select.select(
                     dicts, task.text, languages, scorer=model, budget=None, readings=stored, task=oracle
+                ),
+                "rule_oracle": hook_select.select(dicts, task.text, languages, scorer=model, readings=told),
+                "both_oracle": hook_select.select(
+                    dicts, task.text, languages, scorer=model, readings=told, task=oracle
                 ),
             }
             chosen = {name: {r["id"] for r in rules if r["id"] in counted} for name, rules in picks.items()}
@@ -147,10 +169,7 @@ def run(size: int = 500, orders: int = 1, folds: tuple[str, ...] | None = None) 
 def render(report: dict[str, Any]) -> list[str]:
     lines = [f"selection misses by kind, {report['library']} rules, {report['orders']} order(s), recall/precision"]
     for fold, row in report["left_out"].items():
-        figures = ", ".join(
-            f"{name} {row[name]['recall']}/{row[name]['precision']}"
-            for name in ("hook", "hook_uncapped", "task_oracle", "task_oracle_uncapped")
-        )
+        figures = ", ".join(f"{name} {row[name]['recall']}/{row[name]['precision']}" for name in BOUNDS)
         lines.append(f"  left out {fold}: {figures}")
         for p, causes in row["misses"].items():
             if causes:

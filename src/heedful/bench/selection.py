@@ -26,14 +26,18 @@ import random
 import statistics
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import numpy as np
 import typer
 
 from heedful.enforce.select import TOKEN_BUDGET
 from heedful.rules.models import Rule
-from heedful.rules.selection_corpus import Corpus, RuleItem, load_corpus
+from heedful.rules.selection_corpus import Corpus, RuleItem, TaskItem, load_corpus
+
+if TYPE_CHECKING:
+    from heedful.rules.selection_model import SelectionModel
+    from heedful.rules.selection_readings import StoredReading
 
 # hook: within its token budget; hook_words: rules read from words, none stored (also within the budget)
 NAMES = ("service", "hook", "hook_uncapped", "hook_words")
@@ -73,6 +77,46 @@ def _libraries(pool: list[RuleItem], first: list[RuleItem], size: int, order: in
     return chosen
 
 
+@dataclasses.dataclass
+class Fold:
+    """A scorer fitted without one source, the rules' readings as the store keeps them, and what is evaluated."""
+
+    model: SelectionModel
+    stored: dict[str, StoredReading]
+    eval_tasks: list[TaskItem]
+    counted: set[str]  # ids of the rules that count (a left-out rule source: its rules only)
+    first: list[RuleItem]  # rules every library holds (a left-out rule source's)
+    train_rules: int
+    train_tasks: int
+
+
+def fold_model(corpus: Corpus, embeddings: Embeddings, kind: str, source: str) -> Fold:
+    """Train without `kind:source` (the `--train` procedure, seed fixed) and read every rule once with its
+    embedding, as when it is learned, kept as the store keeps it."""
+    from heedful.rules.selection_readings import content_key, decode, encode, read_rule
+    from heedful.rules.selection_train import train
+
+    train_rules = [r for r in corpus.rules if not (kind == "rules" and r.source == source)]
+    train_tasks = [t for t in corpus.tasks if not (kind == "tasks" and t.source == source)]
+    model = train(corpus, embeddings.words, train_rules, train_tasks, embeddings.rules, embeddings.tasks)
+    model.cues.index_all()
+    made = {
+        content_key(r.text, r.condition): read_rule(
+            model, r.text, r.condition, embeddings.rules[r.id].tolist(), embeddings.embedder
+        )
+        for r in corpus.rules
+    }
+    return Fold(
+        model,
+        decode(encode(model.fingerprint, made), model.fingerprint, len(model.facet_names)),
+        [t for t in corpus.tasks if t.source == source] if kind == "tasks" else corpus.tasks,
+        {r.id for r in corpus.rules if kind == "tasks" or r.source == source},
+        [r for r in corpus.rules if r.source == source] if kind == "rules" else [],
+        len(train_rules),
+        len(train_tasks),
+    )
+
+
 def evaluate_fold(
     corpus: Corpus,
     embeddings: Embeddings,
@@ -85,27 +129,13 @@ def evaluate_fold(
     """One left-out source; `budgets` adds the hook at other token budgets (`hook_<tokens>`)."""
     from heedful.enforce import select as hook_select
     from heedful.rules import select as service_select
-    from heedful.rules.selection_readings import content_key, decode, encode, read_rule
-    from heedful.rules.selection_train import train
 
-    train_rules = [r for r in corpus.rules if not (kind == "rules" and r.source == source)]
-    train_tasks = [t for t in corpus.tasks if not (kind == "tasks" and t.source == source)]
-    model = train(corpus, embeddings.words, train_rules, train_tasks, embeddings.rules, embeddings.tasks)
-    model.cues.index_all()
-    # each rule read once, with its embedding, as when it is learned, and kept as the store keeps it
-    made = {
-        content_key(r.text, r.condition): read_rule(
-            model, r.text, r.condition, embeddings.rules[r.id].tolist(), embeddings.embedder
-        )
-        for r in corpus.rules
-    }
-    stored = decode(encode(model.fingerprint, made), model.fingerprint, len(model.facet_names))
-    eval_tasks = [t for t in corpus.tasks if t.source == source] if kind == "tasks" else corpus.tasks
-    counted = {r.id for r in corpus.rules if kind == "tasks" or r.source == source}
-    first = [r for r in corpus.rules if r.source == source] if kind == "rules" else []
+    fold = fold_model(corpus, embeddings, kind, source)
+    model, stored = fold.model, fold.stored
+    eval_tasks, counted, first = fold.eval_tasks, fold.counted, fold.first
     out: dict[str, Any] = {
-        "train_rules": len(train_rules),
-        "train_tasks": len(train_tasks),
+        "train_rules": fold.train_rules,
+        "train_tasks": fold.train_tasks,
         "eval_tasks": len(eval_tasks),
     }
     for size in sizes:
@@ -330,7 +360,7 @@ def cli(
     latency: Annotated[
         bool, typer.Option("--latency", help="Time UserPromptSubmit with and without stored readings instead.")
     ] = False,
-    rules: Annotated[int, typer.Option("--rules", help="Library size for --latency and --session.")] = 500,
+    rules: Annotated[int, typer.Option("--rules", help="Library size for --latency, --session and --misses.")] = 500,
     runs: Annotated[int, typer.Option("--runs", help="Timed runs of each for --latency.")] = 30,
     against: Annotated[
         Path | None,
@@ -346,10 +376,25 @@ def cli(
     session: Annotated[
         bool, typer.Option("--session", help="Tokens added per turn over multi-turn sessions instead.")
     ] = False,
+    misses: Annotated[
+        bool,
+        typer.Option("--misses", help="The hook's misses by kind and the bound of perfect task readings instead."),
+    ] = False,
 ) -> None:
     """Selection recall and precision per left-out source, for the service's and the hook's selector."""
     if session:
         _session(rules, budgets, as_json)
+        return
+    folds = tuple(f.strip() for f in only.split(",") if f.strip()) or None
+    if misses:
+        from heedful.bench.selection_misses import render
+        from heedful.bench.selection_misses import run as run_misses
+
+        if rules <= 0 or orders <= 0:
+            typer.echo("error: --rules and --orders must be positive", err=True)
+            raise typer.Exit(2)
+        found = run_misses(size=rules, orders=orders, folds=folds)
+        typer.echo(json.dumps(found, indent=2) if as_json else "\n".join(render(found)))
         return
     if latency:
         from heedful.bench.selection_latency import run as run_latency
@@ -376,7 +421,6 @@ def cli(
     if not parsed or min(parsed) <= 0 or orders <= 0 or min(extra, default=1) <= 0:
         typer.echo("error: sizes, budgets and orders must be positive", err=True)
         raise typer.Exit(2)
-    folds = tuple(f.strip() for f in only.split(",") if f.strip()) or None
     report = run(sizes=parsed, orders=orders, folds=folds, budgets=extra)
     if as_json:
         typer.echo(json.dumps(report, indent=2))

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from heedful.rules.selection_model import SelectionModel, load_model, stem, tokens
 
 if TYPE_CHECKING:
+    from heedful.rules.selection_model import Reading
     from heedful.rules.selection_readings import StoredReading
 
 # The context the hook adds to a turn is bounded by tokens, not by counts: the rules a task needs vary
@@ -81,17 +82,19 @@ def select(
     budget: int | None = TOKEN_BUDGET,
     readings: dict[str, StoredReading] | None = None,
     shown: Collection[str] = (),
+    task: Reading | None = None,
 ) -> list[dict[str, Any]]:
     """The rules that apply to `request` and fit in `budget` tokens of added context (`turn_context`),
     each with `why` and `reach`: every-answer rules first, then general coding habits, then topical
     rules, each block by score with checked rules first (packed into `budget` by `fit`). `budget=None` shows
     every rule that applies (the benchmark's uncapped hook). `readings` are the rules' stored readings by content key
     (`selection_readings.content_key`). `shown` are ids whose lines the agent already has in this
-    session's context: they are selected at no cost and not repeated (`shown_before`)."""
+    session's context: they are selected at no cost and not repeated (`shown_before`). `task` replaces the
+    request's reading from its words (the benchmark's bound with labelled task readings)."""
     from heedful.rules.selection_readings import content_key
 
     scorer = scorer or load_model()
-    task = scorer.read_task(request, available)
+    task = task or scorer.read_task(request, available)
     words = stems(request)
     blocks: dict[str, list[tuple[float, dict[str, Any]]]] = {reach: [] for reach in BLOCKS}
     for rule in rules:

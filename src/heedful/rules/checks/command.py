@@ -304,7 +304,7 @@ def cases(params: dict[str, Any]) -> list[Case]:
     elif _flag_groups(params.get("flags")):
         compliant = " ".join([str(params.get("program") or "tool"), *_text_list(params.get("subcommand")), "x"])
     else:
-        compliant = "ls -la"
+        compliant = "ls -la" if program != "ls" else "pwd"
     found.append(Case(stage=STAGE, evidence={"action": {"tool": "Bash", "command": compliant}}, expected="pass"))
     if elsewhere:
         found.append(

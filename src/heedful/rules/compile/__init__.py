@@ -2,7 +2,9 @@
 
 `propose(text, condition, exceptions)` returns candidate check specs, most faithful first (the
 offline compiler). Each family of kinds has its reader: commands (`commands`, against the command
-vocabulary; pipelines such as `curl | sh` in `pipelines`), paths and staged paths (`paths`), replies
+vocabulary read by `mentions`, which takes each program's role from `roles` and tells English words from
+programs in `english`; runner forms such as `uv run tox` in `runners`; pipelines such as `curl | sh` in
+`pipelines`), paths and staged paths (`paths`), replies
 (`replies`), commit messages (`commits`), required commands and leftovers (`events`). Conditions and
 exceptions stay with the rule unless the check decides them (`qualifiers`); a phrase after a command that
 narrows it to one use keeps the rule guidance unless the command decides it (`reach`), and a deployment
@@ -57,7 +59,9 @@ _NEVER_PHRASES = (
         ),
         "never",
     ),
-    (lazy(r",?\s*\b(?:under any circumstances|for any reason|ever again)\b,?", re.I), " "),
+    (lazy(r",?\s*\b(?:under any circumstances|for any reason|ever again|at all costs|whatsoever)\b,?", re.I), " "),
+    # "stay away from X", "refrain from using X", "quit using X": set phrases of "never use X"
+    (lazy(r"\b(?:stay|keep|steer) (?:away|clear) (?:from|of)\b|\brefrain from\b", re.I), "never use"),
 )
 
 
@@ -88,8 +92,33 @@ _BASE = {
 }
 
 
+# "you committed the .envrc again, don't": what the agent did again, said as a complaint
+_DID_AGAIN = lazy(
+    r"^\s*(?:(?:ugh+|omg|come on|seriously|dude|hey|ok|okay|look)[,!.]*\s+)*you(?:'ve| have)?\s+(?:just\s+)?"
+    r"(?P<verb>committed|pushed|staged|used|ran|deleted|edited|touched|modified|installed|added)\s+"
+    r"(?P<rest>(?:[^.?!;]|\.(?=\S))+?)\s+again\b[^.?!;]*",
+    re.I,
+)
+_PAST = {
+    "committed": "commit",
+    "pushed": "push",
+    "staged": "stage",
+    "used": "use",
+    "ran": "run",
+    "deleted": "delete",
+    "edited": "edit",
+    "touched": "touch",
+    "modified": "modify",
+    "installed": "install",
+    "added": "add",
+}
+
+
 def _as_rule(text: str) -> str:
     """A complaint that names what the agent keeps doing, read as the rule it states."""
+    again = _DID_AGAIN.match(text)
+    if again is not None:
+        return f"never {_PAST[again.group('verb').lower()]} {again.group('rest').strip()}" + text[again.end() :]
     found = _COMPLAINT.match(text)
     if found is None:
         return text

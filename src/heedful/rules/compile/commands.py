@@ -13,6 +13,7 @@ from typing import Any
 from heedful.rules import vocabulary as vocab
 from heedful.rules.compile.pipelines import pipeline_checks
 from heedful.rules.compile.reach import narrowed
+from heedful.rules.compile.runners import through_runner
 from heedful.rules.compile.words import NEGATED, spec
 from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
@@ -40,6 +41,8 @@ _WHOLE_TREE = lazy(
     r"code base|project|tree|monorepo)\b",
     re.I,
 )
+# "never force push the main branch": the branch named as the object of the push
+_PUSHED_BRANCH = lazy(r"push\w*\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?\s+branch\b", re.I)
 _NOT_BRANCH = frozenset("it the remote origin github upstream a any that this there them shared".split())
 
 
@@ -121,7 +124,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     if not args and mention.program != "git" and _WHOLE_TREE.search(text[text.lower().find(mention.program) :]):
         args.append(".")  # "never run prettier --write on the whole repo": the repository root as the target
     if mention.program == "git" and subcommand[:1] == ["push"] and not args:
-        branch = _BRANCH.search(text[text.lower().find("push") :] if "push" in text.lower() else "")
+        pushed = text[text.lower().find("push") :] if "push" in text.lower() else ""
+        branch = _BRANCH.search(pushed) or _PUSHED_BRANCH.match(pushed)
         if branch and branch.group("b").lower() not in _NOT_BRANCH:
             args = [branch.group("b")]
             params["implicit_target"] = True
@@ -246,65 +250,6 @@ def _bare_only(found: dict[str, Any], alternatives: list[str]) -> bool:
     return False
 
 
-# "run tox via uv", "always run pytest through poetry", "invoke jest with npx": the program only through a runner,
-# which the shell reader sees as the runner (`uv run tox` is uv): the bare program is what the rule forbids.
-_RUNNER_FORMS = {
-    "uv": "uv run",
-    "poetry": "poetry run",
-    "pipenv": "pipenv run",
-    "pdm": "pdm run",
-    "hatch": "hatch run",
-    "npx": "npx",
-    "pnpm": "pnpm exec",
-    "yarn": "yarn",
-    "bunx": "bunx",
-    "bun": "bunx",
-    "uvx": "uvx",
-    "pipx": "pipx run",
-    "nix": "nix run",
-    "bundle": "bundle exec",
-    "bundler": "bundle exec",
-    "mise": "mise exec --",
-}
-_THROUGH_RUNNER = lazy(
-    r"^(?:(?:always|please|only)\s+)*(?:run|invoke|call|execute|launch|start|use)\s+`?(?P<program>[\w.-]+)`?"
-    r"\s+(?:only\s+)?(?:via|through|with|using|under|inside|in)\s+`?(?P<runner>"
-    + "|".join(sorted(map(re.escape, _RUNNER_FORMS), key=len, reverse=True))
-    + r")`?(?:\s+(?:run|exec|x))?\W*$",
-    re.I,
-)
-
-
-# "always use `uv run` to run python scripts", "use poetry run for pytest": the runner form named first
-_RUNNER_FIRST = lazy(
-    r"^(?:(?:always|please|only)\s+)*(?:use|run)\s+`?(?P<runner>"
-    # longest first; equal lengths in a fixed order, so that the pattern is the same text in every process
-    + "|".join(sorted({re.escape(form) for form in _RUNNER_FORMS.values() if " " in form}, key=lambda f: (-len(f), f)))
-    + r")`?\s+(?:to|for)\s+(?:(?:run|running|execute|executing|invoke|invoking|start|starting)\s+)?"
-    r"(?:the\s+|all\s+|any\s+|your\s+)?`?(?P<program>[\w.-]+)`?(?:\s+(?:scripts?|files?|code|commands?))?\W*$",
-    re.I,
-)
-
-
-def _through_runner(text: str) -> CheckSpec | None:
-    found = _THROUGH_RUNNER.match(text.strip())
-    first = _RUNNER_FIRST.match(text.strip()) if found is None else None
-    if first is not None:
-        program = vocab.program_named(first.group("program"))
-        if program is None or program in vocab.PRIVILEGE_TOOLS:
-            return None
-        alternative = f"{first.group('runner').lower()} {first.group('program').lower()}"
-        return spec("forbidden_command", {"program": program, "alternatives": [alternative]})
-    if found is None:
-        return None
-    program = vocab.program_named(found.group("program"))
-    runner = found.group("runner").lower()
-    if program is None or program == vocab.program_named(runner) or program in vocab.PRIVILEGE_TOOLS:
-        return None
-    alternative = f"{_RUNNER_FORMS[runner]} {found.group('program').lower()}"
-    return spec("forbidden_command", {"program": program, "alternatives": [alternative]})
-
-
 # "never run more than one npm install at a time": how many run together, which one command line cannot show
 _CONCURRENCY = lazy(
     r"\b(?:more than (?:one|once|\d+|two|a few)|at (?:a|the same) time|in parallel|concurrently|simultaneously|"
@@ -313,10 +258,28 @@ _CONCURRENCY = lazy(
 )
 
 
+_POINTERS = (["-"], ["–"], ["—"], ["->"], ["=>"], ["→"])
+_DETERMINERS = frozenset("the a an any those these this that my our".split())
+# Objects of "commit"/"push" that leave the command whole: "never push your changes", "don't commit anything".
+_WHOLE_OBJECTS = frozenset(
+    "changes change work anything everything stuff it them code commits commit branch branches edits".split()
+)
+
+
+def _names_what(after: list[str]) -> bool:
+    """Whether the words after a git verb named alone say which things it acts on ("commit the api keys")."""
+    if not after or after[0] not in _DETERMINERS:
+        return False
+    nouns = [w for w in after[1:] if re.fullmatch(r"[a-z][\w./-]*", w)]
+    if after[2:3] == ["branch"]:
+        return False  # "push the main branch": the branch is the push's target (read as its argument)
+    return bool(nouns) and nouns[0] not in _WHOLE_OBJECTS and nouns[0] not in vocab.STOP
+
+
 def command_checks(text: str) -> list[CheckSpec]:
     if _CONCURRENCY.search(text):
         return []
-    through = _through_runner(text)
+    through = through_runner(text)
     if through is not None:
         return [through]
     piped = pipeline_checks(text)
@@ -348,6 +311,14 @@ def command_checks(text: str) -> list[CheckSpec]:
         # "`bun install` (never `npm install`)", "`bun run compile` — NOT `bun run build`": the command named first
         # is the one to use
         prefer = [mentions[0]]
+    if not prefer and forbid:
+        # "not npm - pnpm", "no pip -> uv": the command named after a dash or an arrow is the one to use
+        words = vocab.plain_words(text)
+        prefer = [
+            m
+            for m in mentions
+            if m.role == "neutral" and m.start > forbid[0].start and words[m.start - 1 : m.start] in _POINTERS
+        ][:1]
     alternatives = list(dict.fromkeys(_alternative(m) for m in prefer))
     if not forbid:
         contrasted = _contrasted_flag(text, prefer)
@@ -386,6 +357,8 @@ def command_checks(text: str) -> list[CheckSpec]:
     for mention in forbid:
         if mention.program == "git" and not mention.subcommand and not mention.flags and not mention.concepts:
             continue  # "never commit model weights to git": git itself is not what the rule forbids
+        if mention.implied and _names_what(vocab.plain_words(text)[mention.end : mention.end + 3]):
+            continue  # "never commit the api keys": which commits, a thing no command line shows
         plain = not (mention.subcommand or mention.flags or mention.args)
         # the preferred spelling is the same program to the shell reader: only the forbidden spelling is checked
         respelling = [
@@ -433,7 +406,7 @@ def project_tool(text: str) -> tuple[str, list[str]] | None:
     """(tool, its rivals) when the rule states which of rival tools the project uses, with no contrast of its own.
 
     "We're a yarn shop" -> ("yarn", ["npm", "pnpm", "bun"]); "use yarn" alone is a preference, not a fact: None."""
-    from heedful.rules.compile.mentions import stated_tool
+    from heedful.rules.compile.roles import stated_tool
 
     mentions = vocab.read_commands(text)
     if len(mentions) != 1 or mentions[0].role != "prefer" or mentions[0].subcommand or NEGATED.search(text):

@@ -78,7 +78,9 @@ def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
         for start, end in reversed(spans):
             found.insert(0, main[start:end].strip(" ,;"))
             main = main[:start] + " " + main[end:]
-    return re.sub(r"\s+", " ", main).strip(" ,;:.!?"), conditions, exceptions
+    main = re.sub(r"\s+", " ", main).strip(" ,;:!?").rstrip(".")
+    # a leading dot names a dotfile (".env must never be committed"), not punctuation
+    return re.sub(r"^[.\s]+(?![\w/*~])", "", main).strip(" ,;:!?"), conditions, exceptions
 
 
 # "when signing blocks a commit", "if the hook fails", "when the push is rejected": the moment a bypass flag would be
@@ -146,7 +148,29 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
     if check.kind == "forbidden_command" and _bypasses(check) and _WHEN_IT_FAILS.match(condition.strip()):
         return True  # "don't use --no-verify when the hook fails": the failure is why the bypass would be used
     content = _content_words(condition)
-    return bool(content) and all(w in allowed or re.fullmatch(r"\*?\.\w+", w) for w in content)
+    if not content and _THIS_PROJECT.match(condition.strip()):
+        return True  # "in this repo": where every rule of the project holds already
+    stems = {_stem(w) for w in allowed}
+    return bool(content) and all(w in allowed or _stem(w) in stems or re.fullmatch(r"\*?\.\w+", w) for w in content)
+
+
+# A condition that only names the project the rule is kept for says nothing a check must decide.
+_THIS_PROJECT = lazy(
+    r"^(?:in|for|on|within|across|throughout)\s+(?:this|the|our|my)\s+(?:project|repo|repository|codebase|code base|"
+    r"workspace|monorepo)\W*$|^(?:in\s+)?here\W*$",
+    re.I,
+)
+
+
+def _stem(word: str) -> str:
+    """A word without its inflection, so that "installs" and "installing" are the activity "install"."""
+    for suffix in ("ing", "es", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)] if suffix != "s" else word[:-1]
+            if suffix in ("ing", "ed") and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+                stem = stem[:-1]  # "formatting": format
+            return stem.rstrip("e") if len(stem) > 3 else stem
+    return word.rstrip("e") if len(word) > 3 else word
 
 
 # "unless I ask for more detail", "unless told otherwise": on a length limit, the user's own request in the turn

@@ -114,8 +114,64 @@ _PAST = {
 }
 
 
+# A reminder states a command that must run, not one to avoid: "don't forget to run X", "do not skip X", "you forgot
+# to run X again". Without a moment of its own it is due before the work is handed back.
+_REMINDER = lazy(
+    r"^\s*(?:(?:please|pls|and|also|again)[,!]?\s+)*(?:(?:don'?t|do not|never)\s+(?:ever\s+)?(?:forget|neglect|fail)\s+to"
+    r"|remember\s+to|make sure (?:to|you)|(?:don'?t|do not|never)\s+(?:ever\s+)?(?:skip|omit|forget)(?:ping)?"
+    r"(?:\s+running)?|you(?:'ve| have)?\s+(?:forgot(?:ten)?\s+to|did\s*n[o']t|never)(?=\s+run\b))"
+    r"\s+(?:run(?:ning)?\s+)?(?P<what>.+?)(?:\s+again)?(?P<end>[.!]\s.*|[.!]*)$",
+    re.I,
+)
+_MOMENT_WORDS = lazy(r"\b(?:before|after|once|when(?:ever)?|until|prior to|every time)\b", re.I)
+# "cargo clippy before every commit": a command named first, then when it runs
+_COMMAND_FIRST = lazy(
+    r"^(?P<cmd>`[^`]+`|(?:\.{0,2}/)?[\w.-]+(?:/[\w.-]+)*(?:\s+[\w./:-]+){0,3}?)\s+"
+    r"(?=(?:before|after|prior to)\s+(?:every|each|any|all|you|committing|pushing|a|the|finishing|merging)\b)",
+    re.I,
+)
+
+
+def _as_required(text: str) -> str:
+    """A reminder or a command named before its moment, read as the run it requires."""
+    reminder = _REMINDER.match(text)
+    if reminder is not None and re.search(r"\bhooks?\b|--no-verify|\bverification\b", text, re.I):
+        reminder = None  # "never skip the git hooks": the bypass flag (`--no-verify`), read by the command reader
+    if reminder is not None and vocab_program(reminder.group("what")):
+        what = reminder.group("what").strip()
+        due = "" if _MOMENT_WORDS.search(what) else " before finishing"
+        return f"run {what}{due}"
+    first = _COMMAND_FIRST.match(text)
+    if first is not None and vocab_program(first.group("cmd"), cued=True):
+        return f"run {text}"
+    return text
+
+
+def vocab_program(phrase: str, cued: bool = False) -> bool:
+    """Whether a phrase is a command: a program of the vocabulary (or a script by its path) with its own words.
+    `cued`: nothing before it says it is a command, so an English word (`make`) counts only in backticks, and
+    the words after the program must be its arguments, not a sentence ("mypy has to pass")."""
+    from heedful.rules.vocabulary import AMBIGUOUS, STOP, program_named
+
+    quoted = phrase.strip().startswith("`")
+    words = phrase.strip().strip("`").split()
+    if not words:
+        return False
+    program = program_named(words[0])
+    if program is None and not words[0].startswith(("./", "scripts/", "bin/")):
+        return False
+    if cued and not quoted:
+        if program in AMBIGUOUS or any(w.lower() in STOP or w.lower() in _SENTENCE_WORDS for w in words[1:]):
+            return False
+    return True
+
+
+_SENTENCE_WORDS = frozenset("has have had pass passes passing need needs sure be green clean runs".split())
+
+
 def _as_rule(text: str) -> str:
     """A complaint that names what the agent keeps doing, read as the rule it states."""
+    text = _as_required(text)
     again = _DID_AGAIN.match(text)
     if again is not None:
         return f"never {_PAST[again.group('verb').lower()]} {again.group('rest').strip()}" + text[again.end() :]

@@ -152,6 +152,13 @@ _RUN_CUES = frozenset(
 )
 
 
+# Words after an English verb that is also a program which make it the verb ("make changes", "make sure").
+_VERB_OBJECTS = frozenset(
+    "a an the any some sure it them this that these those your my our changes change edits edit commits "
+    "modifications updates assumptions up".split()
+)
+
+
 def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
     """The program named at token i (an alias phrase, or any command-like word right after "run")."""
     vocab = vocabulary()
@@ -193,6 +200,8 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
                 return None
             if program.name in AMBIGUOUS and size == 1 and after in ("than", "of", "like"):
                 return None  # "never run more than one npm install": a word of the sentence
+            if program.name in AMBIGUOUS and size == 1 and after in _VERB_OBJECTS and before != "run":
+                return None  # "do not make changes to vendor/", "make sure": the verb with its object
             return program, size
     word = flat[i]
     if (

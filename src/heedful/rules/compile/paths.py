@@ -76,6 +76,7 @@ _EDIT_VERB = lazy(
     r"modify(?:ing)?|touch(?:ing)?|chang(?:e|ing)|writ(?:e|ing)(?:\s+(?:to|in|into))?|overwrit(?:e|ing)|"
     r"creat(?:e|ing)|add(?:ing)?|put(?:ting)?|delet(?:e|ing)|remov(?:e|ing)|mess(?:ing)? with|rewrit(?:e|ing)|"
     r"regenerat(?:e|ing)|reformat(?:ting)?|updat(?:e|ing)|add(?:ing)?|replac(?:e|ing)|overwrit(?:e|ing)|"
+    r"(?:mak(?:e|ing)\s+)?(?:any\s+)?(?:changes|edits|modifications|writes)\s+(?:to|in)|"
     r"(?:hand-?\s*)?writ(?:e|ing)(?:\s+or\s+(?:edit|modify|change))?|bypass(?:ing)?)\b(?:\s+or\s+\w+)?(?P<rest>.*)$",
     re.I,
 )
@@ -83,10 +84,17 @@ _LEAVE_ALONE = lazy(
     r"^(?:leave|keep)\s+(?P<rest>.+?)\s+(?:alone|untouched|as is|unchanged)\b|"
     r"^(?P<rest2>.+?)\s+(?:is|are)\s+(?:read-?only|off[- ]limits|hands[- ]off)\b|"
     r"^(?:treat|consider)\s+(?P<rest4>.+?)\s+(?:as\s+)?(?:read-?only|off[- ]limits|immutable)\b|"
-    r"^hands[- ]off\s+(?:of\s+)?(?P<rest3>.+)$|"
+    r"^(?:(?:keep|take)\s+(?:your\s+)?)?hands[- ]off\s+(?:of\s+)?(?P<rest3>.+)$|"
+    r"^(?:stay|keep)\s+out\s+of\s+(?P<rest6>.+)$|"
+    # "X must not be modified", "X is generated, do not edit it": the path first
+    r"^(?P<rest7>.+?)\s+(?:must|should|shall|may|can|is|are)\s*(?:n'?t|not|never)\s*(?:ever\s+)?(?:be\s+)?"
+    r"(?:modified|edited|changed|touched|written(?: to)?|overwritten|updated|deleted|removed|hand-edited)\b|"
+    r"^(?P<rest8>.+?)\s+(?:is|are)\s+(?:auto-?)?generated\s*[,;.:—–-]?\s*(?:so\s+)?(?:do\s+not|don'?t|never)\s+"
+    r"(?:edit|modify|touch|change)\b|"
     r"^(?P<rest5>.+?)\s*[:,—–-]\s*(?:hands[- ]off|read[- ]only|off[- ]limits|do not touch|don'?t touch)\b",
     re.I,
 )
+_ALONE_GROUPS = ("rest", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7", "rest8")
 # Territory named in prose: who owns a path says the agent must not write there ("nothing under infra/ is ours
 # to change", "vendor/ belongs to another team", "gen/ is managed by buf", "third_party/ is vendored").
 _NOT_OURS = (
@@ -287,7 +295,7 @@ _EVERY_PLACE = lazy(
 
 
 _OUTSIDE_PATH = lazy(
-    r"\b(?:outside|out of|beyond|other than|except(?: for| in)?|apart from|besides)\s+(?:of\s+)?(?:the\s+)?"
+    r"\b(?:outside|(?<!stay )(?<!keep )out of|beyond|other than|except(?: for| in)?|apart from|besides)\s+(?:of\s+)?(?:the\s+)?"
     r"(?!(?:repo|repository|project|workspace|working directory|codebase)\b)`?[\w.~-]*/",
     re.I,
 )
@@ -335,7 +343,7 @@ def path_checks(text: str) -> list[CheckSpec]:
         if edit
         else (
             alone
-            and next((alone.group(g) for g in ("rest", "rest2", "rest3", "rest4", "rest5") if alone.group(g)), None)
+            and next((alone.group(g) for g in _ALONE_GROUPS if alone.group(g)), None)
         )
     )
     if (
@@ -346,6 +354,9 @@ def path_checks(text: str) -> list[CheckSpec]:
         return []  # "never add a dependency to package.json": the file is where, not what
     if edit and _ASPECT.match(rest or ""):
         return []  # "don't change the signatures of APIs in pkg/": an aspect of the files, not the files
+    if edit and alone and not _globs(edit.group("rest")):
+        # "vendor/: do not touch": the verb ends the rule, the path came first
+        rest = next((alone.group(g) for g in _ALONE_GROUPS if alone.group(g)), rest)
     if not rest or _PURPOSE.search(rest):
         return []  # "don't update snapshots to make tests pass": the purpose decides, no path does
     globs = _globs(rest)

@@ -1,0 +1,166 @@
+"""The ways people phrase a rule, crossed with the things rules name: every combination compiles the same way.
+
+Each test is a grammar of phrasings (subject first, verb first, a complaint, a contrast) times a set of objects
+(programs, paths, commands); a phrasing that works for one object and not another is a gap in the grammar, not
+a missing sentence.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from compile_cases import compiled, run
+from heedful.rules.checks import evaluate
+from heedful.rules.coverage import same_params
+
+BANS = (
+    "Please don't ever run {x}",
+    "{x} should never be used",
+    "We don't use {x} here",
+    "Do not invoke {x}",
+    "{x} is not allowed",
+    "Stay away from {x}",
+    "Quit using {x}",
+    "Refrain from using {x}",
+    "{x} is off-limits",
+    "NEVER use {x}!!",
+    "you must not use {x}",
+    "do not use {x} under any circumstances",
+    "stop running {x}",
+    "{x}: never",
+    "Avoid {x} at all costs",
+    "dont use {x}",
+    "you keep using {x}, stop",
+    "Using {x} is not allowed",
+)
+PREFERENCES = (
+    "Prefer {y} over {x}",
+    "Use {y} rather than {x}",
+    "Switch from {x} to {y}",
+    "Replace {x} with {y}",
+    "We use {y}, not {x}",
+    "Always use {y} instead of {x}",
+    "{y} instead of {x}",
+    "don't use {x}, use {y}",
+    "stop using {x} and use {y}",
+    "{x} is banned, use {y}",
+    "not {x} - {y}",
+    "Use {y} in place of {x}",
+    "we've moved from {x} to {y}",
+)
+PAIRS = (
+    ("pip", "uv"),
+    ("npm", "pnpm"),
+    ("grep", "rg"),
+    ("find", "fd"),
+    ("rm", "trash"),
+    ("cat", "bat"),
+    ("docker", "podman"),
+    ("black", "ruff"),
+    ("jest", "vitest"),
+    ("sudo", "doas"),
+    ("ls", "eza"),
+    ("terraform", "tofu"),
+)
+
+
+@pytest.mark.parametrize("phrasing", BANS)
+def test_a_ban_reads_the_same_whichever_program_it_names(phrasing: str) -> None:
+    failures = []
+    for program, _ in PAIRS:
+        rule = phrasing.format(x=program)
+        kind, params = compiled(rule)
+        if (
+            kind != "forbidden_command"
+            or run(params, f"{program} foo") != "violated"
+            or run(params, "echo x") != "pass"
+        ):
+            failures.append((rule, kind, params))
+    assert failures == []
+
+
+@pytest.mark.parametrize("phrasing", PREFERENCES)
+def test_a_preference_forbids_one_program_and_allows_the_other(phrasing: str) -> None:
+    failures = []
+    for program, alternative in PAIRS:
+        rule = phrasing.format(x=program, y=alternative)
+        kind, params = compiled(rule)
+        if (
+            kind != "forbidden_command"
+            or run(params, f"{program} foo") != "violated"
+            or run(params, f"{alternative} foo") != "pass"
+            # the deny message names it ("uv pip" for pip: the same job by the preferred tool)
+            or not any(str(a).split()[0] == alternative for a in params.get("alternatives") or [])
+        ):
+            failures.append((rule, kind, params))
+    assert failures == []
+
+
+EDITS = (
+    "never edit {p}",
+    "don't touch {p}",
+    "leave {p} alone",
+    "{p} is read-only",
+    "{p}: do not touch",
+    "keep your hands off {p}",
+    "{p} must not be modified",
+    "{p} should never be edited",
+    "no changes to {p}",
+    "stay out of {p}",
+    "Do not make changes to {p}.",
+    "Never update {p} by hand",
+    "you edited {p} again, don't",
+    "{p} is generated, do not edit it",
+)
+EDITED = (
+    ("src/generated/api.ts", "src/generated/"),
+    ("vendor/x/a.go", "the vendor folder"),
+    ("package-lock.json", "package-lock.json"),
+    ("app.min.js", "*.min.js files"),
+    (".github/workflows/ci.yml", ".github/workflows/"),
+    ("CHANGELOG.md", "CHANGELOG.md"),
+    ("dist/a.js", "the dist directory"),
+    ("docs/api/x.md", "docs/api"),
+)
+
+
+@pytest.mark.parametrize("phrasing", EDITS)
+def test_a_path_not_to_edit_compiles_to_a_path_check(phrasing: str) -> None:
+    failures = []
+    for path, named in EDITED:
+        rule = phrasing.format(p=named)
+        kind, params = compiled(rule)
+
+        def edit(file: str, kind: str | None = kind, params: dict[str, object] = params) -> str:
+            evidence = {"project": "/repo", "action": {"tool": "Edit", "file_path": f"/repo/{file}"}}
+            return evaluate(kind or "", params, "pre_action", evidence).result
+
+        if kind != "forbidden_path" or edit(path) != "violated" or edit("src/app.py") != "pass":
+            failures.append((rule, kind, params))
+    assert failures == []
+
+
+REMINDERS = (
+    "don't forget to run {c}",
+    "remember to run {c}",
+    "do not skip {c}",
+    "you forgot to run {c} again",
+    "always run {c} before committing",
+    "run {c} after every change",
+    "before you commit, run {c}",
+    "never commit without running {c}",
+    "{c} must pass before pushing",
+    "`{c}` before every commit",
+)
+COMMANDS = ("pytest", "npm test", "cargo clippy", "ruff check", "mypy", "pnpm typecheck", "tox", "./scripts/check.sh")
+
+
+@pytest.mark.parametrize("phrasing", REMINDERS)
+def test_a_command_that_must_run_is_required_never_forbidden(phrasing: str) -> None:
+    failures = []
+    for command in COMMANDS:
+        rule = phrasing.format(c=command)
+        kind, params = compiled(rule)
+        if kind != "required_event" or not same_params("required_event", {"commands": [command]}, params):
+            failures.append((rule, kind, params))
+    assert failures == []

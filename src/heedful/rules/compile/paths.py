@@ -295,7 +295,8 @@ _EVERY_PLACE = lazy(
 
 
 _OUTSIDE_PATH = lazy(
-    r"\b(?:outside|(?<!stay )(?<!keep )out of|beyond|other than|except(?: for| in)?|apart from|besides)\s+(?:of\s+)?(?:the\s+)?"
+    r"\b(?:outside|(?<!stay )(?<!keep )out of|beyond|other than|except(?: for| in)?|apart from|besides)\s+"
+    r"(?:of\s+)?(?:the\s+)?"
     r"(?!(?:repo|repository|project|workspace|working directory|codebase)\b)`?[\w.~-]*/",
     re.I,
 )
@@ -341,10 +342,7 @@ def path_checks(text: str) -> list[CheckSpec]:
     rest = (
         edit.group("rest")
         if edit
-        else (
-            alone
-            and next((alone.group(g) for g in _ALONE_GROUPS if alone.group(g)), None)
-        )
+        else (alone and next((alone.group(g) for g in _ALONE_GROUPS if alone.group(g)), None))
     )
     if (
         edit

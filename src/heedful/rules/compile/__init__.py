@@ -31,7 +31,11 @@ from heedful.rules.models import CheckSpec
 
 # A retraction states no check: it withdraws one (rules/retraction.py).
 _RETRACTION = lazy(
-    r"^\s*(?:retract|withdraw|drop|forget|cancel|undo|ignore)\b|\bno longer\b|\bis allowed again\b", re.I
+    # "the project no longer uses it" is the reason for a rule, not the rule withdrawn
+    r"^\s*(?:retract|withdraw|drop|forget|cancel|undo|ignore)\b|"
+    r"\bno longer\b(?!\s+(?:uses?|used|supports?|ships?|has|have|includes?|depends|needs? it|works?)\b)|"
+    r"\bis allowed again\b",
+    re.I,
 )
 
 

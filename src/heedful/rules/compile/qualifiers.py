@@ -109,6 +109,8 @@ _CODING = frozenset(
     "fix fixes fixing fixed bug bugs bugfix bugfixes feature features implement implementing implementation refactor "
     "refactors refactoring develop developing development coding".split()
 )
+# Conditions every command the agent runs meets: it runs them on the machine it develops on.
+_ALWAYS_TRUE = frozenset("develop developing development dev coding locally local".split())
 # Prepositions of a condition carry no activity of their own ("when you look *through* the code").
 _PREPOSITIONS = frozenset("if as long through across into over around inside within from at by via".split())
 
@@ -129,6 +131,7 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
                 allowed |= {program.lower(), *program.lower().split()}
         allowed |= {str(w).lower() for w in params.get("subcommand") or []}
         allowed |= {"command", "commands", "shell", "terminal", "cli", "directly"}  # any command line is decided
+        allowed |= _ALWAYS_TRUE  # "when developing", "locally": every command the agent runs is run so
     elif check.kind in ("forbidden_path",):
         allowed |= EDIT_WORDS
     elif check.kind in ("staged_path", "commit_message"):

@@ -248,3 +248,31 @@ def test_a_path_kept_out_of_git_compiles_to_a_staged_path_check(phrasing: str) -
 def test_english_words_and_objects_of_git_verbs_stay_words(rule: str) -> None:
     kind, params = compiled(rule)
     assert kind is None or params.get("program") not in ("git", "code", "more", "make", "tree", "cut", "locate")
+
+
+@pytest.mark.parametrize(
+    "rule",
+    ["don't run anything as root", "never run commands as root", "do not escalate privileges", "Never run as root."],
+)
+def test_running_as_root_is_any_privilege_tool(rule: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command"
+    assert [run(params, c) for c in ("sudo ls", "doas ls", "pkexec ls", "ls")] == ["violated"] * 3 + ["pass"]
+
+
+def test_a_force_push_by_refspec_is_a_force_push() -> None:
+    kind, params = compiled("No force pushes. Ever.")
+    assert kind == "forbidden_command"
+    assert run(params, "git push origin +main") == "violated"
+    assert run(params, "git -C repo push origin +HEAD:main") == "violated"
+    assert run(params, "git push origin main") == "pass"
+
+
+@pytest.mark.parametrize(
+    ("rule", "typed", "other"),
+    [("never use nvim", "nvim", "vim"), ("don't use mamba", "mamba", "conda"), ("avoid egrep", "egrep", "rg")],
+)
+def test_another_executable_of_a_tool_is_checked_by_the_name_typed(rule: str, typed: str, other: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command"
+    assert run(params, f"{typed} x") == "violated" and run(params, f"{other} x") == "pass"

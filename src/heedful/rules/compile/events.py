@@ -67,7 +67,8 @@ _MUST_BE_COLON = lazy(
 # "make sure `npm test` passes before you finish", "ensure cargo clippy is clean before pushing"
 _ENSURE_PASSES = lazy(
     r"^(?:always\s+|please\s+)*(?:make sure|ensure|check|verify|confirm)\s+(?:that\s+)?(?P<what>`[^`]+`|"
-    r"[\w./:@-]+(?:\s+[\w./:@-]+){0,3}?)\s+(?:passes|succeeds|is clean|is green|runs clean(?:ly)?|exits 0)\s+"
+    r"[\w./:@-]+(?:\s+[\w./:@-]+){0,3}?)\s+(?:passes|pass|succeeds?|is clean|are clean|is green|are green|"
+    r"runs? clean(?:ly)?|exits 0)\s+"
     r"(?P<when>before|after|prior to)\b(?P<rest>.*)$",
     re.I,
 )

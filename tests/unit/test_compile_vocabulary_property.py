@@ -276,3 +276,29 @@ def test_another_executable_of_a_tool_is_checked_by_the_name_typed(rule: str, ty
     kind, params = compiled(rule)
     assert kind == "forbidden_command"
     assert run(params, f"{typed} x") == "violated" and run(params, f"{other} x") == "pass"
+
+
+@pytest.mark.parametrize(
+    ("rule", "violating", "compliant"),
+    [
+        ("no global pnpm installs", "pnpm add -g x", "pnpm add x"),
+        ("no global yarn installs", "yarn global add x", "yarn add x"),
+        ("never install npm packages globally", "npm install -g x", "npm install x"),
+        ("never bun add -g", "bun add -g x", "bun add x"),
+        ("no global deno installs", "deno install -g x", "deno run x"),
+        ("never composer global require", "composer global require x", "composer require x"),
+        ("never install cargo crates globally", "cargo install x", "cargo build"),
+        ("no uv tool installs", "uv tool install x", "uv add x"),
+    ],
+)
+def test_global_installs_are_each_managers_own_spelling(rule: str, violating: str, compliant: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command"
+    assert run(params, violating) == "violated" and run(params, compliant) == "pass"
+
+
+@pytest.mark.parametrize("rule", ["never install python packages with pip", "never install python modules with pip"])
+def test_a_language_before_packages_is_the_language_not_its_interpreter(rule: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command" and params["program"] == "pip"
+    assert run(params, "python script.py") == "pass"

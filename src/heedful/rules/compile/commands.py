@@ -92,6 +92,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
             subcommand = list(rule.subcommand_words)
         elif rule.subcommand and not subcommand:
             subcommand = rule.subcommand.split()
+        elif rule.subcommand == "add" and subcommand == ["install"]:
+            subcommand = ["add"]  # "no global pnpm installs": `pnpm add -g` is how it installs globally
         elif rule.subcommand and subcommand[: len(rule.subcommand.split())] != rule.subcommand.split():
             return None
         for group in rule.flags:
@@ -115,6 +117,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         return None  # "never commit directly on main": the branch is not in the command line
     # "no global uv tool installs": a word that repeats the subcommand, inflected, is not an argument
     args = [a for a in mention.args if a not in subcommand and re.sub(r"(?:s|es|ing|ed)$", "", a) not in subcommand]
+    # "no uv tool installs": an inflected verb is the subcommand word as typed (a command line never says "installs")
+    args = [_SUBCOMMAND_VERBS.get(a, a) for a in args]
     mode = re.search(r"\b[0-7]{3,4}\b", text) if mention.program in ("chmod", "umask") else None
     if mode and mode.group(0) not in args:
         args.append(mode.group(0))  # "never chmod files to 777": the mode is the forbidden argument
@@ -258,6 +262,12 @@ _CONCURRENCY = lazy(
 )
 
 
+_SUBCOMMAND_VERBS = {
+    f"{verb}{ending}": verb
+    for verb in ("install", "add", "publish", "deploy", "delete", "remove", "upgrade", "update", "push", "build")
+    for ending in ("s", "es", "ing", "ed")
+    if not (verb.endswith("e") and ending in ("es", "ing", "ed"))
+} | {"deleting": "delete", "removing": "remove", "updating": "update", "updated": "update", "deleted": "delete"}
 _POINTERS = (["-"], ["–"], ["—"], ["->"], ["=>"], ["→"])
 _DETERMINERS = frozenset("the a an any those these this that my our".split())
 # Objects of "commit"/"push" that leave the command whole: "never push your changes", "don't commit anything".

@@ -145,6 +145,11 @@ def _read_after(
 _LANGUAGES = frozenset("python node ruby php perl java go deno terraform docker helm bash sh zsh tsc".split())
 
 
+# Nouns after a language's name that make it the language, not its program ("python packages").
+_OF_A_LANGUAGE = frozenset(
+    "file files package packages module modules library libraries libs dependencies deps code project projects "
+    "version versions".split()
+)
 # Words between a verb and its program: "install system packages with apt".
 _BRIDGE = frozenset("with using via through system any new global globally of your our own".split())
 _RUN_CUES = frozenset(
@@ -178,11 +183,12 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
             ):
                 return None  # "changes you did not make.": a verb, not the program
             if (
-                after in ("file", "files")
+                after in _OF_A_LANGUAGE
                 and program.name in _LANGUAGES
                 and before not in ("run", "running", "execute", "use", "using", "with")
             ):
-                return None  # "never commit python files", "terraform files": a kind of file, not the program
+                # "never commit python files", "install python packages with pip": things of the language
+                return None
             if program.name == "pre-commit" and after in ("hook", "hooks"):
                 return None  # "never skip pre-commit hooks": the git hooks, which `git commit --no-verify` skips
             if before == "from" and "import" in flat[max(0, i - 4) : i]:

@@ -164,3 +164,11 @@ def test_a_command_that_must_run_is_required_never_forbidden(phrasing: str) -> N
         if kind != "required_event" or not same_params("required_event", {"commands": [command]}, params):
             failures.append((rule, kind, params))
     assert failures == []
+
+
+@pytest.mark.parametrize(
+    "rule",
+    ["Don't leave `console.log` statements in code.", "don't leave `print()` calls behind"],
+)
+def test_code_left_behind_is_not_a_leftover_file(rule: str) -> None:
+    assert compiled(rule)[0] != "workspace_leftovers"

@@ -318,6 +318,11 @@ _LEFTOVER_GLOBS = {
 }
 
 
+_CODE_NOUN = lazy(
+    r"\s*(?:statements?|calls?|lines?|prints?|invocations?|debug(?:ging)?|comments?|in (?:the )?code)\b", re.I
+)
+
+
 def leftovers(text: str) -> CheckSpec | None:
     leftover = _LEFTOVER.search(text)
     if not leftover:
@@ -334,6 +339,8 @@ def leftovers(text: str) -> CheckSpec | None:
     globs = _LEFTOVER_GLOBS.get(what) or [g.strip("`") for g in re.split(r"\s+(?:or|and)\s+", what) if g.strip("`")]
     if "`" in what and not re.search(r"[./*]", what):
         return None  # "remove lines for `_SomeTable`": a name, not a file
+    if _CODE_NOUN.match(text[leftover.end() :]):
+        return None  # "don't leave `console.log` statements in code": code, not a file
     named = re.fullmatch(r"[\w-]+\.[a-z]{1,5}", what) is not None  # "don't leave out.txt behind"
     if not globs or not all("*" in g or "`" in what or named or what == "core dumps" for g in globs):
         return None

@@ -172,3 +172,25 @@ def test_a_command_that_must_run_is_required_never_forbidden(phrasing: str) -> N
 )
 def test_code_left_behind_is_not_a_leftover_file(rule: str) -> None:
     assert compiled(rule)[0] != "workspace_leftovers"
+
+
+@pytest.mark.parametrize(
+    ("rule", "program", "alternative"),
+    [
+        ("ugh, stop using npm. it's pnpm here", "npm", "pnpm"),
+        ("can you not use find? fd is faster", "find", "fd"),
+        ("why did you run rm -rf again?? use trash", "rm", "trash"),
+        ("no more yarn. we use bun now", "yarn", "bun"),
+    ],
+)
+def test_the_tool_of_the_same_job_named_in_the_next_sentence_is_the_alternative(
+    rule: str, program: str, alternative: str
+) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command" and params["program"] == program
+    assert params.get("alternatives") == [alternative]
+
+
+def test_two_programs_banned_together_are_not_each_others_alternative() -> None:
+    kind, params = compiled("never use npm or yarn")
+    assert kind == "forbidden_command" and not params.get("alternatives")

@@ -66,7 +66,12 @@ _NEVER_PHRASES = (
     ),
     (lazy(r",?\s*\b(?:under any circumstances|for any reason|ever again|at all costs|whatsoever)\b,?", re.I), " "),
     # "stay away from X", "refrain from using X", "quit using X": set phrases of "never use X"
-    (lazy(r"\b(?:stay|keep|steer) (?:away|clear) (?:from|of)\b|\brefrain from\b", re.I), "never use"),
+    (
+        lazy(
+            r"\b(?:stay|keep|steer) (?:away|clear) (?:from|of)\b|\brefrain from\b|^(?:enough|stop) with (?:the )?", re.I
+        ),
+        "never use ",
+    ),
 )
 
 

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from heedful.rules import vocabulary as vocab
+from heedful.rules.compile.english import related
 from heedful.rules.compile.pipelines import pipeline_checks
 from heedful.rules.compile.reach import narrowed
 from heedful.rules.compile.runners import through_runner
@@ -322,12 +323,18 @@ def command_checks(text: str) -> list[CheckSpec]:
         # is the one to use
         prefer = [mentions[0]]
     if not prefer and forbid:
-        # "not npm - pnpm", "no pip -> uv": the command named after a dash or an arrow is the one to use
+        # "not npm - pnpm", "no pip -> uv": the command named after a dash or an arrow is the one to use;
+        # "stop using npm. it's pnpm here", "not find? fd is faster": a tool of the same job named after it
         words = vocab.plain_words(text)
         prefer = [
             m
             for m in mentions
-            if m.role == "neutral" and m.start > forbid[0].start and words[m.start - 1 : m.start] in _POINTERS
+            if m.role == "neutral"
+            and m.start > forbid[0].start
+            and (
+                words[m.start - 1 : m.start] in _POINTERS
+                or (len(forbid) == 1 and related(forbid[0].program, m.program))
+            )
         ][:1]
     alternatives = list(dict.fromkeys(_alternative(m) for m in prefer))
     if not forbid:

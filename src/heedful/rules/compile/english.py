@@ -44,7 +44,7 @@ def banned_alone(flat: list[str], i: int) -> bool:
     )
 
 
-def _related(one: str, other: str) -> bool:
+def related(one: str, other: str) -> bool:
     """Whether two programs do the same job: one family, or one is the usual tool the other replaces."""
     vocab = vocabulary()
     first, second = vocab.family_of(one), vocab.family_of(other)
@@ -63,7 +63,7 @@ def beside_sibling(flat: list[str], i: int, name: str) -> bool:
         return False  # "prefer fd to locate files": a verb, with its object after it
     for j, word in enumerate(flat):
         other = vocab.phrases.get((word,)) if j != i else None
-        if other is None or other == name or other in AMBIGUOUS or not _related(name, other):
+        if other is None or other == name or other in AMBIGUOUS or not related(name, other):
             continue
         between = flat[min(i, j) + 1 : max(i, j)]
         if not all(w in (",", "or", "and", "&", "/") for w in between):  # "git, helm, or kustomize": a list

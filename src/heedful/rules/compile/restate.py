@@ -38,10 +38,12 @@ _BASE = {
 }
 
 
-# "you committed the .envrc again, don't": what the agent did again, said as a complaint
+# "you committed the .envrc again, don't", "why did you run rm -rf again??": what the agent did again
 _DID_AGAIN = lazy(
-    r"^\s*(?:(?:ugh+|omg|come on|seriously|dude|hey|ok|okay|look)[,!.]*\s+)*you(?:'ve| have)?\s+(?:just\s+)?"
-    r"(?P<verb>committed|pushed|staged|used|ran|deleted|edited|touched|modified|installed|added)\s+"
+    r"^\s*(?:(?:ugh+|omg|come on|seriously|dude|hey|ok|okay|look)[,!.]*\s+)*"
+    r"(?:you(?:'ve| have)?|why (?:did|do|would) you)\s+(?:just\s+)?"
+    r"(?P<verb>committed|pushed|staged|used|ran|deleted|edited|touched|modified|installed|added|"
+    r"commit|push|stage|use|run|delete|edit|touch|modify|install|add)\s+"
     r"(?P<rest>(?:[^.?!;]|\.(?=\S))+?)\s+again\b[^.?!;]*",
     re.I,
 )
@@ -119,7 +121,8 @@ def as_rule(text: str) -> str:
     text = _as_required(text)
     again = _DID_AGAIN.match(text)
     if again is not None:
-        return f"never {_PAST[again.group('verb').lower()]} {again.group('rest').strip()}" + text[again.end() :]
+        verb = again.group("verb").lower()
+        return f"never {_PAST.get(verb, verb)} {again.group('rest').strip()}" + text[again.end() :]
     found = _COMPLAINT.match(text)
     if found is None:
         return text

@@ -302,3 +302,21 @@ def test_a_language_before_packages_is_the_language_not_its_interpreter(rule: st
     kind, params = compiled(rule)
     assert kind == "forbidden_command" and params["program"] == "pip"
     assert run(params, "python script.py") == "pass"
+
+
+def test_every_activity_of_a_family_is_a_condition_its_programs_decide() -> None:
+    """ "never use rm when cleaning up", "never use pip for installs": the family's activities, as the vocabulary
+    lists them, never block the ban of one of its programs (git is left out: a bare git ban is never made)."""
+    from heedful.rules.compile.words import GENERIC
+
+    failures = []
+    families = vocab.vocabulary().families.values()
+    for family in families:
+        members = [p for p in family.programs if p not in vocab.AMBIGUOUS and p != "git"][:2]
+        for program in members:
+            for activity in sorted(family.activities - GENERIC):
+                kind, params = compiled(f"never use {program}", f"when {activity}")
+                if kind != "forbidden_command" or not _blocks_only(params, program):
+                    failures.append((program, activity, kind))
+    assert failures == []
+    assert sum(len(f.activities) for f in families) > 300

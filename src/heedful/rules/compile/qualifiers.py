@@ -153,10 +153,18 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
     content = _content_words(condition)
     if not content and _THIS_PROJECT.match(condition.strip()):
         return True  # "in this repo": where every rule of the project holds already
+    words = re.findall(r"[\w']+", condition.lower())
+    if not content and words and all(w in _ABOUT_THE_WORK for w in words):
+        return True  # "when working on the code", "in the codebase": the work every command is part of
     stems = {_stem(w) for w in allowed}
     return bool(content) and all(w in allowed or _stem(w) in stems or re.fullmatch(r"\*?\.\w+", w) for w in content)
 
 
+# Words of a condition that names only the work itself, which every command the agent runs is part of.
+_ABOUT_THE_WORK = frozenset(
+    "when whenever while if in on for within across throughout inside at with you you're we we're i i'm are is am "
+    "working work writing coding code codebase project projects repo repository the this our my your any".split()
+)
 # A condition that only names the project the rule is kept for says nothing a check must decide.
 _THIS_PROJECT = lazy(
     r"^(?:in|for|on|within|across|throughout)\s+(?:this|the|our|my)\s+(?:project|repo|repository|codebase|code base|"

@@ -194,3 +194,21 @@ def test_the_tool_of_the_same_job_named_in_the_next_sentence_is_the_alternative(
 def test_two_programs_banned_together_are_not_each_others_alternative() -> None:
     kind, params = compiled("never use npm or yarn")
     assert kind == "forbidden_command" and not params.get("alternatives")
+
+
+@pytest.mark.parametrize(
+    ("rule", "glob"),
+    [
+        ("Generated code lives in gen/; don't edit it.", "gen/**"),
+        ("The files in `gen/` are generated. Do not edit them.", "gen/**"),
+        ("`dist/` is build output — never edit it by hand", "dist/**"),
+        ("Anything under vendor/ comes from upstream; leave it alone", "vendor/**"),
+    ],
+)
+def test_a_pronoun_points_to_the_path_named_before_it(rule: str, glob: str) -> None:
+    assert compiled(rule) == ("forbidden_path", {"globs": [glob], "outside_project": False})
+
+
+@pytest.mark.parametrize("rule", ["The config is fine, leave it alone", "I know it's tempting but don't edit it"])
+def test_a_pronoun_with_no_path_before_it_stays_guidance(rule: str) -> None:
+    assert compiled(rule) == (None, {})

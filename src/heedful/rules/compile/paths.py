@@ -355,7 +355,25 @@ def path_checks(text: str) -> list[CheckSpec]:
     if edit and alone and not _globs(edit.group("rest")):
         # "vendor/: do not touch": the verb ends the rule, the path came first
         rest = next((alone.group(g) for g in _ALONE_GROUPS if alone.group(g)), rest)
+    left = _LEAVE_PRONOUN.search(text)
+    pointed = left.start() if left else edit.start() if edit and _PRONOUN.match(rest or "") else None
+    if pointed is not None and not _PURPOSE.search(rest or ""):
+        # "generated code lives in gen/; don't edit it": the path named before, in the clause the pronoun points to
+        named = _globs(re.split(r"[;—–]|\s-\s|\.\s", text[:pointed].strip())[0])
+        return [spec("forbidden_path", {"globs": named, "outside_project": False})] if named else []
     if not rest or _PURPOSE.search(rest):
         return []  # "don't update snapshots to make tests pass": the purpose decides, no path does
     globs = _globs(rest)
     return [spec("forbidden_path", {"globs": globs, "outside_project": False})] if globs else []
+
+
+_LEAVE_PRONOUN = lazy(
+    r"[;,.—–-]\s*(?:so\s+)?(?:please\s+)?(?:leave|keep)\s+(?:it|them|these|those)\s+"
+    r"(?:alone|untouched|as is|unchanged)\b",
+    re.I,
+)
+_PRONOUN = lazy(
+    r"^\s*(?:it|them|these|those|this|that|any of (?:it|them|those)|(?:these|those|the|such) files)"
+    r"(?:\s+(?:by hand|manually|directly|ever|again|yourself))*\W*$",
+    re.I,
+)

@@ -212,3 +212,20 @@ def test_a_pronoun_points_to_the_path_named_before_it(rule: str, glob: str) -> N
 @pytest.mark.parametrize("rule", ["The config is fine, leave it alone", "I know it's tempting but don't edit it"])
 def test_a_pronoun_with_no_path_before_it_stays_guidance(rule: str) -> None:
     assert compiled(rule) == (None, {})
+
+
+@pytest.mark.parametrize(
+    ("rule", "commands", "before"),
+    [
+        ("`make check` runs the linters and tests; run it before committing.", ["make check"], "commit"),
+        ("Before committing: `ruff check . && ruff format .`", ["ruff check", "ruff format"], "commit"),
+        ("Pre-commit: run `just lint`.", ["just lint"], "commit"),
+        ("Pre-push: `npm test`", ["npm test"], "push"),
+        ("Tests: `go test ./...` (run before every commit)", ["go test"], "commit"),
+        ("All tests must pass before pushing (`pytest -q`).", ["pytest"], "push"),
+    ],
+)
+def test_required_commands_as_instruction_files_write_them(rule: str, commands: list[str], before: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "required_event" and params.get("before") == before
+    assert same_params("required_event", {"commands": commands}, params)

@@ -81,8 +81,46 @@ _COMMAND_FIRST = lazy(
 )
 
 
+_CMD = r"`[^`]+`(?:\s*(?:,|and|&&|then)\s*`[^`]+`)*"
+# How instruction files write a required command without the words "run X before Y"; each is restated as that.
+_WRITTEN_FORMS = (
+    # "`make check` runs the linters; run it before committing"
+    lazy(rf"^(?P<cmd>{_CMD})[^;.]*[;.]\s*(?:always\s+|please\s+)?run (?:it|them|this|that)\s+(?P<when>.+?)\W*$", re.I),
+    # "Before committing: `ruff check .`", "Pre-commit: run `just lint`"
+    lazy(
+        rf"^(?P<when>before [\w ]+?|pre-?(?P<hook>commit|push))\s*:\s*(?:always\s+)?(?:run\s+)?(?P<cmd>{_CMD})\W*$",
+        re.I,
+    ),
+    # "All tests must pass before merging (`pytest -q`)"
+    lazy(
+        rf"^.+?\s+(?:must|should|have to|has to)\s+pass\s+(?P<when>(?:before|after) .+?)"
+        rf"\s*\(\s*(?P<cmd>{_CMD})\s*\)\W*$",
+        re.I,
+    ),
+    # "Tests: `go test ./...` (run before every commit)"
+    lazy(rf"^[\w /-]+:\s*(?P<cmd>{_CMD})\s*\(\s*(?:run\s+|required\s+)?(?P<when>(?:before|after)[^)]*)\)\W*$", re.I),
+    # "Always finish by running `./scripts/verify.sh`"
+    lazy(rf"^(?:always\s+)?(?:finish|end|wrap up|close out)\s+(?:\w+\s+)?by\s+running\s+(?P<cmd>{_CMD})\W*$", re.I),
+)
+
+
+def _written_form(text: str) -> str | None:
+    for form in _WRITTEN_FORMS:
+        found = form.match(text.strip())
+        if found is None:
+            continue
+        groups = found.groupdict()
+        hook = groups.get("hook")
+        when = f"before {hook.lower()}ing" if hook else groups.get("when") or "before finishing"
+        return f"run {found.group('cmd')} {when.replace('commiting', 'committing')}"
+    return None
+
+
 def _as_required(text: str) -> str:
     """A reminder or a command named before its moment, read as the run it requires."""
+    written = _written_form(text)
+    if written is not None:
+        return written
     reminder = _REMINDER.match(text)
     if reminder is not None and re.search(r"\bhooks?\b|--no-verify|\bverification\b", text, re.I):
         reminder = None  # "never skip the git hooks": the bypass flag (`--no-verify`), read by the command reader

@@ -229,3 +229,19 @@ def test_required_commands_as_instruction_files_write_them(rule: str, commands: 
     kind, params = compiled(rule)
     assert kind == "required_event" and params.get("before") == before
     assert same_params("required_event", {"commands": commands}, params)
+
+
+@pytest.mark.parametrize(
+    ("rule", "banned", "allowed"),
+    [
+        ("Use `pnpm` — not npm or yarn.", ["npm i", "yarn add x"], ["pnpm add x"]),
+        ("no pip, poetry or pipenv; we use uv", ["pip install x", "poetry add x", "pipenv install"], ["uv add x"]),
+        ("don't use grep, rg, or ag", ["grep x", "rg x", "ag x"], ["fd x"]),
+        ("Do not use `poetry`: this project migrated to uv.", ["poetry add x"], ["uv add x"]),
+    ],
+)
+def test_every_program_a_rule_bans_is_checked(rule: str, banned: list[str], allowed: list[str]) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command"
+    assert [run(params, c) for c in banned] == ["violated"] * len(banned)
+    assert [run(params, c) for c in allowed] == ["pass"] * len(allowed)

@@ -407,7 +407,24 @@ def command_checks(text: str) -> list[CheckSpec]:
             continue  # "curl against the GitHub API": the rule allows every other use of the program
         if not any(existing.params == found for existing in out):
             out.append(spec("forbidden_command", found))
-    return out
+    return _together(out)
+
+
+def _together(found: list[CheckSpec]) -> list[CheckSpec]:
+    """ "not npm or yarn", "no pip, poetry or pipenv": programs banned whole in one rule are one check, the others
+    matched like the first (a rule is one check; the first program alone would let the others through)."""
+    plain = [f for f in found if set(f.params) <= {"program", "alternatives"} and isinstance(f.params["program"], str)]
+    if (
+        len(plain) < 2
+        or len(plain) != len(found)
+        or vocab.vocabulary().programs.get(str(plain[0].params["program"])) is None
+    ):
+        return found
+    first = dict(plain[0].params)
+    first["synonyms"] = [
+        str(f.params["program"]) for f in plain[1:] if f.params.get("alternatives") == first.get("alternatives")
+    ]
+    return [spec("forbidden_command", first)] if first["synonyms"] else found
 
 
 # "this repo uses pnpm", "we use uv here", "our project is on poetry": the project's tool stated as a fact.

@@ -59,8 +59,8 @@ def role(words: list[str], start: int, end: int) -> str:
     """forbid | prefer | neutral, from the words before (and just after) the mention."""
     before: list[str] = []
     for word in reversed(words[max(0, start - 8) : start]):
-        if word in (".", ";", "!", "?"):
-            break
+        if word in (".", ";", "!", "?") or (word == ":" and before):
+            break  # "do not use poetry: this project migrated to uv": the words after the colon are a new clause
         if word in (",", "-", "–", "—") and before and before[0] in _CLAUSE_STARTS:
             break  # "never use pip, we use uv" / "don't use npm, use pnpm": a new clause after the comma
         if word in ("-", "–", "—", "->", "=>", "→") and not before:

@@ -245,3 +245,17 @@ def test_every_program_a_rule_bans_is_checked(rule: str, banned: list[str], allo
     assert kind == "forbidden_command"
     assert [run(params, c) for c in banned] == ["violated"] * len(banned)
     assert [run(params, c) for c in allowed] == ["pass"] * len(allowed)
+
+
+@pytest.mark.parametrize(
+    ("rule", "violating", "compliant"),
+    [
+        ("Never tag releases.", "git tag v1.2.0", "git push"),
+        ("don't create git tags", "git tag -a v1 -m x", "git commit -m x"),
+        ("Never reboot the machine.", "sudo shutdown -r now", "ls"),
+    ],
+)
+def test_actions_named_by_what_they_do(rule: str, violating: str, compliant: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command"
+    assert run(params, violating) == "violated" and run(params, compliant) == "pass"

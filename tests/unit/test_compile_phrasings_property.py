@@ -259,3 +259,17 @@ def test_actions_named_by_what_they_do(rule: str, violating: str, compliant: str
     kind, params = compiled(rule)
     assert kind == "forbidden_command"
     assert run(params, violating) == "violated" and run(params, compliant) == "pass"
+
+
+@pytest.mark.parametrize(
+    ("rule", "insecure", "secure"),
+    [
+        ("never disable ssl verification with curl", "curl -k https://x", "curl https://x"),
+        ("don't skip certificate checks with curl", "curl --insecure https://x", "curl https://x"),
+        ("don't use wget without certificate checking", "wget --no-check-certificate https://x", "wget https://x"),
+    ],
+)
+def test_turning_off_certificate_checks_is_the_clients_insecure_switch(rule: str, insecure: str, secure: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command"
+    assert run(params, insecure) == "violated" and run(params, secure) == "pass"

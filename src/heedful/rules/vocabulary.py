@@ -53,7 +53,7 @@ CONCEPT_WORDS: dict[str, str] = {
     "unsigned": "no_gpg_sign",
 }
 # Concepts that change what a rule forbids: a program without a spelling for them cannot state the rule.
-STRICT_CONCEPTS = frozenset({"force", "global", "recursive", "hard", "no_verify"})
+STRICT_CONCEPTS = frozenset({"force", "global", "recursive", "hard", "no_verify", "insecure"})
 # English words that are also program names: a program only when the words around say so.
 AMBIGUOUS = frozenset(
     "make find open watch env screen just tail head cat dd kill less more port go trash pod buf snap "
@@ -89,6 +89,15 @@ CONCEPT_PHRASES = (
         "no_verify",
     ),
     (lazy(r"\bin[- ]place\b", re.I), "in_place"),
+    # "never disable ssl verification with curl": the client's insecure switch (curl -k), not the client
+    (
+        lazy(
+            r"\b(?:disabl\w+|skip\w*|bypass\w*|turn\w* off|without|ignor\w+)\s+(?:the\s+)?(?:ssl|tls|https|cert|"
+            r"certificate)s?(?:\s+certificates?)?\s*(?:verification|validation|checks?|checking|errors?)?\b",
+            re.I,
+        ),
+        "insecure",
+    ),
     # "never send DELETE requests with curl": the request method, an option of HTTP clients
     (lazy(r"\b(?:DELETE|POST|PUT|PATCH)\s+(?:requests?|calls?)\b"), "method"),
     # "never use sed to edit files": sed that writes the files it reads, not sed reading them

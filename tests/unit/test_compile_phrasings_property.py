@@ -273,3 +273,8 @@ def test_turning_off_certificate_checks_is_the_clients_insecure_switch(rule: str
     kind, params = compiled(rule)
     assert kind == "forbidden_command"
     assert run(params, insecure) == "violated" and run(params, secure) == "pass"
+
+
+@pytest.mark.parametrize("rule", ["never uninstall node", "never restart docker", "never install docker"])
+def test_an_action_on_the_program_itself_is_not_a_ban_on_running_it(rule: str) -> None:
+    assert compiled(rule) == (None, {})

@@ -51,7 +51,7 @@ _UV_INSTALLS = (["pip"], ["add"], ["sync"], ["install"], ["remove"], ["lock"])
 # Verbs right before a program that name one of its actions, not running it as such ("never upgrade pip packages").
 _ACTION_VERBS = frozenset(
     "upgrade upgrading update updating bump bumping downgrade downgrading configure configuring reconfigure "
-    "reinstall reinstalling".split()
+    "reinstall reinstalling install installing uninstall uninstalling restart restarting remove removing".split()
 )
 
 

@@ -278,3 +278,19 @@ def test_turning_off_certificate_checks_is_the_clients_insecure_switch(rule: str
 @pytest.mark.parametrize("rule", ["never uninstall node", "never restart docker", "never install docker"])
 def test_an_action_on_the_program_itself_is_not_a_ban_on_running_it(rule: str) -> None:
     assert compiled(rule) == (None, {})
+
+
+@pytest.mark.parametrize(
+    ("rule", "program"),
+    [
+        ("don't stop the postgres container with docker", None),  # one use of docker, not every use
+        ("never mock the database with docker", None),
+        ("never search with grep", "grep"),  # what grep is for: every use
+        ("never format code with black", "black"),
+        ("never download files with curl", "curl"),
+        ("never do anything with sudo", "sudo"),
+    ],
+)
+def test_something_done_with_a_program_bans_it_only_when_that_is_what_it_is_for(rule: str, program: str | None) -> None:
+    kind, params = compiled(rule)
+    assert params.get("program") == program

@@ -269,6 +269,27 @@ _SUBCOMMAND_VERBS = {
     for ending in ("s", "es", "ing", "ed")
     if not (verb.endswith("e") and ending in ("es", "ing", "ed"))
 } | {"deleting": "delete", "removing": "remove", "updating": "update", "updated": "update", "deleted": "delete"}
+_WITH = frozenset({"with", "using", "via", "through"})
+_RUN_VERBS = frozenset(
+    "use using run running call calling invoke invoking execute executing try trying do doing".split()
+)
+
+
+def _done_with(words: list[str], mention: vocab.Mention) -> bool:
+    """Whether the rule names something done *with* the program that is not what the program is for: "stop the
+    postgres container with docker" (guidance) against "never search with grep" (the program's own activity)."""
+    if mention.start < 2 or words[mention.start - 1] not in _WITH:
+        return False
+    clause = words[: mention.start - 1]
+    negations = [i for i, w in enumerate(clause) if w in vocab.NEGATIONS or w.endswith("n't")]
+    verb = next((w for w in clause[negations[-1] + 1 :] if w not in ("ever", "please", "to")), "") if negations else ""
+    if not verb or verb in _RUN_VERBS or not re.fullmatch(r"[a-z]+", verb):
+        return False
+    activities = vocab.activity_words(mention.program)
+    stems = {w.rstrip("e") for w in activities} | {re.sub(r"(?:ing|es|s|ed)$", "", w) for w in activities}
+    return verb not in activities and re.sub(r"(?:ing|es|s|ed)$", "", verb).rstrip("e") not in stems
+
+
 _POINTERS = (["-"], ["–"], ["—"], ["->"], ["=>"], ["→"])
 _DETERMINERS = frozenset("the a an any those these this that my our".split())
 # Objects of "commit"/"push" that leave the command whole: "never push your changes", "don't commit anything".
@@ -405,6 +426,9 @@ def command_checks(text: str) -> list[CheckSpec]:
                 found["bare"] = True
         if narrowed(text, mention.start, mention.end, spec("forbidden_command", found)) is not None:
             continue  # "curl against the GitHub API": the rule allows every other use of the program
+        bare = not (found.get("subcommand") or found.get("flags") or found.get("args"))
+        if bare and mention.program not in vocab.PRIVILEGE_TOOLS and _done_with(vocab.plain_words(text), mention):
+            continue  # "never mock the database with docker": one use of the program, not every use
         if not any(existing.params == found for existing in out):
             out.append(spec("forbidden_command", found))
     return _together(out)

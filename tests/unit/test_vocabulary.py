@@ -13,7 +13,14 @@ def read(text: str) -> list[tuple[str, str, list[str], list[list[str]], list[str
 
 @pytest.mark.parametrize(
     ("word", "program"),
-    [("ripgrep", "rg"), ("homebrew", "brew"), ("pip3", "pip"), ("mercurial", "hg"), ("fdfind", "fd")],
+    [
+        ("ripgrep", "rg"),
+        ("homebrew", "brew"),
+        ("pip3", "pip"),
+        ("mercurial", "hg"),
+        ("fd-find", "fd"),
+        ("fdfind", "fdfind"),
+    ],
 )
 def test_prose_names_map_to_programs(word: str, program: str) -> None:
     assert vocab.program_named(word) == program

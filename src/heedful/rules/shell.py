@@ -475,4 +475,10 @@ def has_flag(command: SimpleCommand, alias: str) -> bool:
                 return True
         elif arg == alias:
             return True
-    return False
+    return alias == "--force" and _forced_refspec(command)
+
+
+def _forced_refspec(command: SimpleCommand) -> bool:
+    """`git push origin +main`: a refspec with a leading `+` force-pushes that ref, as `--force` does."""
+    words = positionals(command)
+    return command.program == "git" and words[:1] == ["push"] and any(w.startswith("+") for w in words[1:])

@@ -207,6 +207,9 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
     return []
 
 
+_INFLECTED = {"installs": "install", "installing": "install", "installed": "install"}
+
+
 def _left_out(text: str, spec: CheckSpec) -> list[str]:
     """Words the rule puts after the forbidden program that the check drops (it would forbid more)."""
     from heedful.rules import vocabulary as vocab
@@ -231,7 +234,9 @@ def _left_out(text: str, spec: CheckSpec) -> list[str]:
         if mention.program != program or mention.role == "prefer":
             continue
         unread = [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]
-        dropped = unread or [w for w in [*mention.subcommand, *mention.args] if w.lower() not in kept]
+        # "installs" is the subcommand `install` as typed; "pnpm installs" with `add` kept is the same install
+        named = [_INFLECTED.get(w.lower(), w.lower()) for w in [*mention.subcommand, *mention.args]]
+        dropped = unread or [w for w in named if w not in kept and not (w == "install" and "add" in kept)]
         if not dropped and mention.role == "forbid":
             return []
         first = first or dropped

@@ -53,11 +53,14 @@ CONCEPT_WORDS: dict[str, str] = {
     "unsigned": "no_gpg_sign",
 }
 # Concepts that change what a rule forbids: a program without a spelling for them cannot state the rule.
-STRICT_CONCEPTS = frozenset({"force", "global", "recursive", "hard", "no_verify"})
+STRICT_CONCEPTS = frozenset({"force", "global", "recursive", "hard", "no_verify", "insecure"})
 # English words that are also program names: a program only when the words around say so.
 AMBIGUOUS = frozenset(
     "make find open watch env screen just tail head cat dd kill less more port go trash pod buf snap "
-    "apt rye fly helm turbo tee code ls tf http nc su gem az watch locate truncate".split()
+    "apt rye fly helm turbo tee code ls tf http nc su gem az watch locate truncate "
+    # family members that are also English words or names
+    "kind tree cut file patch sort diff stat touch sam lima hatch flit pkg emerge conan dune micro helix bb tea oc "
+    "df more less sd tr sg xo ty mix pest karma behave ava vault packer parcel ninja rollup swift lein".split()
 )
 COMMAND_CUES = frozenset(
     "run running ran use using used with via invoke invoking call calling execute type typing "
@@ -67,7 +70,8 @@ COMMAND_CUES = frozenset(
 FILLER = frozenset(
     "packages package deps dependencies things stuff hooks files file tools tool commands command "
     "scripts script binary binaries cli one-liners one-liner oneliners oneliner invocations invocation processes "
-    "process changes change work pls plz thx thanks".split()  # "never run X pls": courtesy, not a word of the command
+    # "never run X pls": courtesy, not a word of the command
+    "process changes change work pls plz thx thanks crates crate libraries library libs modules module".split()
 )
 NOT_PROGRAMS = frozenset(
     "the a an any it this that tests test anything something commands scripts code stuff "
@@ -85,6 +89,15 @@ CONCEPT_PHRASES = (
         "no_verify",
     ),
     (lazy(r"\bin[- ]place\b", re.I), "in_place"),
+    # "never disable ssl verification with curl": the client's insecure switch (curl -k), not the client
+    (
+        lazy(
+            r"\b(?:disabl\w+|skip\w*|bypass\w*|turn\w* off|without|ignor\w+)\s+(?:the\s+)?(?:ssl|tls|https|cert|"
+            r"certificate)s?(?:\s+certificates?)?\s*(?:verification|validation|checks?|checking|errors?)?\b",
+            re.I,
+        ),
+        "insecure",
+    ),
     # "never send DELETE requests with curl": the request method, an option of HTTP clients
     (lazy(r"\b(?:DELETE|POST|PUT|PATCH)\s+(?:requests?|calls?)\b"), "method"),
     # "never use sed to edit files": sed that writes the files it reads, not sed reading them
@@ -139,7 +152,7 @@ IMPLIED_PROGRAM: dict[str, tuple[str, str]] = {
     "committing": ("git", "commit"),
 }
 NEGATIONS = frozenset(
-    "never no not don't dont do_not stop avoid quit without nothing forbid forbidden ban banned n't refrain "
+    "never no not don't dont do_not stop avoid quit cease without nothing forbid forbidden ban banned n't refrain "
     "nope disallow disallowed prohibited cannot can't mustn't shouldn't won't".split()
 )
 PREFER_VERBS = frozenset("use using prefer preferring favor favour stick switch go with only always run uses".split())
@@ -154,7 +167,7 @@ STOP = frozenset(
     "in on at to for with without when whenever unless because and or but here there this that the a an anymore "
     "ever again please instead directly straight anywhere while if so since before after from into we you i it is are "
     "any anything all every everything ever over not instead rather than vs versus only inside outside within "
-    "against through during via as my your our".split()
+    "against through during via as my your our should shouldn't must mustn't shall".split()
 )
 
 
@@ -283,7 +296,17 @@ def vocabulary() -> Vocabulary:
         }
         aliases = tuple(spec.get("aliases", [name]))
         programs[name] = Program(name, member.get(name), aliases, subcommands, flags, spec.get("replaces"))
-        for alias in (name, *aliases):
+        # another executable of the same tool (`nvim` beside `vim`, `mamba` beside `conda`): the shell reader sees
+        # the name typed, so a rule that names it forbids that executable, with the tool's subcommands and flags
+        for executable in spec.get("executables", []):
+            programs.setdefault(
+                executable,
+                Program(executable, member.get(name), (executable,), subcommands, flags, spec.get("replaces")),
+            )
+    for name, family in member.items():  # a family member with no entry of its own is still a program
+        programs.setdefault(name, Program(name, family, (name,), {}, {}))
+    for name, known in programs.items():
+        for alias in (name, *known.aliases):
             phrases.setdefault(tuple(alias.lower().split()), name)
     return Vocabulary(programs, families, phrases, max(len(p) for p in phrases))
 

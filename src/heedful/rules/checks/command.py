@@ -130,7 +130,9 @@ def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool
     program = params.get("program")
     if isinstance(program, str) and program.lower() in PRIVILEGE:
         wrappers = command.wrappers if command.wrappers or not command.sudo else ("sudo",)
-        named = program.lower() in wrappers or command.program == program.lower()
+        # "never run anything as root": sudo or any other privilege tool named beside it
+        names = [program.lower(), *_synonyms(params)]
+        named = any(name in wrappers or command.program == name for name in names)
         named = named or (program.lower() == "sudo" and command.sudo and not command.wrappers)
         # "never sudo pip install": the words name the command run with privileges
         wrapped = [w.lower() for w in [*_text_list(params.get("subcommand")), *_text_list(params.get("args"))]]
@@ -304,7 +306,7 @@ def cases(params: dict[str, Any]) -> list[Case]:
     elif _flag_groups(params.get("flags")):
         compliant = " ".join([str(params.get("program") or "tool"), *_text_list(params.get("subcommand")), "x"])
     else:
-        compliant = "ls -la"
+        compliant = "ls -la" if program != "ls" else "pwd"
     found.append(Case(stage=STAGE, evidence={"action": {"tool": "Bash", "command": compliant}}, expected="pass"))
     if elsewhere:
         found.append(
@@ -384,7 +386,7 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
             starts = [w for p in later for w in p.split()[:3] if w not in ("sudo", "doas", "env")][:1]
             if not starts or starts[0].rsplit("/", 1)[-1] not in receivers:
                 continue
-        skip = {"sudo", "doas", "pkexec", "env", "-m"} - {program.lower()}
+        skip = {"sudo", "doas", "pkexec", "env", "-m"} - {program.lower(), *_synonyms(params)}
         tokens = [
             t if t.startswith("-") else t.lower() for t in piece.split() if "=" not in t and t.lower() not in skip
         ]

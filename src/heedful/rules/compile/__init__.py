@@ -2,7 +2,9 @@
 
 `propose(text, condition, exceptions)` returns candidate check specs, most faithful first (the
 offline compiler). Each family of kinds has its reader: commands (`commands`, against the command
-vocabulary; pipelines such as `curl | sh` in `pipelines`), paths and staged paths (`paths`), replies
+vocabulary read by `mentions`, which takes each program's role from `roles` and tells English words from
+programs in `english`; runner forms such as `uv run tox` in `runners`; pipelines such as `curl | sh` in
+`pipelines`), paths and staged paths (`paths`), replies
 (`replies`), commit messages (`commits`), required commands and leftovers (`events`). Conditions and
 exceptions stay with the rule unless the check decides them (`qualifiers`); a phrase after a command that
 narrows it to one use keeps the rule guidance unless the command decides it (`reach`), and a deployment
@@ -22,13 +24,18 @@ from heedful.rules.compile.events import PRECONDITION, TEST_COMMANDS, leftovers,
 from heedful.rules.compile.paths import path_checks
 from heedful.rules.compile.qualifiers import qualifiers_decided, split_qualifiers
 from heedful.rules.compile.replies import json_checks, reply_count, reply_text
+from heedful.rules.compile.restate import as_rule
 from heedful.rules.compile.words import LANGUAGE_GLOBS, NUMBERS, number, spec
 from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
 # A retraction states no check: it withdraws one (rules/retraction.py).
 _RETRACTION = lazy(
-    r"^\s*(?:retract|withdraw|drop|forget|cancel|undo|ignore)\b|\bno longer\b|\bis allowed again\b", re.I
+    # "the project no longer uses it" is the reason for a rule, not the rule withdrawn
+    r"^\s*(?:retract|withdraw|drop|forget|cancel|undo|ignore)\b|"
+    r"\bno longer\b(?!\s+(?:uses?|used|supports?|ships?|has|have|includes?|depends|needs? it|works?)\b)|"
+    r"\bis allowed again\b",
+    re.I,
 )
 
 
@@ -57,44 +64,15 @@ _NEVER_PHRASES = (
         ),
         "never",
     ),
-    (lazy(r",?\s*\b(?:under any circumstances|for any reason|ever again)\b,?", re.I), " "),
+    (lazy(r",?\s*\b(?:under any circumstances|for any reason|ever again|at all costs|whatsoever)\b,?", re.I), " "),
+    # "stay away from X", "refrain from using X", "quit using X": set phrases of "never use X"
+    (
+        lazy(
+            r"\b(?:stay|keep|steer) (?:away|clear) (?:from|of)\b|\brefrain from\b|^(?:enough|stop) with (?:the )?", re.I
+        ),
+        "never use ",
+    ),
 )
-
-
-# A complaint that states the rule: "you keep using pip", "why do you keep running git push --force?" is "never ..."
-_COMPLAINT = lazy(
-    r"^\s*(?:(?:ugh+|omg|come on|seriously|again|dude|bro|man|wtf|hey|ok|okay|look|so)[,!.]*\s+)*"
-    r"(?:(?:why|how come)\s+(?:do|are|did|would|is|does)\s+you\s+(?:keep\s+|still\s+|always\s+)?(?:on\s+)?|"
-    r"you(?:'re| are)?\s+(?:keep|kept|still|always|again)\s+(?:on\s+)?)"
-    r"(?P<verb>using|running|doing|calling|adding|installing|committing|pushing|editing|touching|creating|writing|"
-    r"deleting|modifying)\b(?P<rest>[^.?!;]*)",
-    re.I,
-)
-_BASE = {
-    "using": "use",
-    "running": "run",
-    "doing": "",
-    "calling": "call",
-    "adding": "add",
-    "installing": "install",
-    "committing": "commit",
-    "pushing": "push",
-    "editing": "edit",
-    "touching": "touch",
-    "creating": "create",
-    "writing": "write",
-    "deleting": "delete",
-    "modifying": "modify",
-}
-
-
-def _as_rule(text: str) -> str:
-    """A complaint that names what the agent keeps doing, read as the rule it states."""
-    found = _COMPLAINT.match(text)
-    if found is None:
-        return text
-    base = _BASE[found.group("verb").lower()]
-    return f"never {base} {found.group('rest').strip()}".replace("  ", " ") + text[found.end() :]
 
 
 def plain_rule(text: str) -> str:
@@ -150,7 +128,7 @@ def propose(text: str, condition: str | None = None, exceptions: Sequence[str] =
     text = text.strip().rstrip(".!?;:, ")
     if not text or _RETRACTION.search(text):
         return []
-    text = _as_rule(strip_placeholders(plain_rule(text)))
+    text = as_rule(strip_placeholders(plain_rule(text)))
     ask = _ASK_BEFORE.match(text)
     if ask:  # "ask before running git clean": the command is blocked until the user says yes
         text = f"never {ask.group('rest')}"

@@ -30,7 +30,7 @@ def actions() -> tuple[Action, ...]:
     out = []
     for entry in command_table().get("actions", []):
         params: dict[str, Any] = {"program": entry["program"]}
-        for key in ("subcommand", "flags", "args"):
+        for key in ("subcommand", "flags", "args", "synonyms"):
             if entry.get(key):
                 params[key] = entry[key]
         out.append(Action(lazy(rf"\b{entry['phrase']}(?![\w-])", re.I), params))  # built from cached code

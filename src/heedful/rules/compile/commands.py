@@ -11,8 +11,10 @@ import re
 from typing import Any
 
 from heedful.rules import vocabulary as vocab
+from heedful.rules.compile.english import related
 from heedful.rules.compile.pipelines import pipeline_checks
 from heedful.rules.compile.reach import narrowed
+from heedful.rules.compile.runners import through_runner
 from heedful.rules.compile.words import NEGATED, spec
 from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
@@ -40,6 +42,8 @@ _WHOLE_TREE = lazy(
     r"code base|project|tree|monorepo)\b",
     re.I,
 )
+# "never force push the main branch": the branch named as the object of the push
+_PUSHED_BRANCH = lazy(r"push\w*\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?\s+branch\b", re.I)
 _NOT_BRANCH = frozenset("it the remote origin github upstream a any that this there them shared".split())
 
 
@@ -47,7 +51,7 @@ _UV_INSTALLS = (["pip"], ["add"], ["sync"], ["install"], ["remove"], ["lock"])
 # Verbs right before a program that name one of its actions, not running it as such ("never upgrade pip packages").
 _ACTION_VERBS = frozenset(
     "upgrade upgrading update updating bump bumping downgrade downgrading configure configuring reconfigure "
-    "reinstall reinstalling".split()
+    "reinstall reinstalling install installing uninstall uninstalling restart restarting remove removing".split()
 )
 
 
@@ -89,6 +93,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
             subcommand = list(rule.subcommand_words)
         elif rule.subcommand and not subcommand:
             subcommand = rule.subcommand.split()
+        elif rule.subcommand == "add" and subcommand == ["install"]:
+            subcommand = ["add"]  # "no global pnpm installs": `pnpm add -g` is how it installs globally
         elif rule.subcommand and subcommand[: len(rule.subcommand.split())] != rule.subcommand.split():
             return None
         for group in rule.flags:
@@ -112,6 +118,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         return None  # "never commit directly on main": the branch is not in the command line
     # "no global uv tool installs": a word that repeats the subcommand, inflected, is not an argument
     args = [a for a in mention.args if a not in subcommand and re.sub(r"(?:s|es|ing|ed)$", "", a) not in subcommand]
+    # "no uv tool installs": an inflected verb is the subcommand word as typed (a command line never says "installs")
+    args = [_SUBCOMMAND_VERBS.get(a, a) for a in args]
     mode = re.search(r"\b[0-7]{3,4}\b", text) if mention.program in ("chmod", "umask") else None
     if mode and mode.group(0) not in args:
         args.append(mode.group(0))  # "never chmod files to 777": the mode is the forbidden argument
@@ -121,7 +129,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     if not args and mention.program != "git" and _WHOLE_TREE.search(text[text.lower().find(mention.program) :]):
         args.append(".")  # "never run prettier --write on the whole repo": the repository root as the target
     if mention.program == "git" and subcommand[:1] == ["push"] and not args:
-        branch = _BRANCH.search(text[text.lower().find("push") :] if "push" in text.lower() else "")
+        pushed = text[text.lower().find("push") :] if "push" in text.lower() else ""
+        branch = _BRANCH.search(pushed) or _PUSHED_BRANCH.match(pushed)
         if branch and branch.group("b").lower() not in _NOT_BRANCH:
             args = [branch.group("b")]
             params["implicit_target"] = True
@@ -246,65 +255,6 @@ def _bare_only(found: dict[str, Any], alternatives: list[str]) -> bool:
     return False
 
 
-# "run tox via uv", "always run pytest through poetry", "invoke jest with npx": the program only through a runner,
-# which the shell reader sees as the runner (`uv run tox` is uv): the bare program is what the rule forbids.
-_RUNNER_FORMS = {
-    "uv": "uv run",
-    "poetry": "poetry run",
-    "pipenv": "pipenv run",
-    "pdm": "pdm run",
-    "hatch": "hatch run",
-    "npx": "npx",
-    "pnpm": "pnpm exec",
-    "yarn": "yarn",
-    "bunx": "bunx",
-    "bun": "bunx",
-    "uvx": "uvx",
-    "pipx": "pipx run",
-    "nix": "nix run",
-    "bundle": "bundle exec",
-    "bundler": "bundle exec",
-    "mise": "mise exec --",
-}
-_THROUGH_RUNNER = lazy(
-    r"^(?:(?:always|please|only)\s+)*(?:run|invoke|call|execute|launch|start|use)\s+`?(?P<program>[\w.-]+)`?"
-    r"\s+(?:only\s+)?(?:via|through|with|using|under|inside|in)\s+`?(?P<runner>"
-    + "|".join(sorted(map(re.escape, _RUNNER_FORMS), key=len, reverse=True))
-    + r")`?(?:\s+(?:run|exec|x))?\W*$",
-    re.I,
-)
-
-
-# "always use `uv run` to run python scripts", "use poetry run for pytest": the runner form named first
-_RUNNER_FIRST = lazy(
-    r"^(?:(?:always|please|only)\s+)*(?:use|run)\s+`?(?P<runner>"
-    # longest first; equal lengths in a fixed order, so that the pattern is the same text in every process
-    + "|".join(sorted({re.escape(form) for form in _RUNNER_FORMS.values() if " " in form}, key=lambda f: (-len(f), f)))
-    + r")`?\s+(?:to|for)\s+(?:(?:run|running|execute|executing|invoke|invoking|start|starting)\s+)?"
-    r"(?:the\s+|all\s+|any\s+|your\s+)?`?(?P<program>[\w.-]+)`?(?:\s+(?:scripts?|files?|code|commands?))?\W*$",
-    re.I,
-)
-
-
-def _through_runner(text: str) -> CheckSpec | None:
-    found = _THROUGH_RUNNER.match(text.strip())
-    first = _RUNNER_FIRST.match(text.strip()) if found is None else None
-    if first is not None:
-        program = vocab.program_named(first.group("program"))
-        if program is None or program in vocab.PRIVILEGE_TOOLS:
-            return None
-        alternative = f"{first.group('runner').lower()} {first.group('program').lower()}"
-        return spec("forbidden_command", {"program": program, "alternatives": [alternative]})
-    if found is None:
-        return None
-    program = vocab.program_named(found.group("program"))
-    runner = found.group("runner").lower()
-    if program is None or program == vocab.program_named(runner) or program in vocab.PRIVILEGE_TOOLS:
-        return None
-    alternative = f"{_RUNNER_FORMS[runner]} {found.group('program').lower()}"
-    return spec("forbidden_command", {"program": program, "alternatives": [alternative]})
-
-
 # "never run more than one npm install at a time": how many run together, which one command line cannot show
 _CONCURRENCY = lazy(
     r"\b(?:more than (?:one|once|\d+|two|a few)|at (?:a|the same) time|in parallel|concurrently|simultaneously|"
@@ -313,10 +263,55 @@ _CONCURRENCY = lazy(
 )
 
 
+_SUBCOMMAND_VERBS = {
+    f"{verb}{ending}": verb
+    for verb in ("install", "add", "publish", "deploy", "delete", "remove", "upgrade", "update", "push", "build")
+    for ending in ("s", "es", "ing", "ed")
+    if not (verb.endswith("e") and ending in ("es", "ing", "ed"))
+} | {"deleting": "delete", "removing": "remove", "updating": "update", "updated": "update", "deleted": "delete"}
+_WITH = frozenset({"with", "using", "via", "through"})
+_RUN_VERBS = frozenset(
+    "use using run running call calling invoke invoking execute executing try trying do doing".split()
+)
+
+
+def _done_with(words: list[str], mention: vocab.Mention) -> bool:
+    """Whether the rule names something done *with* the program that is not what the program is for: "stop the
+    postgres container with docker" (guidance) against "never search with grep" (the program's own activity)."""
+    if mention.start < 2 or words[mention.start - 1] not in _WITH:
+        return False
+    clause = words[: mention.start - 1]
+    negations = [i for i, w in enumerate(clause) if w in vocab.NEGATIONS or w.endswith("n't")]
+    verb = next((w for w in clause[negations[-1] + 1 :] if w not in ("ever", "please", "to")), "") if negations else ""
+    if not verb or verb in _RUN_VERBS or not re.fullmatch(r"[a-z]+", verb):
+        return False
+    activities = vocab.activity_words(mention.program)
+    stems = {w.rstrip("e") for w in activities} | {re.sub(r"(?:ing|es|s|ed)$", "", w) for w in activities}
+    return verb not in activities and re.sub(r"(?:ing|es|s|ed)$", "", verb).rstrip("e") not in stems
+
+
+_POINTERS = (["-"], ["–"], ["—"], ["->"], ["=>"], ["→"])
+_DETERMINERS = frozenset("the a an any those these this that my our".split())
+# Objects of "commit"/"push" that leave the command whole: "never push your changes", "don't commit anything".
+_WHOLE_OBJECTS = frozenset(
+    "changes change work anything everything stuff it them code commits commit branch branches edits".split()
+)
+
+
+def _names_what(after: list[str]) -> bool:
+    """Whether the words after a git verb named alone say which things it acts on ("commit the api keys")."""
+    if not after or after[0] not in _DETERMINERS:
+        return False
+    nouns = [w for w in after[1:] if re.fullmatch(r"[a-z][\w./-]*", w)]
+    if after[2:3] == ["branch"]:
+        return False  # "push the main branch": the branch is the push's target (read as its argument)
+    return bool(nouns) and nouns[0] not in _WHOLE_OBJECTS and nouns[0] not in vocab.STOP
+
+
 def command_checks(text: str) -> list[CheckSpec]:
     if _CONCURRENCY.search(text):
         return []
-    through = _through_runner(text)
+    through = through_runner(text)
     if through is not None:
         return [through]
     piped = pipeline_checks(text)
@@ -348,6 +343,20 @@ def command_checks(text: str) -> list[CheckSpec]:
         # "`bun install` (never `npm install`)", "`bun run compile` — NOT `bun run build`": the command named first
         # is the one to use
         prefer = [mentions[0]]
+    if not prefer and forbid:
+        # "not npm - pnpm", "no pip -> uv": the command named after a dash or an arrow is the one to use;
+        # "stop using npm. it's pnpm here", "not find? fd is faster": a tool of the same job named after it
+        words = vocab.plain_words(text)
+        prefer = [
+            m
+            for m in mentions
+            if m.role == "neutral"
+            and m.start > forbid[0].start
+            and (
+                words[m.start - 1 : m.start] in _POINTERS
+                or (len(forbid) == 1 and related(forbid[0].program, m.program))
+            )
+        ][:1]
     alternatives = list(dict.fromkeys(_alternative(m) for m in prefer))
     if not forbid:
         contrasted = _contrasted_flag(text, prefer)
@@ -386,6 +395,8 @@ def command_checks(text: str) -> list[CheckSpec]:
     for mention in forbid:
         if mention.program == "git" and not mention.subcommand and not mention.flags and not mention.concepts:
             continue  # "never commit model weights to git": git itself is not what the rule forbids
+        if mention.implied and _names_what(vocab.plain_words(text)[mention.end : mention.end + 3]):
+            continue  # "never commit the api keys": which commits, a thing no command line shows
         plain = not (mention.subcommand or mention.flags or mention.args)
         # the preferred spelling is the same program to the shell reader: only the forbidden spelling is checked
         respelling = [
@@ -415,9 +426,29 @@ def command_checks(text: str) -> list[CheckSpec]:
                 found["bare"] = True
         if narrowed(text, mention.start, mention.end, spec("forbidden_command", found)) is not None:
             continue  # "curl against the GitHub API": the rule allows every other use of the program
+        bare = not (found.get("subcommand") or found.get("flags") or found.get("args"))
+        if bare and mention.program not in vocab.PRIVILEGE_TOOLS and _done_with(vocab.plain_words(text), mention):
+            continue  # "never mock the database with docker": one use of the program, not every use
         if not any(existing.params == found for existing in out):
             out.append(spec("forbidden_command", found))
-    return out
+    return _together(out)
+
+
+def _together(found: list[CheckSpec]) -> list[CheckSpec]:
+    """ "not npm or yarn", "no pip, poetry or pipenv": programs banned whole in one rule are one check, the others
+    matched like the first (a rule is one check; the first program alone would let the others through)."""
+    plain = [f for f in found if set(f.params) <= {"program", "alternatives"} and isinstance(f.params["program"], str)]
+    if (
+        len(plain) < 2
+        or len(plain) != len(found)
+        or vocab.vocabulary().programs.get(str(plain[0].params["program"])) is None
+    ):
+        return found
+    first = dict(plain[0].params)
+    first["synonyms"] = [
+        str(f.params["program"]) for f in plain[1:] if f.params.get("alternatives") == first.get("alternatives")
+    ]
+    return [spec("forbidden_command", first)] if first["synonyms"] else found
 
 
 # "this repo uses pnpm", "we use uv here", "our project is on poetry": the project's tool stated as a fact.
@@ -433,7 +464,7 @@ def project_tool(text: str) -> tuple[str, list[str]] | None:
     """(tool, its rivals) when the rule states which of rival tools the project uses, with no contrast of its own.
 
     "We're a yarn shop" -> ("yarn", ["npm", "pnpm", "bun"]); "use yarn" alone is a preference, not a fact: None."""
-    from heedful.rules.compile.mentions import stated_tool
+    from heedful.rules.compile.roles import stated_tool
 
     mentions = vocab.read_commands(text)
     if len(mentions) != 1 or mentions[0].role != "prefer" or mentions[0].subcommand or NEGATED.search(text):

@@ -30,6 +30,11 @@ _MENTION = lazy(
 _TYPES = lazy(
     r"\bcommit (?:message )?types?\s*(?:are|:|must be|include)\s+(?P<list>[a-z]+(?:\s*,\s*(?:and |or )?[a-z]+)+)", re.I
 )
+_TRAILING_PERIOD = lazy(
+    r"\b(?:end|finish|terminate)\w*(?:\s+[\w-]+){0,4}?\s+(?:with|in)\s+(?:a\s+)?(?:period|full stop|dot)\b|"
+    r"\b(?:trailing|final|ending)\s+(?:period|full stop|dot)s?\b",
+    re.I,
+)
 _PR_TEXT = lazy(r"\b(?:PR|pull[- ]request|merge[- ]request)\s+(?:titles?|descriptions?|bod(?:y|ies))\b", re.I)
 # A rule that also covers code, comments or issues says more than a commit message check can state.
 _ELSEWHERE = lazy(r"\b(?:source|code|comments?|docs?|documentation|issues?|diagnostics|tests?|rustdoc)\b", re.I)
@@ -132,6 +137,8 @@ def commit_message(text: str) -> CheckSpec | None:
             if what in ("upper-case", "uppercase", "capital")
             else "^[A-Z][A-Z0-9]+-[0-9]+"
         )
+    if _TRAILING_PERIOD.search(text) and NEGATED.search(text) and "require" not in params:
+        params["require"] = r"^[^\n]*[^.\n](\n|$)"  # "don't end commit subjects with a period"
     if NEGATED.search(text):
         forbid: list[str] = []
         agent = _TRAILER_OF.search(text)

@@ -67,7 +67,8 @@ _MUST_BE_COLON = lazy(
 # "make sure `npm test` passes before you finish", "ensure cargo clippy is clean before pushing"
 _ENSURE_PASSES = lazy(
     r"^(?:always\s+|please\s+)*(?:make sure|ensure|check|verify|confirm)\s+(?:that\s+)?(?P<what>`[^`]+`|"
-    r"[\w./:@-]+(?:\s+[\w./:@-]+){0,3}?)\s+(?:passes|succeeds|is clean|is green|runs clean(?:ly)?|exits 0)\s+"
+    r"[\w./:@-]+(?:\s+[\w./:@-]+){0,3}?)\s+(?:passes|pass|succeeds?|is clean|are clean|is green|are green|"
+    r"runs? clean(?:ly)?|exits 0)\s+"
     r"(?P<when>before|after|prior to)\b(?P<rest>.*)$",
     re.I,
 )
@@ -317,6 +318,11 @@ _LEFTOVER_GLOBS = {
 }
 
 
+_CODE_NOUN = lazy(
+    r"\s*(?:statements?|calls?|lines?|prints?|invocations?|debug(?:ging)?|comments?|in (?:the )?code)\b", re.I
+)
+
+
 def leftovers(text: str) -> CheckSpec | None:
     leftover = _LEFTOVER.search(text)
     if not leftover:
@@ -333,6 +339,8 @@ def leftovers(text: str) -> CheckSpec | None:
     globs = _LEFTOVER_GLOBS.get(what) or [g.strip("`") for g in re.split(r"\s+(?:or|and)\s+", what) if g.strip("`")]
     if "`" in what and not re.search(r"[./*]", what):
         return None  # "remove lines for `_SomeTable`": a name, not a file
+    if _CODE_NOUN.match(text[leftover.end() :]):
+        return None  # "don't leave `console.log` statements in code": code, not a file
     named = re.fullmatch(r"[\w-]+\.[a-z]{1,5}", what) is not None  # "don't leave out.txt behind"
     if not globs or not all("*" in g or "`" in what or named or what == "core dumps" for g in globs):
         return None

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import re
 
+from heedful.rules.compile.english import banned_alone, beside_sibling
+from heedful.rules.compile.roles import role
 from heedful.rules.lazy_regex import lazy
 from heedful.rules.vocabulary import (
     AMBIGUOUS,
     COMMAND_CUES,
     CONCEPT_PHRASES,
     CONCEPT_WORDS,
-    CONTRAST_BAD,
     FILLER,
     IMPLIED_PROGRAM,
     NEGATIONS,
@@ -36,109 +37,6 @@ from heedful.rules.vocabulary import (
     tokens,
     vocabulary,
 )
-
-# "instead of calling pytest", "not plain pytest", "rather than running npm": the contrast still names the program.
-_CONTRAST_TAILS = (
-    "",
-    " using",
-    " the",
-    " calling",
-    " running",
-    " invoking",
-    " plain",
-    " a",
-    " the system",
-    " a system",
-    " bare",
-    " the bare",
-    " a bare",
-    " the plain",
-    " raw",
-    " naked",
-    " directly",
-)
-_CLAUSE_STARTS = frozenset(
-    "we i you they it it's its this our here use prefer try just only instead always go switch stick"
-    " regenerate generate run fix update create make add edit write rebuild".split()
-)
-
-
-def _role(words: list[str], start: int, end: int) -> str:
-    """forbid | prefer | neutral, from the words before (and just after) the mention."""
-    before: list[str] = []
-    for word in reversed(words[max(0, start - 8) : start]):
-        if word in (".", ";", "!", "?"):
-            break
-        if word in (",", "-", "–", "—") and before and before[0] in _CLAUSE_STARTS:
-            break  # "never use pip, we use uv" / "don't use npm, use pnpm": a new clause after the comma
-        before.insert(0, word)
-    joined = " ".join(before)
-    # "is strictly prohibited": an adverb between the verb and the ban changes nothing; "git push --force is
-    # banned": the command's own words come before the verb
-    after = [w for w in words[end : end + 9] if w not in ("strictly", "absolutely", "totally", "completely")]
-    verb = next((k for k, w in enumerate(after[:5]) if w in ("is", "are", "banned", "forbidden")), 0)
-    if not all(w.startswith("-") or re.fullmatch(r"[a-z][\w.:-]*", w) for w in after[:verb]):
-        verb = 0
-    after = after[verb : verb + 4]
-    contrast = next((c for c in CONTRAST_BAD if joined.endswith(tuple(c + tail for tail in _CONTRAST_TAILS))), None)
-    sentence = " ".join(words)
-    unless = {
-        "from": not re.search(r"\b(?:switch|switched|move|moved|migrat\w*)\b", joined),
-        "over": not re.search(r"\bprefer|favou?r|choose|pick\b", sentence),
-        "than": "rather" not in joined and "other" not in joined,
-    }
-    if contrast and not joined.endswith("not only") and not unless.get(contrast, False):
-        return "forbid"
-    if after[:2] in (["is", "banned"], ["is", "forbidden"], ["is", "off-limits"], ["is", "deprecated"]) or (
-        after[:1] in (["banned"], ["forbidden"])
-    ):
-        return "forbid"
-    if (
-        " ".join(after[:3])
-        in (
-            "is not allowed",
-            "is off limits",
-            "isn't allowed",
-            "is never allowed",
-            "is off the",  # "pkexec is off the table"
-            "is a no-go",
-            "is not okay",
-            "is not ok",
-        )
-        or after[:2] in (["is", "prohibited"], ["is", "verboten"], ["is", "disallowed"])
-    ):
-        return "forbid"
-    last_neg = max((i for i, w in enumerate(before) if w in NEGATIONS or w.endswith("n't")), default=-1)
-    last_pref = max((i for i, w in enumerate(before) if w in PREFER_VERBS), default=-1)
-    if last_neg >= 0 and (
-        last_pref < last_neg
-        or (last_pref > last_neg and before[last_neg] in ("never", "stop", "don't", "dont", "not", "avoid"))
-    ):
-        # "never use pip", "stop using sudo", "don't use doas": a verb after the negation stays negated,
-        # unless a contrast turned it ("don't use X, use Y" is split by the comma before Y).
-        return "forbid"
-    if last_pref >= 0 or after[:1] == ["only"] or joined.endswith(("to", "with")) or stated_tool(joined, after):
-        return "prefer"
-    return "neutral"
-
-
-# "we're a yarn shop", "this is a pnpm workspace", "poetry manages deps here": the project's tool stated as a fact.
-_TOOL_NOUNS = frozenset("shop house team workspace workspaces monorepo project repo repository codebase setup".split())
-_TOOL_VERBS = frozenset("manages handles owns runs drives installs".split())
-
-
-def stated_tool(before: str, after: list[str]) -> bool:
-    """Whether the words around a program state it as the project's tool rather than name it in passing."""
-    if after[:1] and after[0] in _TOOL_NOUNS and re.search(r"(?:^|\s)(?:a|an)$", before):
-        return True
-    if re.search(
-        r"\b(?:repo|repository|project|codebase|monorepo|workspace|we|we're|here)\s+(?:is|are|runs?|standardi[sz]ed)"
-        r"\s+on$|\b(?:managed|handled|installed)\s+(?:with|by|via|through|using)$|"
-        r"\b(?:switched|moved|migrated)\s+(?:over\s+)?to$",
-        before,
-    ):
-        return True
-    return bool(after[:1]) and after[0] in _TOOL_VERBS and not before.strip()
 
 
 def _read_after(
@@ -247,10 +145,22 @@ def _read_after(
 _LANGUAGES = frozenset("python node ruby php perl java go deno terraform docker helm bash sh zsh tsc".split())
 
 
+# Nouns after a language's name that make it the language, not its program ("python packages").
+_OF_A_LANGUAGE = frozenset(
+    "file files package packages module modules library libraries libs dependencies deps code project projects "
+    "version versions".split()
+)
 # Words between a verb and its program: "install system packages with apt".
 _BRIDGE = frozenset("with using via through system any new global globally of your our own".split())
 _RUN_CUES = frozenset(
     {"run", "running", "execute", "executing", "type", "typing", "invoke", "call", "pass", "use", "using"}
+)
+
+
+# Words after an English verb that is also a program which make it the verb ("make changes", "make sure").
+_VERB_OBJECTS = frozenset(
+    "a an the any some sure it them this that these those your my our changes change edits edit commits "
+    "modifications updates assumptions up".split()
 )
 
 
@@ -273,11 +183,12 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
             ):
                 return None  # "changes you did not make.": a verb, not the program
             if (
-                after in ("file", "files")
+                after in _OF_A_LANGUAGE
                 and program.name in _LANGUAGES
                 and before not in ("run", "running", "execute", "use", "using", "with")
             ):
-                return None  # "never commit python files", "terraform files": a kind of file, not the program
+                # "never commit python files", "install python packages with pip": things of the language
+                return None
             if program.name == "pre-commit" and after in ("hook", "hooks"):
                 return None  # "never skip pre-commit hooks": the git hooks, which `git commit --no-verify` skips
             if before == "from" and "import" in flat[max(0, i - 4) : i]:
@@ -285,6 +196,8 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
             if (
                 program.name in AMBIGUOUS
                 and size == 1
+                and not banned_alone(flat, i)
+                and not beside_sibling(flat, i, program.name)
                 and before not in COMMAND_CUES
                 and not after.startswith("-")
                 and after not in program.subcommands
@@ -293,6 +206,8 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
                 return None
             if program.name in AMBIGUOUS and size == 1 and after in ("than", "of", "like"):
                 return None  # "never run more than one npm install": a word of the sentence
+            if program.name in AMBIGUOUS and size == 1 and after in _VERB_OBJECTS and before != "run":
+                return None  # "do not make changes to vendor/", "make sure": the verb with its object
             return program, size
     word = flat[i]
     if (
@@ -392,7 +307,12 @@ def read_commands(text: str) -> list[Mention]:
             if program is not None:
                 inner_words = [plain_token(t) for t in inner]
                 sub, flags, args, unread, _ = _read_after(program, inner_words, 1, explicit=True, span=True)
-                mention = Mention(program.name, i, i + 1, _role(flat, i, i + 1), sub, flags, args, unread=unread)
+                # "`yarn global add`": a concept word inside the command is the command's own
+                concepts = list(dict.fromkeys(CONCEPT_WORDS[w] for w in unread if w in CONCEPT_WORDS))
+                unread = [w for w in unread if w not in CONCEPT_WORDS]
+                mention = Mention(
+                    program.name, i, i + 1, role(flat, i, i + 1), sub, flags, args, concepts=concepts, unread=unread
+                )
                 mention.spelled = " ".join(t.strip("`") for t in inner)
                 mentions.append(_launched(mention))
                 consumed.add(i)
@@ -433,7 +353,7 @@ def read_commands(text: str) -> list[Mention]:
                         implied[0],
                         i,
                         i + 1,
-                        _role(flat, i, i + 1),
+                        role(flat, i, i + 1),
                         [implied[1]],
                         flags,
                         args,
@@ -451,14 +371,16 @@ def read_commands(text: str) -> list[Mention]:
         )
         sub, flags, args, unread, stop = _read_after(program, flat, i + size, explicit)
         consumed.update(range(i, stop))
-        mention = Mention(program.name, i, i + size, _role(flat, i, i + size), sub, flags, args, unread=unread)
+        mention = Mention(program.name, i, i + size, role(flat, i, i + size), sub, flags, args, unread=unread)
         mention.spelled = " ".join(raw[i:stop])
         mention = _launched(mention)
         if not sub:  # "global yarn installs", "installs with pip": the subcommand may come first
             for j in range(max(0, i - 5), i):
                 if j < i - 3 and not all(w in FILLER or w in _BRIDGE for w in flat[j + 1 : i]):
                     continue
-                if flat[j] in program.subcommands and flat[j] not in ("i", "add", "run"):
+                if flat[j] in program.subcommands and flat[j] not in ("i", "add", "run", "running", "runs"):
+                    if flat[j] == "stop" and flat[j + 1 : j + 2] in (["using"], ["running"], ["calling"]):
+                        break  # "stop using systemctl": the verb of the rule, not the subcommand
                     mention.subcommand = program.subcommands[flat[j]].split()
                     consumed.add(j)
                     break

@@ -64,13 +64,19 @@ FILE_KINDS = {
 }
 # Folders that live beside the code they belong to, one per app or test folder: named alone, they are at any depth.
 NESTED_DIRS = frozenset({"migrations", "__snapshots__", "__pycache__"})
-_DIR_WORDS = frozenset("migrations vendor node_modules dist build generated third_party __generated__".split())
+_DIR_WORDS = frozenset(
+    "migrations vendor node_modules dist build generated third_party __generated__ venv virtualenv target coverage "
+    "__pycache__ logs".split()
+)
+# Files named by a bare word: private keys people name in rules ("never commit id_rsa").
+_BARE_FILES = frozenset("id_rsa id_ed25519 id_ecdsa id_dsa".split())
 _EDIT_VERB = lazy(
     r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:manually|directly|proactively|unnecessarily)\s+|"
     r"hand-?\s*)?(?:edit(?:ing|s)?|"
     r"modify(?:ing)?|touch(?:ing)?|chang(?:e|ing)|writ(?:e|ing)(?:\s+(?:to|in|into))?|overwrit(?:e|ing)|"
     r"creat(?:e|ing)|add(?:ing)?|put(?:ting)?|delet(?:e|ing)|remov(?:e|ing)|mess(?:ing)? with|rewrit(?:e|ing)|"
     r"regenerat(?:e|ing)|reformat(?:ting)?|updat(?:e|ing)|add(?:ing)?|replac(?:e|ing)|overwrit(?:e|ing)|"
+    r"(?:mak(?:e|ing)\s+)?(?:any\s+)?(?:changes|edits|modifications|writes)\s+(?:to|in)|"
     r"(?:hand-?\s*)?writ(?:e|ing)(?:\s+or\s+(?:edit|modify|change))?|bypass(?:ing)?)\b(?:\s+or\s+\w+)?(?P<rest>.*)$",
     re.I,
 )
@@ -78,10 +84,17 @@ _LEAVE_ALONE = lazy(
     r"^(?:leave|keep)\s+(?P<rest>.+?)\s+(?:alone|untouched|as is|unchanged)\b|"
     r"^(?P<rest2>.+?)\s+(?:is|are)\s+(?:read-?only|off[- ]limits|hands[- ]off)\b|"
     r"^(?:treat|consider)\s+(?P<rest4>.+?)\s+(?:as\s+)?(?:read-?only|off[- ]limits|immutable)\b|"
-    r"^hands[- ]off\s+(?:of\s+)?(?P<rest3>.+)$|"
+    r"^(?:(?:keep|take)\s+(?:your\s+)?)?hands[- ]off\s+(?:of\s+)?(?P<rest3>.+)$|"
+    r"^(?:stay|keep)\s+out\s+of\s+(?P<rest6>.+)$|"
+    # "X must not be modified", "X is generated, do not edit it": the path first
+    r"^(?P<rest7>.+?)\s+(?:must|should|shall|may|can|is|are)\s*(?:n'?t|not|never)\s*(?:ever\s+)?(?:be\s+)?"
+    r"(?:modified|edited|changed|touched|written(?: to)?|overwritten|updated|deleted|removed|hand-edited)\b|"
+    r"^(?P<rest8>.+?)\s+(?:is|are)\s+(?:auto-?)?generated\s*[,;.:—–-]?\s*(?:so\s+)?(?:do\s+not|don'?t|never)\s+"
+    r"(?:edit|modify|touch|change)\b|"
     r"^(?P<rest5>.+?)\s*[:,—–-]\s*(?:hands[- ]off|read[- ]only|off[- ]limits|do not touch|don'?t touch)\b",
     re.I,
 )
+_ALONE_GROUPS = ("rest", "rest2", "rest3", "rest4", "rest5", "rest6", "rest7", "rest8")
 # Territory named in prose: who owns a path says the agent must not write there ("nothing under infra/ is ours
 # to change", "vendor/ belongs to another team", "gen/ is managed by buf", "third_party/ is vendored").
 _NOT_OURS = (
@@ -135,9 +148,22 @@ HOME_ONLY = frozenset(
 
 _STAGE_VERB = lazy(
     r"\b(?:never|don'?t|do not|stop|avoid|no)\s+(?:ever\s+)?(?:(?:git\s+)?add(?:ing)?|"
-    r"stag(?:e|ing)|commit(?:ting)?|check(?:ing)? in|push(?:ing)?)\b(?P<rest>.*)$",
+    r"stag(?:e|ing)|commit(?:ting)?|check(?:ing)? in|push(?:ing)?|includ(?:e|ing)|track(?:ing)?)\b(?P<rest>.*)$",
     re.I,
 )
+# Verbs that stage a file only where the rule says it is git's: "never include X in a commit", "don't track X in git".
+_GIT_ONLY_VERBS = lazy(r"\b(?:add(?:ing)?|includ(?:e|ing)|track(?:ing)?)\b", re.I)
+_VERSION_CONTROL = r"(?:git|the repo|the repository|version control|source control|commits?|the index|vcs)"
+# The file first, the staging after: "X must never be committed", "keep X out of git", "X doesn't belong in git".
+_STAGED_SUBJECT = lazy(
+    r"^(?:(?:please\s+)?(?:make sure|ensure|be sure)(?:\s+that)?\s+)?(?P<rest>.+?)\s+(?:(?:must|should|shall|may|can|"
+    r"is|are|gets?)\s*(?:n'?t|not)?\s*(?:never\s+|not\s+|ever\s+)*(?:be\s+|get\s+)?(?:committed|staged|checked in|"
+    r"pushed|tracked)|(?:does|do)\s*(?:n'?t|not)\s+belong\s+(?:in|into)\s+" + _VERSION_CONTROL + r"|"
+    r"(?:stays?|remains?)\s+out\s+of\s+" + _VERSION_CONTROL + r")\b|"
+    r"^(?:always\s+)?keep\s+(?P<kept>.+?)\s+out\s+of\s+" + _VERSION_CONTROL + r"\b",
+    re.I,
+)
+_NEGATED_SUBJECT = lazy(r"\b(?:never|not|n't)\b|\bdoes\s*n|\bout of\b", re.I)
 _OUTSIDE = lazy(
     r"\b(?:never|don'?t|do not)\b.{0,40}\b(?:write|edit|modify|touch|create|change)\w*\b.{0,30}"
     r"\boutside\s+(?:of\s+)?(?:the|this|our)\s+(?:repo|repository|project|workspace|working directory|"
@@ -174,6 +200,8 @@ def _globs(rest: str, staged: bool = False) -> list[str]:
             name = next((f for f in _FILE_NAMES if match.group("k").rstrip("s") == f), None)
             if name:
                 found.append(f"{name}*" if name in DOC_STEMS else name)  # CHANGELOG.md, README.rst alike
+            elif word in _BARE_FILES:
+                found.append(word)
             elif word in _DIR_WORDS and not re.match(
                 r"\s+(?!folder|directory|dir|or\b|and\b)[a-z]", rest[match.end() :]
             ):
@@ -246,7 +274,9 @@ _ASPECT = lazy(
     re.I,
 )
 _GIT_CONTEXT = lazy(
-    r"\bgit\b|\bstag(?:e|ed|ing)\b|\bto (?:the )?(?:index|repo|repository|version control|commits?|history)\b", re.I
+    r"\bgit\b|\bstag(?:e|ed|ing)\b|\b(?:to|in|into) (?:the |a |any )?(?:index|repo|repository|version control|"
+    r"source control|commits?|history)\b",
+    re.I,
 )
 _NAMING = lazy(
     r"\bfiles?\s+(?:use|are named|end (?:in|with)|should (?:use|end (?:in|with)))\s+`?\*?\.[\w.]+`?\s*,?\s*\(?"
@@ -265,7 +295,8 @@ _EVERY_PLACE = lazy(
 
 
 _OUTSIDE_PATH = lazy(
-    r"\b(?:outside|out of|beyond|other than|except(?: for| in)?|apart from|besides)\s+(?:of\s+)?(?:the\s+)?"
+    r"\b(?:outside|(?<!stay )(?<!keep )out of|beyond|other than|except(?: for| in)?|apart from|besides)\s+"
+    r"(?:of\s+)?(?:the\s+)?"
     r"(?!(?:repo|repository|project|workspace|working directory|codebase)\b)`?[\w.~-]*/",
     re.I,
 )
@@ -282,26 +313,36 @@ def path_checks(text: str) -> list[CheckSpec]:
     owned = owned_elsewhere(text)
     if owned:
         return [spec("forbidden_path", {"globs": owned, "outside_project": False})]
+    subject = _STAGED_SUBJECT.match(text.strip())
+    if subject and _NEGATED_SUBJECT.search(subject.group(0)):
+        globs = _globs(subject.group("rest") or subject.group("kept") or "", staged=True)
+        if globs:
+            return [spec("staged_path", {"globs": globs})]
     staged = _STAGE_VERB.search(text)
-    if staged and re.search(r"\badd(?:ing)?\b", staged.group(0), re.I) and not _GIT_CONTEXT.search(text):
+    if staged and _GIT_ONLY_VERBS.search(staged.group(0)[:24]) and not _GIT_CONTEXT.search(text):
         staged = None  # "do not add CircleCI config": creating the file, not staging it
     if staged and not re.search(r"\bcommit messages?\b|\bto\s+(?:main|master)\b|\bbranch(?:es)?\b", text, re.I):
-        rest = staged.group("rest")
-        if re.match(r"\s+(?:directly\s+)?(?:to|into|onto)\b", rest, re.I):
+        # "add node_modules to git", "include X in a commit": where it is staged is the rule's own word for git
+        rest: str | None = re.sub(
+            r"\s+(?:to|in|into|from)\s+(?:a\s+|any\s+|the\s+|your\s+|our\s+)?(?:git|repo|repository|version control|"
+            r"source control|commits?|index|vcs)\b\W*$",
+            "",
+            staged.group("rest"),
+            flags=re.I,
+        )
+        staged_rest = rest or ""
+        if re.match(r"\s+(?:directly\s+)?(?:to|into|onto)\b", staged_rest, re.I):
             return []  # "never push to origin/main": where it goes, not what is staged
-        if _INDIRECT.match(rest):
+        if _INDIRECT.match(staged_rest):
             return []  # "add logging in engine.py", "adding a dependency to package.json": the file is not staged
-        globs = _globs(rest, staged=True)
+        globs = _globs(staged_rest, staged=True)
         return [spec("staged_path", {"globs": globs})] if globs else []
     edit = _EDIT_VERB.search(text)
     alone = _LEAVE_ALONE.search(text)
     rest = (
         edit.group("rest")
         if edit
-        else (
-            alone
-            and next((alone.group(g) for g in ("rest", "rest2", "rest3", "rest4", "rest5") if alone.group(g)), None)
-        )
+        else (alone and next((alone.group(g) for g in _ALONE_GROUPS if alone.group(g)), None))
     )
     if (
         edit
@@ -311,7 +352,28 @@ def path_checks(text: str) -> list[CheckSpec]:
         return []  # "never add a dependency to package.json": the file is where, not what
     if edit and _ASPECT.match(rest or ""):
         return []  # "don't change the signatures of APIs in pkg/": an aspect of the files, not the files
+    if edit and alone and not _globs(edit.group("rest")):
+        # "vendor/: do not touch": the verb ends the rule, the path came first
+        rest = next((alone.group(g) for g in _ALONE_GROUPS if alone.group(g)), rest)
+    left = _LEAVE_PRONOUN.search(text)
+    pointed = left.start() if left else edit.start() if edit and _PRONOUN.match(rest or "") else None
+    if pointed is not None and not _PURPOSE.search(rest or ""):
+        # "generated code lives in gen/; don't edit it": the path named before, in the clause the pronoun points to
+        named = _globs(re.split(r"[;—–]|\s-\s|\.\s", text[:pointed].strip())[0])
+        return [spec("forbidden_path", {"globs": named, "outside_project": False})] if named else []
     if not rest or _PURPOSE.search(rest):
         return []  # "don't update snapshots to make tests pass": the purpose decides, no path does
     globs = _globs(rest)
     return [spec("forbidden_path", {"globs": globs, "outside_project": False})] if globs else []
+
+
+_LEAVE_PRONOUN = lazy(
+    r"[;,.—–-]\s*(?:so\s+)?(?:please\s+)?(?:leave|keep)\s+(?:it|them|these|those)\s+"
+    r"(?:alone|untouched|as is|unchanged)\b",
+    re.I,
+)
+_PRONOUN = lazy(
+    r"^\s*(?:it|them|these|those|this|that|any of (?:it|them|those)|(?:these|those|the|such) files)"
+    r"(?:\s+(?:by hand|manually|directly|ever|again|yourself))*\W*$",
+    re.I,
+)

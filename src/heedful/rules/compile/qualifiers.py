@@ -78,7 +78,9 @@ def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
         for start, end in reversed(spans):
             found.insert(0, main[start:end].strip(" ,;"))
             main = main[:start] + " " + main[end:]
-    return re.sub(r"\s+", " ", main).strip(" ,;:.!?"), conditions, exceptions
+    main = re.sub(r"\s+", " ", main).strip(" ,;:!?").rstrip(".")
+    # a leading dot names a dotfile (".env must never be committed"), not punctuation
+    return re.sub(r"^[.\s]+(?![\w/*~])", "", main).strip(" ,;:!?"), conditions, exceptions
 
 
 # "when signing blocks a commit", "if the hook fails", "when the push is rejected": the moment a bypass flag would be
@@ -107,6 +109,8 @@ _CODING = frozenset(
     "fix fixes fixing fixed bug bugs bugfix bugfixes feature features implement implementing implementation refactor "
     "refactors refactoring develop developing development coding".split()
 )
+# Conditions every command the agent runs meets: it runs them on the machine it develops on.
+_ALWAYS_TRUE = frozenset("develop developing development dev coding locally local".split())
 # Prepositions of a condition carry no activity of their own ("when you look *through* the code").
 _PREPOSITIONS = frozenset("if as long through across into over around inside within from at by via".split())
 
@@ -127,6 +131,7 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
                 allowed |= {program.lower(), *program.lower().split()}
         allowed |= {str(w).lower() for w in params.get("subcommand") or []}
         allowed |= {"command", "commands", "shell", "terminal", "cli", "directly"}  # any command line is decided
+        allowed |= _ALWAYS_TRUE  # "when developing", "locally": every command the agent runs is run so
     elif check.kind in ("forbidden_path",):
         allowed |= EDIT_WORDS
     elif check.kind in ("staged_path", "commit_message"):
@@ -146,7 +151,37 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
     if check.kind == "forbidden_command" and _bypasses(check) and _WHEN_IT_FAILS.match(condition.strip()):
         return True  # "don't use --no-verify when the hook fails": the failure is why the bypass would be used
     content = _content_words(condition)
-    return bool(content) and all(w in allowed or re.fullmatch(r"\*?\.\w+", w) for w in content)
+    if not content and _THIS_PROJECT.match(condition.strip()):
+        return True  # "in this repo": where every rule of the project holds already
+    words = re.findall(r"[\w']+", condition.lower())
+    if not content and words and all(w in _ABOUT_THE_WORK for w in words):
+        return True  # "when working on the code", "in the codebase": the work every command is part of
+    stems = {_stem(w) for w in allowed}
+    return bool(content) and all(w in allowed or _stem(w) in stems or re.fullmatch(r"\*?\.\w+", w) for w in content)
+
+
+# Words of a condition that names only the work itself, which every command the agent runs is part of.
+_ABOUT_THE_WORK = frozenset(
+    "when whenever while if in on for within across throughout inside at with you you're we we're i i'm are is am "
+    "working work writing coding code codebase project projects repo repository the this our my your any".split()
+)
+# A condition that only names the project the rule is kept for says nothing a check must decide.
+_THIS_PROJECT = lazy(
+    r"^(?:in|for|on|within|across|throughout)\s+(?:this|the|our|my)\s+(?:project|repo|repository|codebase|code base|"
+    r"workspace|monorepo)\W*$|^(?:in\s+)?here\W*$",
+    re.I,
+)
+
+
+def _stem(word: str) -> str:
+    """A word without its inflection, so that "installs" and "installing" are the activity "install"."""
+    for suffix in ("ing", "es", "ed", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            stem = word[: -len(suffix)] if suffix != "s" else word[:-1]
+            if suffix in ("ing", "ed") and stem[-1] == stem[-2] and stem[-1] not in "lsz":
+                stem = stem[:-1]  # "formatting": format
+            return stem.rstrip("e") if len(stem) > 3 else stem
+    return word.rstrip("e") if len(word) > 3 else word
 
 
 # "unless I ask for more detail", "unless told otherwise": on a length limit, the user's own request in the turn

@@ -158,3 +158,23 @@ def test_reply_count_limit(unit: str, limit: int, reply: str, expected: str) -> 
 )
 def test_reply_forbidden_text(patterns: list[str], reply: str, expected: str) -> None:
     assert evaluate("reply_forbidden_text", {"patterns": patterns}, "delivery", {"delivery": reply}).result == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("perf(db): batch the inserts", "pass"),
+        ("feat!: drop support for Node 14", "pass"),
+        ("ci: cache the wheels", "pass"),
+        ("fix(parser): accept tabs", "pass"),
+        ("Fixed the parser", "violated"),
+        ("WIP", "violated"),
+    ],
+)
+def test_a_conventional_commits_rule_accepts_every_type_the_specification_allows(message: str, expected: str) -> None:
+    """ "Use Conventional Commits" names no types: the check must not invent a list that blocks `perf:` or `ci:`."""
+    from compile_cases import compiled
+
+    kind, params = compiled("Use Conventional Commits for commit messages.")
+    assert kind == "commit_message"
+    assert evaluate(kind, params, "pre_action", bash(f'git commit -m "{message}"')).result == expected

@@ -11,7 +11,9 @@ from heedful.rules.models import CheckSpec
 
 _COMMIT = lazy(r"\bcommit(?:s|ting)?\b|\bcommit messages?\b", re.I)
 _CONVENTIONAL = lazy(r"\bconventional[- ]commits?\b|\b(?:feat|fix|chore)\s*:", re.I)
-CONVENTIONAL = r"^(feat|fix|chore|docs|refactor|test)(\(.+\))?: "
+# The Conventional Commits specification: a lower-case type (feat and fix are two of any), an optional scope,
+# `!` for a breaking change. A rule that names no types must not invent a list: "perf(db): …" is conventional.
+CONVENTIONAL = r"^[a-z]+(\([^)]+\))?!?: "
 _SUBJECT = lazy(
     rf"\b(?:subjects?|first lines?|titles?|summary lines?|headers?|commit messages?)\b.{{0,40}}?"
     rf"(?:\b(?:under|below|at most|max(?:imum)?(?: of)?|no more than|within|to|up to)\s+|<=?\s*)"

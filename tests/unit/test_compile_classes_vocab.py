@@ -240,3 +240,32 @@ def test_required_commands_with_shell_operators_in_a_word_are_refused() -> None:
     with pytest.raises(CheckParamsError, match="shell operator"):
         KINDS["required_event"].cases({"commands": [["make", "lint;rm"]]})
     assert KINDS["required_event"].cases({"commands": [["pnpm", "-F", "@scope/kit", "test:unit"]]})
+
+
+# -- the way to run something, given as a whole command line through a runner -------------------------------
+@pytest.mark.parametrize(
+    ("rule", "program", "alternative"),
+    [
+        ("Run the unit tests using `uv run pytest -q tests/unit`", "pytest", "uv run pytest"),
+        ("lint with `pnpm exec eslint .`", "eslint", "pnpm exec eslint"),
+        ("Use `bundle exec rspec` to run the specs", "rspec", "bundle exec rspec"),
+        ("run the type check via `poetry run mypy src`", "mypy", "poetry run mypy"),
+    ],
+)
+def test_a_command_line_through_a_runner_forbids_the_bare_program(rule: str, program: str, alternative: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command"
+    assert params["program"] == program and params["alternatives"] == [alternative]
+    assert run(params, f"{program} --help") == "violated"
+    assert run(params, f"{alternative} --help") == "pass"
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Run the tests with `yarn test`",  # a package script as often as a program
+        "Run the build using `uv run` when you can",  # no program after the runner
+    ],
+)
+def test_a_runner_line_that_names_no_program_stays_guidance(rule: str) -> None:
+    assert compiled(rule) == (None, {})

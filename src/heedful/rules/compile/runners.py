@@ -53,7 +53,48 @@ _RUNNER_FIRST = lazy(
 )
 
 
+# "Run tests using `uv run pytest -vxs tests/ci`", "run the type checker with `uv run pyright`", "use `poetry run
+# pytest` to run the tests": the way to run something, given as a whole command line through a runner. The shell
+# reader sees that line as the runner, so the bare program is what the rule forbids. `yarn X` is left out: it
+# names a package script as often as a program; `python -m X` is the preferred-invocation class (`bare`).
+_LAUNCHED_FORMS = sorted(
+    {form for form in _RUNNER_FORMS.values() if form != "yarn"},
+    key=lambda f: (-len(f), f),
+)
+_LAUNCHED = "(?P<runner>" + "|".join(re.escape(f).replace(r"\ ", r"\s+") for f in _LAUNCHED_FORMS) + ")"
+_RUN_USING = lazy(
+    r"^(?:(?:always|please|only)\s+)*(?:run|execute|invoke|launch|start|check|lint|format|type-?check)\s+"
+    r"(?:[\w-]+\s+){0,4}?(?:using|with|via|through|by running)\s+`?"
+    + _LAUNCHED
+    + r"\s+(?P<program>[\w.-]+)(?:\s[^`]*)?`?\W*$",
+    re.I,
+)
+_USE_TO_RUN = lazy(
+    r"^(?:(?:always|please|only)\s+)*use\s+`?"
+    + _LAUNCHED
+    + r"\s+(?P<program>[\w.-]+)(?:\s[^`]*)?`?\s+(?:to|for)\s+(?:run|running|execute|executing|check|checking)?"
+    r"[\w\s-]{0,40}\W*$",
+    re.I,
+)
+
+
+def _launched(text: str) -> CheckSpec | None:
+    found = _RUN_USING.match(text) or _USE_TO_RUN.match(text)
+    if found is None:
+        return None
+    program = vocab.program_named(found.group("program"))
+    runner = re.sub(r"\s+", " ", found.group("runner").lower())
+    if program is None or program == vocab.program_named(runner.split()[0]) or program in vocab.PRIVILEGE_TOOLS:
+        return None
+    return spec(
+        "forbidden_command", {"program": program, "alternatives": [f"{runner} {found.group('program').lower()}"]}
+    )
+
+
 def through_runner(text: str) -> CheckSpec | None:
+    launched = _launched(text.strip())
+    if launched is not None:
+        return launched
     found = _THROUGH_RUNNER.match(text.strip())
     first = _RUNNER_FIRST.match(text.strip()) if found is None else None
     if first is not None:

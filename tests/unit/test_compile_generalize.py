@@ -131,7 +131,6 @@ def test_paths_commits_counts_and_leftovers(text: str, kind: str, expected: dict
         "Do not change the signatures of public APIs in pkg/.",
         "Do not add logging, I/O or allocations in loops in pricing/engine.py.",
         "Never commit directly on main; create a branch first.",
-        "Run tests with uv run pytest.",
         "Always run pnpm i from the repo root, not from the package directory.",
         "Run the tests after every change.",
         "never push to main unless I say so",

@@ -60,9 +60,11 @@ def test_the_file_is_outside_what_trains_the_admission_model(spec: dict[str, Any
 def test_every_teaching_message_is_a_held_out_row_verbatim_with_its_label(
     spec: dict[str, Any], corpus_rows: dict[str, dict[str, Any]]
 ) -> None:
-    assert {SOURCE_FILES[item["source"][:3]].removesuffix(".jsonl") for item in spec["teach"]} == set(
-        admission_corpus.HELD_OUT_SOURCES
-    )
+    # Drawn from the held-out sources of the day the file was written; later held-out sources may
+    # join the corpus without joining this file.
+    taught_from = {SOURCE_FILES[item["source"][:3]].removesuffix(".jsonl") for item in spec["teach"]}
+    assert taught_from == {"dialogues_b", "dialogues_e", "instructions_c"}
+    assert taught_from <= set(admission_corpus.HELD_OUT_SOURCES)
     for item in spec["teach"]:
         row = corpus_rows[item["source"]]
         assert item["prompt"] == _typed(row), item["tag"]

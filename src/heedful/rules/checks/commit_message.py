@@ -123,7 +123,7 @@ def _good_message(params: dict[str, Any]) -> str:
     if isinstance(require, str) and "Signed-off-by" in require:
         return "fix: handle empty input\n\nSigned-off-by: Dev <dev@example.com>"
     trailer = (
-        re.fullmatch(r"\(\?m\)\^(?P<key>[A-Za-z]+(?:-[A-Za-z]+)+): ", require) if isinstance(require, str) else None
+        re.fullmatch(r"\(\?i?m\)\^(?P<key>[A-Za-z]+(?:-[A-Za-z]+)+): ", require) if isinstance(require, str) else None
     )
     if trailer:  # a required trailer ("Assisted-by: "), on a line of its own
         return f"fix: handle empty input\n\n{trailer.group('key')}: Dev <dev@example.com>"
@@ -136,6 +136,7 @@ def _good_message(params: dict[str, Any]) -> str:
             "Handle empty input",
             "[core] handle empty input",
             "feat(core): handle empty input",
+            "Handle empty input.",
         ):
             if _require(params).search(candidate):  # type: ignore[union-attr]
                 return candidate

@@ -41,9 +41,9 @@ _RETRACTION = lazy(
 
 _PLACEHOLDER = lazy(r"\s*<[\w .|/-]{1,30}>")  # "npx <bin>", "just gen-grammar <lang>"
 _ASK_BEFORE = lazy(
-    r"^(?:always\s+|please\s+)?(?:ask|check with (?:me|the user)|confirm with (?:me|the user)|get (?:my |explicit )?"
-    r"(?:approval|confirmation|permission))(?:\s+(?:me|the user|first|for (?:approval|confirmation|permission)))*"
-    r"\s+before\s+(?P<rest>\w+ing\b.+)$",
+    r"^(?:always\s+|please\s+)?(?:ask|(?:double[- ]?)?check with (?:me|the user)|confirm with (?:me|the user)|"
+    r"get (?:my |explicit )?(?:approval|confirmation|permission))"
+    r"(?:\s+(?:me|the user|first|for (?:approval|confirmation|permission)))*\s+before\s+(?P<rest>\w+ing\b.*)$",
     re.I,
 )
 

@@ -290,6 +290,12 @@ def _done_with(words: list[str], mention: vocab.Mention) -> bool:
     return verb not in activities and re.sub(r"(?:ing|es|s|ed)$", "", verb).rstrip("e") not in stems
 
 
+# "do not use git", "never run git commands": git itself is what the rule forbids (blocking makes the agent ask)
+_GIT_ITSELF = lazy(
+    r"\b(?:use|using|run|running|execute|executing|invoke|invoking|touch|call|calling)\s+(?:any\s+)?`?git`?"
+    r"(?:\s+(?:commands?|cli|at all|itself))?\s*(?:$|[.,;:!?(]|\b(?:unless|without|except|until|before|ever)\b)",
+    re.I,
+)
 _POINTERS = (["-"], ["–"], ["—"], ["->"], ["=>"], ["→"])
 _DETERMINERS = frozenset("the a an any those these this that my our".split())
 # Objects of "commit"/"push" that leave the command whole: "never push your changes", "don't commit anything".
@@ -393,7 +399,13 @@ def command_checks(text: str) -> list[CheckSpec]:
     }
     out: list[CheckSpec] = []
     for mention in forbid:
-        if mention.program == "git" and not mention.subcommand and not mention.flags and not mention.concepts:
+        if (
+            mention.program == "git"
+            and not mention.subcommand
+            and not mention.flags
+            and not mention.concepts
+            and not _GIT_ITSELF.search(text)
+        ):
             continue  # "never commit model weights to git": git itself is not what the rule forbids
         if mention.implied and _names_what(vocab.plain_words(text)[mention.end : mention.end + 3]):
             continue  # "never commit the api keys": which commits, a thing no command line shows

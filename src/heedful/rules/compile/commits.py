@@ -72,6 +72,12 @@ _KNOWN_TRAILER = lazy(
 )
 
 
+# "BREAKING CHANGE:", "TODO:": an upper-case keyword written with its colon, as a message would carry it
+_CAPS_KEYWORD = lazy(r"(?<![\w-])([A-Z]{2,}(?: [A-Z]{2,})*:)(?=\s|$)")
+# The verbs of a rule that asks for a trailer rather than keeping one out
+_ADDED = lazy(r"\b(?:add|adds|adding|include|includes|including|identify|append|put|credit)\b", re.I)
+
+
 _TYPE_PREFIX = r"(?:feat|fix|chore|docs|refactor|test|tests|style|perf|build|ci|revert)"
 
 
@@ -99,7 +105,7 @@ def commit_message(text: str) -> CheckSpec | None:
         return spec("commit_message", {"require": f"(?m)^{key}: "})  # the key is letters and dashes only
     if not _COMMIT.search(text) and not _TRAILER.search(text):
         return None
-    own = re.search(r"(?<!-)\bcommit (?:messages?|subjects?|titles?|bod(?:y|ies))\b", text, re.I)
+    own = re.search(r"(?<!-)\bcommit (?:messages?|subjects?|titles?|bod(?:y|ies)|footers?)\b", text, re.I)
     if (_PR_TEXT.search(text) or re.search(r"\btitles?\b", text, re.I)) and not own:
         return None  # a PR title or description is not a commit message
     params: dict[str, Any] = {}
@@ -139,8 +145,10 @@ def commit_message(text: str) -> CheckSpec | None:
             if what in ("upper-case", "uppercase", "capital")
             else "^[A-Z][A-Z0-9]+-[0-9]+"
         )
-    if _TRAILING_PERIOD.search(text) and NEGATED.search(text) and "require" not in params:
-        params["require"] = r"^[^\n]*[^.\n](\n|$)"  # "don't end commit subjects with a period"
+    if _TRAILING_PERIOD.search(text) and "require" not in params:
+        negated = NEGATED.search(text)
+        # "don't end commit subjects with a period" / "end the commit subject line with a period"
+        params["require"] = r"^[^\n]*[^.\n](\n|$)" if negated else r"^[^\n]*\.(\n|$)"
     if NEGATED.search(text):
         forbid: list[str] = []
         agent = _TRAILER_OF.search(text)
@@ -165,10 +173,15 @@ def commit_message(text: str) -> CheckSpec | None:
             forbid.append("Generated with")
         if not forbid and re.search(r"\bsigned-off-by\b", text, re.I) and not _AGENT_NAMED.search(text):
             forbid.append("Signed-off-by")
+        if own:  # "never add BREAKING CHANGE: to a commit footer": a capitalised keyword the message must not carry
+            forbid += [k for k in _CAPS_KEYWORD.findall(text) if k.lower() not in (f.lower() for f in forbid)]
         if not forbid and re.search(r"\bWIP\b", text) and not re.search(r"\bcommit\s+(?:the\s+)?WIP\b", text):
             forbid.append("WIP")  # "commit WIP instead" names the way to do it, not text to keep out
         if forbid:
             params["forbid"] = forbid
     elif re.search(r"\bsigned-off-by\b", text, re.I):
         params["require"] = "Signed-off-by: "
+    elif (trailer := _TRAILER.search(text)) and _ADDED.search(text[: trailer.start()]) and "require" not in params:
+        # "AI commits must include a Co-Authored-By line", "add a co-author paragraph after the body"
+        params["require"] = "(?im)^co-authored-by: "  # the trailer on a line of its own, in any case as git reads it
     return spec("commit_message", params) if params else None

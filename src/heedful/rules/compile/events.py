@@ -125,6 +125,14 @@ _EDIT_MOMENT = lazy(
     r"fix(?:es|ing|ed)?|bug\s?fix\w*|implement\w*|develop\w*|coding)\b",  # "when fixing bugs": code changes
     re.I,
 )
+# Handing the work to a person: "before human review", "before requesting a review" (a "manual review" is a tip's aside)
+_REVIEW = lazy(r"\bhuman review\b|\b(?:request\w*|ask\w* for)\s+(?:a\s+|the\s+)?(?:code\s+)?review\b", re.I)
+# What is run, named by its kind, then the command that runs it: "the tests with `go test ./...`"
+_NAMED_WITH = lazy(
+    r"^(?:the\s+|all\s+|your\s+|any\s+)?(?:[\w/-]+\s+){0,2}?(?:tests?|test suite|checks?|lint(?:ers?|ing)?|"
+    r"formatters?|formatting|type[- ]?checks?|type[- ]?checking)\s+(?:with|using|via|through)\s+(?P<command>.+)$",
+    re.I,
+)
 _PATH_TOKEN = lazy(r"`[^`\s]+`|(?<![\w*])\*?\.?[\w*.-]*[/.](?:[\w./*-]*[\w*/])?|(?<![\w.])\.[a-z]{1,8}\b")
 
 
@@ -134,8 +142,8 @@ def moment(phrase: str) -> tuple[str, list[str]] | None:
     "before committing" / "when you're done" -> delivery; "after changing go.mod" -> edit with [go.mod];
     "after changing Python files" -> edit with [*.py]; "after the deploy" -> None (no evidence decides it)."""
     text = phrase.strip().strip(",.;")
-    if re.match(r"^(?:before|prior to)\b", text, re.I) and _DELIVERY_MOMENT.search(text):
-        return "delivery", []
+    if re.match(r"^(?:before|prior to)\b", text, re.I) and (_DELIVERY_MOMENT.search(text) or _REVIEW.search(text)):
+        return "delivery", []  # "before human review": the work is handed over for it
     if _EDIT_MOMENT.search(text) or re.search(r"\b(?:code|file) changes?\b|\bchanged\b", text, re.I):
         return "edit", edit_globs(text)
     if _DELIVERY_MOMENT.search(text):
@@ -225,7 +233,9 @@ def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | 
         read = _read(re.sub(r"^\s*use\b", "run", text.strip(), flags=re.I), conditions)
         return read if read is not None and read[1] == "delivery" else None
     if run:
-        body = run.group("body")
+        # "run the tests with `go test ./...`", "run lint/static checks using go vet": the command is after "with"
+        named_by = _NAMED_WITH.match(run.group("body"))
+        body = named_by.group("command") if named_by else run.group("body")
         when = _WHEN.search(body)
         if when is None:
             if not conditions:

@@ -49,13 +49,16 @@ _ASK_FIRST = lazy(
 # exactly the rule ("unless explicitly asked", "unless the user asks", "without explicit confirmation from the
 # user", "autonomously"). "Unless I say so" or "unless asked for detail" stays an exception no evidence decides.
 ASK_ONLY = lazy(
-    r"^\W*(?:(?:without|w/o)\s+(?:(?:explicit|prior|express|written|the user'?s?|my|a human'?s?)\s+)*"
-    r"(?:confirmation|approval|permission|consent|instructions?|asking|checking|go-ahead|sign-?off|ok|okay|say-?so)\b.*|"
+    r"^\W*(?:(?:without|w/o)\s+(?:(?:explicit|prior|express|written|the user'?s?|my|a human'?s?|first)\s+)*"
+    r"(?:confirmation|confirming|approval|permission|consent|instructions?|requests?|direction|asking|checking|go-ahead|"
+    r"sign-?off|ok|okay|say-?so)\b.*|"
     r"(?:before|until)\s+(?:the user|i|we|a human|a maintainer|someone)\s+(?:has\s+|have\s+)?(?:\w+\s+){0,4}?"
     r"(?:approv\w*|confirm\w*|sign\w* off|ok(?:ay)?s? it|gives? the go-ahead|says? so)\b.*|"
     r"unless\s+(?:(?:the user|i|we|a human|a maintainer|someone|you(?:'re| are)?)\s+)?(?:explicitly|specifically|"
-    r"expressly)\s+(?:asks?|asked|requests?|requested|tells? you|told|instructed|approves?|approved)\b.*|"
-    r"unless\s+(?:explicitly\s+|specifically\s+)?(?:asked|requested|told(?: to)?|instructed)(?:\s+to)?\W*$|"
+    r"expressly)\s+(?:asks?|asked|requests?|requested|tells? you|told|instructed|prompted|directed|approves?|"
+    r"approved)\b.*|"
+    r"unless\s+(?:explicitly\s+|specifically\s+)?(?:asked|requested|told(?: to)?|instructed|prompted|directed)"
+    r"(?:\s+to)?\W*$|"
     r"unless\s+(?:the user|i|we|a human|a maintainer|someone)\s+(?:explicitly\s+)?(?:asks?|approves?|requests? it|"
     r"tells? you to)(?:\s+(?:to|first|for it))?\W*$|"
     r"unless\s+(?:a|an|the)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|was|has been)\s+(?:explicitly|specifically)\s+"
@@ -64,7 +67,7 @@ ASK_ONLY = lazy(
     re.I,
 )
 # Kinds that block an action: blocking until the user approves is what an ask-first rule asks for.
-ACTION_KINDS = frozenset({"forbidden_command", "forbidden_path", "staged_path"})
+ACTION_KINDS = frozenset({"forbidden_command", "forbidden_path", "staged_path", "commit_message"})
 
 
 def split_qualifiers(text: str) -> tuple[str, list[str], list[str]]:
@@ -151,6 +154,8 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
     if check.kind == "forbidden_command" and _bypasses(check) and _WHEN_IT_FAILS.match(condition.strip()):
         return True  # "don't use --no-verify when the hook fails": the failure is why the bypass would be used
     content = _content_words(condition)
+    if check.kind == "forbidden_command" and content[:1] == ["before"]:
+        content = content[1:]  # "before committing" on a ban of `git commit`: the block comes before the commit
     if not content and _THIS_PROJECT.match(condition.strip()):
         return True  # "in this repo": where every rule of the project holds already
     words = re.findall(r"[\w']+", condition.lower())

@@ -1,0 +1,157 @@
+"""Classes of rules that wait for the user's word, ask for a commit trailer, or name a command after "with".
+
+- a ban that holds until the user asks ("without an explicit request", "unless specifically prompted",
+  "without first confirming") is a block: the block is what makes the agent ask;
+- "ask before pushing", "double-check with me before committing": the gerund is the blocked command;
+- "do not use git (commands)": git itself, where "commit weights to git" stays a rule about what is committed;
+- a commit trailer the message must carry, a subject that must end with a full stop, an upper-case keyword
+  the message must not carry;
+- "run the tests with `go test ./...`": the command after "with", due when the condition says;
+  "before human review" is the moment the work is handed over.
+
+Every phrasing is written for this test (none is a corpus sentence); each class has one that must stay
+guidance or stay narrow.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from compile_cases import compiled, run
+from heedful.rules.checks import evaluate
+
+
+@pytest.mark.parametrize(
+    ("rule", "condition", "params"),
+    [
+        ("never run git rebase without an explicit request", None, {"program": "git", "subcommand": ["rebase"]}),
+        ("don't push without the user's request", None, {"program": "git", "subcommand": ["push"]}),
+        (
+            "never use git push --force without first confirming with the user",
+            None,
+            {"program": "git", "subcommand": ["push"], "flags": [["--force", "-f"]]},
+        ),
+        (
+            "Do not run terraform apply unless specifically prompted.",
+            None,
+            {"program": "terraform", "subcommand": ["apply"]},
+        ),
+        (
+            "Never run docker system prune.",
+            "unless explicitly directed",
+            {"program": "docker", "subcommand": ["system", "prune"]},
+        ),
+    ],
+)
+def test_a_ban_until_the_user_asks_is_a_block(rule: str, condition: str | None, params: dict[str, Any]) -> None:
+    kind, got = compiled(rule, condition)
+    assert kind == "forbidden_command"
+    assert {k: got[k] for k in params} == params
+
+
+def test_a_ban_until_the_user_says_so_stays_guidance() -> None:
+    # no request the agent can be blocked until: "unless it seems necessary" is the agent's own judgement
+    assert compiled("never run git rebase unless it seems necessary")[0] is None
+
+
+@pytest.mark.parametrize(
+    ("rule", "command"),
+    [
+        ("Ask before pushing.", "git push origin feature"),
+        ("ask me before committing", "git commit -m 'wip'"),
+        ("Always double-check with me before rebasing.", "git rebase main"),
+    ],
+)
+def test_ask_before_a_git_action_blocks_that_action(rule: str, command: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command" and params["program"] == "git"
+    assert run(params, command) == "violated"
+    assert run(params, "git status") == "pass"
+
+
+def test_asking_before_something_no_command_names_stays_guidance() -> None:
+    assert compiled("ask before proceeding")[0] is None
+    assert compiled("always ask before making big changes")[0] is None
+
+
+def test_git_itself_when_the_rule_forbids_using_it() -> None:
+    for rule in ("Do not use git.", "never run git commands", "don't use git unless I explicitly ask"):
+        kind, params = compiled(rule)
+        assert (kind, params) == ("forbidden_command", {"program": "git"}), rule
+        assert run(params, "git log --oneline") == "violated"
+        assert run(params, "ls -la") == "pass"
+    # what is committed to git is the rule's subject, not git
+    assert compiled("never commit build outputs to git")[0] != "forbidden_command" or (
+        compiled("never commit build outputs to git")[1] != {"program": "git"}
+    )
+
+
+def _commit(message: str) -> str:
+    return f'git commit -m "{message}"'
+
+
+def _message_result(params: dict[str, Any], message: str) -> str:
+    return evaluate(
+        "commit_message", params, "pre_action", {"action": {"tool": "Bash", "command": _commit(message)}}
+    ).result
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Agent commits must include a Co-authored-by line naming the agent.",
+        "add a co-author trailer to every commit you make",
+        "Credit the model with a Co-Authored-By trailer in commits.",
+    ],
+)
+def test_a_required_co_author_trailer(rule: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "commit_message" and params.get("require")
+    assert _message_result(params, "fix: typo\n\nCo-authored-by: Bot <bot@example.com>") == "pass"
+    assert _message_result(params, "fix: typo\n\nCo-Authored-By: Bot <bot@example.com>") == "pass"  # git's any case
+    assert _message_result(params, "fix: typo") == "violated"
+
+
+def test_a_rule_about_the_trailer_s_form_does_not_require_it() -> None:
+    assert compiled("the co-author trailer should name the exact model")[0] is None
+
+
+def test_a_subject_that_must_end_with_a_full_stop() -> None:
+    kind, params = compiled("end every commit subject with a period")
+    assert kind == "commit_message"
+    assert _message_result(params, "Fix the parser.") == "pass"
+    assert _message_result(params, "Fix the parser") == "violated"
+    # its negation keeps the full stop out, as before
+    kind, params = compiled("don't end commit subjects with a period")
+    assert _message_result(params, "Fix the parser.") == "violated"
+
+
+def test_an_upper_case_keyword_the_message_must_not_carry() -> None:
+    kind, params = compiled("never put DO NOT MERGE: in a commit message")
+    assert (kind, params) == ("commit_message", {"forbid": ["DO NOT MERGE:"]})
+    assert _message_result(params, "DO NOT MERGE: experiment") == "violated"
+    assert _message_result(params, "feat: experiment") == "pass"
+    # an acronym in a rule about what is committed is no text of the message
+    assert compiled("never commit API keys")[0] is None
+
+
+@pytest.mark.parametrize(
+    ("rule", "condition", "commands"),
+    [
+        ("Run the unit tests with `cargo nextest run` after touching Rust code.", None, [["cargo", "nextest", "run"]]),
+        ("Run type checks using mypy when changing Python files.", None, [["mypy"]]),
+        ("Run static checks with staticcheck ./...", "when making code changes", [["staticcheck"]]),
+        ("Run buf lint", "before human review", [["buf", "lint"]]),
+    ],
+)
+def test_the_command_after_with_is_the_one_required(
+    rule: str, condition: str | None, commands: list[list[str]]
+) -> None:
+    kind, params = compiled(rule, condition)
+    assert kind == "required_event" and params["commands"] == commands
+
+
+def test_a_tip_before_a_manual_review_stays_guidance() -> None:
+    assert compiled("use `eslint --fix` to clean up most issues before manual review")[0] is None

@@ -155,3 +155,70 @@ def test_the_command_after_with_is_the_one_required(
 
 def test_a_tip_before_a_manual_review_stays_guidance() -> None:
     assert compiled("use `eslint --fix` to clean up most issues before manual review")[0] is None
+
+
+# -- second batch: phrasings of the same classes, and words that are never programs ------------------------------
+@pytest.mark.parametrize(
+    ("rule", "condition", "params"),
+    [
+        ("never run git tag without an explicit instruction to tag", None, {"program": "git", "subcommand": ["tag"]}),
+        ("never amend commits unless the user explicitly says so", None, {"subcommand": ["commit"]}),
+        ("never run bundle exec rake directly on the host; use the dev container", None, {"program": "bundle"}),
+    ],
+)
+def test_more_bans_until_the_user_asks(rule: str, condition: str | None, params: dict[str, Any]) -> None:
+    kind, got = compiled(rule, condition)
+    assert kind == "forbidden_command"
+    assert {k: got[k] for k in params} == params
+
+
+def test_no_need_to_ask_is_a_permission_not_a_ban() -> None:
+    assert compiled("do not ask for approval to run cargo fmt")[0] is None
+    assert compiled("no need to ask before running git status")[0] is None
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "never run flaky integration tests locally",  # an adjective before a noun, not a program
+        "run individual lint commands one at a time",
+        "run model benchmarks for performance changes",
+    ],
+)
+def test_a_word_before_a_noun_is_never_a_program(rule: str) -> None:
+    kind, params = compiled(rule)
+    assert kind is None or params.get("program") not in ("flaky", "individual", "model"), params
+    assert "commands" not in params or all(c[0] not in ("individual", "model") for c in params["commands"])
+
+
+def test_what_prose_does_after_the_command_is_not_another_command() -> None:
+    kind, params = compiled("Run make build and verify the output before committing.")
+    assert (kind, params["commands"]) == ("required_event", [["make", "build"]])
+
+
+def test_a_remote_check_named_after_confirm_with() -> None:
+    kind, params = compiled("Before pushing, confirm the remotes with git remote -v.")
+    assert kind == "required_event" and params["commands"] == [["git", "remote"]] and params["before"] == "push"
+
+
+@pytest.mark.parametrize(
+    ("rule", "subject_ok", "subject_bad"),
+    [
+        ("Use semantic commit messages.", "perf(db): batch inserts", "batch inserts"),
+        ("Commit prefixes are feat, fix, docs, build.", "build: bump deps", "chore: bump deps"),
+    ],
+)
+def test_commit_conventions_by_other_names(rule: str, subject_ok: str, subject_bad: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "commit_message"
+    assert _message_result(params, subject_ok) == "pass"
+    assert _message_result(params, subject_bad) == "violated"
+
+
+def test_a_dco_sign_off_is_met_by_git_commit_s() -> None:
+    kind, params = compiled("All commits need a DCO sign-off.")
+    assert (kind, params) == ("commit_message", {"require": "Signed-off-by: "})
+    for signed in ('git commit -s -m "fix: x"', 'git commit --signoff -m "fix: x"', 'git commit -sm "fix: x"'):
+        assert run(params, signed, "commit_message") == "pass", signed
+    assert _message_result(params, "fix: x\n\nSigned-off-by: Dev <dev@example.com>") == "pass"
+    assert run(params, 'git commit -am "fix: x"', "commit_message") == "violated"

@@ -37,7 +37,10 @@ BATCHES = (
     ("instructions_b.jsonl", CORPUS / "instruction_files_b"),
     ("instructions_c.jsonl", CORPUS / "instruction_files_c"),
     ("instructions_d.jsonl", CORPUS / "instruction_files_d"),
+    ("instructions_e.jsonl", CORPUS / "instruction_files_e"),
 )
+# The halves reported: the first batch split by repository, then each later batch whole.
+HALVES = ("tune", "heldout", "heldout_b", "heldout_c", "heldout_d", "heldout_e")
 # The tuning half, by repository (every other repository in name order); the rest is held out.
 TUNE_REPOS = (
     "0xIntuition/intuition-ts",
@@ -111,7 +114,7 @@ def run(model: str = "offline", embedder: str = "hashing", limit: int | None = N
     from heedful.api import Heedful
     from heedful.rules.importer import import_rules
 
-    halves = {"tune": Half(), "heldout": Half(), "heldout_b": Half(), "heldout_c": Half(), "heldout_d": Half()}
+    halves = {name: Half() for name in HALVES}
     with tempfile.TemporaryDirectory(prefix="heedful-bench-import-") as scratch:
         project = Path(scratch) / "project"
         project.mkdir()
@@ -125,7 +128,7 @@ def run(model: str = "offline", embedder: str = "hashing", limit: int | None = N
                 sources = _sources(folder)[:limit] if limit else _sources(folder)
                 for source in sources:
                     first_half = "tune" if source["repo"] in TUNE_REPOS else "heldout"
-                    name = f"heldout_{'bcd'[batch - 1]}" if batch else first_half
+                    name = HALVES[batch + 1] if batch else first_half
                     half = halves[name]
                     report = import_rules(hf, "bench", [folder / source["file"]], project=project, dry_run=True)
                     _score(half, source, report, by_line, by_id, rows)
@@ -223,7 +226,7 @@ def _label_text_matches(model: Any, source: dict[str, Any], rows: list[dict[str,
 def _render(report: dict[str, Any]) -> None:
     halves = report["halves"]
     typer.echo(f"heedful bench import (model {report['model']}, embedder {report['embedder']})")
-    typer.echo(f"{'':28}{'tune':>12}{'held-out':>12}{'batch b':>12}{'batch c':>12}{'batch d':>12}")
+    typer.echo(f"{'':28}{'tune':>12}{'held-out':>12}" + "".join(f"{'batch ' + h[-1]:>12}" for h in HALVES[2:]))
     for label, key in (
         ("files", "files"),
         ("labelled directives", "directives"),
@@ -236,7 +239,7 @@ def _render(report: dict[str, Any]) -> None:
         ("checks not in the labels", "checks_not_in_labels"),
         ("compiler on labelled wording", "label_text_check_matches"),
     ):
-        values = [halves[h][key] for h in ("tune", "heldout", "heldout_b", "heldout_c", "heldout_d")]
+        values = [halves[h][key] for h in HALVES]
         typer.echo(f"{label:28}" + "".join(f"{'-' if v is None else v:>12}" for v in values))
 
 

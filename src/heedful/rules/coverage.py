@@ -112,11 +112,14 @@ def _glob_set(value: Any) -> set[str]:
 
 
 def _commands(value: Any) -> set[str]:
+    from heedful.rules.compile.runs import peel
+
     if not isinstance(value, list):
         return set()
     out = set()
     for item in value:
         words = item.split() if isinstance(item, str) else [str(w) for w in item] if isinstance(item, list) else []
+        words = peel(words)  # `npx hereby build`, `uv run ruff format`: the check sees through the runner too
         if words:  # a program named by its path (`./bin/brew`) is the program `brew`, `./gradlew` is gradle
             words = [
                 _as_shell_reads(str(words[0]).rsplit("/", 1)[-1]),
@@ -184,9 +187,10 @@ def same_params(kind: str, label: dict[str, Any], got: dict[str, Any]) -> bool:
     if kind == "reply_count_limit":
         return label.get("limit") == got.get("limit") and label.get("unit") == got.get("unit")
     if kind == "commit_message":
-        forbid = {str(f).lower() for f in label.get("forbid") or []}
+        # "Co-Authored-By:" and "Co-Authored-By" keep the same messages out (the text is searched for)
+        forbid = {str(f).lower().rstrip(":") for f in label.get("forbid") or []}
         return (
-            forbid == {str(f).lower() for f in got.get("forbid") or []}
+            forbid == {str(f).lower().rstrip(":") for f in got.get("forbid") or []}
             and bool(label.get("require")) == bool(got.get("require"))
             and label.get("max_subject") == got.get("max_subject")
         )

@@ -79,6 +79,12 @@ NOT_PROGRAMS = frozenset(
     "statements sql production prod staging ci locally bare plain naked raw more than one multiple several two "
     "each every all".split()
 )
+# Nouns a word before them modifies: "run individual lint commands", "run model evals", "the relevant unit
+# tests". An unknown word followed by one of these within two words is an adjective, never a program.
+NOUN_HEADS = frozenset(
+    "statements queries commands command migrations jobs tests checks evals evaluations results scripts steps "
+    "suites files benchmarks linters tasks".split()
+)
 CONCEPT_PHRASES = (
     (
         lazy(

@@ -101,10 +101,17 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         message = "\n\n".join(parts.messages)
         if not parts.messages:
             continue
+        if _signs_off(command.args):
+            message += "\n\nSigned-off-by: (added by git commit -s)"  # git writes the trailer itself
         result, reason, quote = _judge(params, message)
         if result != "pass":
             return Verdict(result=result, reason=reason, quotes=[clip(quote)] if quote and quote in line else [])
     return Verdict(result="pass", reason=f"every commit message is {describe(params).removeprefix('commit messages ')}")
+
+
+def _signs_off(args: Any) -> bool:
+    """Whether `git commit` was told to add the Signed-off-by trailer itself (`-s`, `--signoff`, `-sm "…"`)."""
+    return any(a == "--signoff" or re.fullmatch(r"-[a-zA-Z]*s[a-zA-Z]*", str(a)) for a in args)
 
 
 def _bash(command: str) -> dict[str, Any]:
@@ -162,6 +169,8 @@ def cases(params: dict[str, Any]) -> list[Case]:
                 note="message in a heredoc",
             )
         )
+    if isinstance(params.get("require"), str) and "Signed-off-by" in str(params["require"]):
+        found.append(Case(stage=STAGE, evidence=_bash('git commit -s -m "fix: handle empty input"'), expected="pass"))
     required = _require(params)
     if required is not None:
         # a message the requirement rejects ("wip stuff" passes a lower-case rule)
@@ -189,6 +198,8 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
         r"<<'EOF'\n(.*?)\nEOF", line, re.S
     )
     message = "\n\n".join(p for p in parts if not p.startswith("$(cat"))
+    if re.search(r"\s(?:--signoff|-[a-zA-Z]*s[a-zA-Z]*)(?=\s|$)", line.split(" -m ", 1)[0] + " "):
+        message += "\n\nSigned-off-by: git"  # `git commit -s` adds the trailer itself
     if any(naive_find(f, message) for f in _forbid(params)):
         return "violated"
     pattern = _require(params)

@@ -314,8 +314,16 @@ def _names_what(after: list[str]) -> bool:
     return bool(nouns) and nouns[0] not in _WHOLE_OBJECTS and nouns[0] not in vocab.STOP
 
 
+# "do not ask for approval to run just fmt", "no need to ask before running tests": a permission, not a ban
+_NO_NEED_TO_ASK = lazy(
+    r"\b(?:don'?t|do not|never|no need to|needn'?t)\s+(?:ask|wait)\s+(?:me\s+|the user\s+)?(?:for\s+)?"
+    r"(?:(?:an?|the|any|my)\s+)?(?:approval|permission|confirmation|ok|go-ahead)?\s*(?:to|before)\b",
+    re.I,
+)
+
+
 def command_checks(text: str) -> list[CheckSpec]:
-    if _CONCURRENCY.search(text):
+    if _CONCURRENCY.search(text) or _NO_NEED_TO_ASK.search(text):
         return []
     through = through_runner(text)
     if through is not None:

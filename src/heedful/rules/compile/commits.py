@@ -10,7 +10,8 @@ from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
 _COMMIT = lazy(r"\bcommit(?:s|ting)?\b|\bcommit messages?\b", re.I)
-_CONVENTIONAL = lazy(r"\bconventional[- ]commits?\b|\b(?:feat|fix|chore)\s*:", re.I)
+# "semantic commit messages" is another name for the same convention
+_CONVENTIONAL = lazy(r"\b(?:conventional|semantic)[- ]commits?\b|\b(?:feat|fix|chore)\s*:", re.I)
 # The Conventional Commits specification: a lower-case type (feat and fix are two of any), an optional scope,
 # `!` for a breaking change. A rule that names no types must not invent a list: "perf(db): …" is conventional.
 CONVENTIONAL = r"^[a-z]+(\([^)]+\))?!?: "
@@ -30,7 +31,9 @@ _MENTION = lazy(
 
 
 _TYPES = lazy(
-    r"\bcommit (?:message )?types?\s*(?:are|:|must be|include)\s+(?P<list>[a-z]+(?:\s*,\s*(?:and |or )?[a-z]+)+)", re.I
+    r"\bcommit (?:message )?(?:types?|labels?|prefix(?:es)?)\s*(?:are|:|must be|include)\s+"
+    r"(?P<list>[a-z]+(?:\s*,\s*(?:and |or )?[a-z]+)+)",
+    re.I,
 )
 _TRAILING_PERIOD = lazy(
     r"\b(?:end|finish|terminate)\w*(?:\s+[\w-]+){0,4}?\s+(?:with|in)\s+(?:a\s+)?(?:period|full stop|dot)\b|"
@@ -179,8 +182,8 @@ def commit_message(text: str) -> CheckSpec | None:
             forbid.append("WIP")  # "commit WIP instead" names the way to do it, not text to keep out
         if forbid:
             params["forbid"] = forbid
-    elif re.search(r"\bsigned-off-by\b", text, re.I):
-        params["require"] = "Signed-off-by: "
+    elif re.search(r"\bsigned-off-by\b|\bDCO\b|\bsign[- ]?off\b|\bgit commit -s\b|(?<![\w-])-s flag\b", text, re.I):
+        params["require"] = "Signed-off-by: "  # the Developer Certificate of Origin's sign-off, which `-s` adds
     elif (trailer := _TRAILER.search(text)) and _ADDED.search(text[: trailer.start()]) and "require" not in params:
         # "AI commits must include a Co-Authored-By line", "add a co-author paragraph after the body"
         params["require"] = "(?im)^co-authored-by: "  # the trailer on a line of its own, in any case as git reads it

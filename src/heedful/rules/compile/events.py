@@ -102,13 +102,14 @@ _ARROW = lazy(r"^(?P<what_changed>[^→]+?)\s*(?:→|->|=>)\s*(?P<what>`[^`]+`(?
 _LEAD_WHEN = lazy(
     r"^(?P<when>after|once|when(?:ever)?|before|prior to|every time|each time|if)\s+(?P<rest>[^,]+),\s*"
     r"(?:(?:always|please|also|then|make sure to|be sure to|you must|must)\s+)*"
-    r"(?P<verb>run|execute|(?:format|lint|check|type-?check)\s+(?:(?:the|your|all)\s+)?(?:code\s+)?(?:with|using))\s+"
+    r"(?P<verb>run|execute|(?:format|lint|check|type-?check)\s+(?:(?:the|your|all)\s+)?(?:code\s+)?(?:with|using)|"
+    r"(?:confirm|verify|check)\s+(?:the\s+|your\s+)?(?:[\w-]+\s+){0,2}?(?:with|using))\s+"
     r"(?P<what>.+)$",
     re.I,
 )
 _WITH = lazy(
     r"^(?:always\s+)?(?:add|create|generate|regenerate|format|lint|check|update|validate|type-?check|typecheck|test|"
-    r"scan|audit|verify|build|compile|bundle)\b[^,]*?\bwith\s+"
+    r"scan|audit|verify|confirm|build|compile|bundle)\b[^,]*?\bwith\s+"
     r"(?P<what>`[^`]+`|[\w./:-]+(?:\s+[\w./:-]+){0,2}?)(?:\s+(?P<when>when(?:ever)?|after|before|once)\b(?P<rest>.*))?$",
     re.I,
 )

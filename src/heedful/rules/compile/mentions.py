@@ -22,6 +22,7 @@ from heedful.rules.vocabulary import (
     IMPLIED_PROGRAM,
     NEGATIONS,
     NOT_PROGRAMS,
+    NOUN_HEADS,
     PREFER_VERBS,
     PRIVILEGE_TOOLS,
     RUNNER_SUBCOMMANDS,
@@ -225,7 +226,7 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
         and word not in IMPLIED_PROGRAM
         and word not in STOP
         and not word.endswith("s")
-        and flat[i + 1 : i + 2] not in (["statements"], ["queries"], ["commands"], ["migrations"], ["jobs"])
+        and not set(flat[i + 1 : i + 3]) & NOUN_HEADS
     ):
         return Program(word, None, (word,), {}, {}), 1
     return None

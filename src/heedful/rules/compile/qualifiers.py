@@ -39,7 +39,9 @@ _QUALIFIER = lazy(
 # "Without asking" forbids the action until the user approves it: blocking it is exactly that.
 _ASK_FIRST = lazy(
     r"[,;(]?\s*\b(?:without (?:asking|approval|permission|checking with me|my (?:ok|okay|approval|"
-    r"permission)|the user'?s? (?:ok|approval|permission))|ask(?: me)? first|check with me first)\b"
+    r"permission)|the user'?s? (?:ok|approval|permission)|(?:(?:an?|the|any|explicit|prior|express|first)\s+)+"
+    r"(?:instructions?|requests?|confirmation|go-ahead|consent)|first confirming)|ask(?: me)? first|"
+    r"check with me first)\b"
     r"[^,;]*",
     re.I,
 )
@@ -49,14 +51,14 @@ _ASK_FIRST = lazy(
 # exactly the rule ("unless explicitly asked", "unless the user asks", "without explicit confirmation from the
 # user", "autonomously"). "Unless I say so" or "unless asked for detail" stays an exception no evidence decides.
 ASK_ONLY = lazy(
-    r"^\W*(?:(?:without|w/o)\s+(?:(?:explicit|prior|express|written|the user'?s?|my|a human'?s?|first)\s+)*"
+    r"^\W*(?:(?:without|w/o)\s+(?:(?:an?|explicit|prior|express|written|the user'?s?|my|a human'?s?|first)\s+)*"
     r"(?:confirmation|confirming|approval|permission|consent|instructions?|requests?|direction|asking|checking|go-ahead|"
     r"sign-?off|ok|okay|say-?so)\b.*|"
     r"(?:before|until)\s+(?:the user|i|we|a human|a maintainer|someone)\s+(?:has\s+|have\s+)?(?:\w+\s+){0,4}?"
     r"(?:approv\w*|confirm\w*|sign\w* off|ok(?:ay)?s? it|gives? the go-ahead|says? so)\b.*|"
     r"unless\s+(?:(?:the user|i|we|a human|a maintainer|someone|you(?:'re| are)?)\s+)?(?:explicitly|specifically|"
     r"expressly)\s+(?:asks?|asked|requests?|requested|tells? you|told|instructed|prompted|directed|approves?|"
-    r"approved)\b.*|"
+    r"approved|says? so)\b.*|"
     r"unless\s+(?:explicitly\s+|specifically\s+)?(?:asked|requested|told(?: to)?|instructed|prompted|directed)"
     r"(?:\s+to)?\W*$|"
     r"unless\s+(?:the user|i|we|a human|a maintainer|someone)\s+(?:explicitly\s+)?(?:asks?|approves?|requests? it|"
@@ -113,7 +115,7 @@ _CODING = frozenset(
     "refactors refactoring develop developing development coding".split()
 )
 # Conditions every command the agent runs meets: it runs them on the machine it develops on.
-_ALWAYS_TRUE = frozenset("develop developing development dev coding locally local".split())
+_ALWAYS_TRUE = frozenset("develop developing development dev coding locally local host machine".split())
 # Prepositions of a condition carry no activity of their own ("when you look *through* the code").
 _PREPOSITIONS = frozenset("if as long through across into over around inside within from at by via".split())
 

@@ -35,10 +35,13 @@ _WRAPPERS = (
 _TEST_PHRASE = lazy(
     r"(?:the |all |your )?(?:full |whole |unit |relevant |existing |project'?s? )?(?:tests?|test ?suite|specs?)", re.I
 )
+# Verbs of checking and fixing that prose puts after "run X and": "run make build and verify the output".
+_PROSE_VERBS = frozenset("confirm verify ensure include review address resolve inspect investigate fix".split())
 # Prose words that are never a program even right after "run".
 _NOT_COMMAND = frozenset(
     vocab.NOT_PROGRAMS
     | GENERIC
+    | _PROSE_VERBS
     | frozenset(
         "linter linters formatter formatters checks check-ins ci pipeline build builds suite suites it everything "
         "nothing them those these commands command relevant appropriate necessary same following full whole".split()
@@ -51,7 +54,7 @@ _NAMED_IN_PARENS = lazy(r"^(?:the |your |our )?[a-z][\w -]{1,30}?\s*\(\s*`?(?P<c
 _COMMAND_WORD = lazy(r"(?:\.{0,2}/)?[a-zA-Z][\w.+-]*(?:/[\w.+-]+)*")
 
 
-def _peel(words: list[str]) -> list[str]:
+def peel(words: list[str]) -> list[str]:
     """`mise exec -- make tidy` -> make tidy; `uv run --only-group dev --locked prek` -> prek."""
     for wrapper in _WRAPPERS:
         if tuple(words[: len(wrapper)]) == wrapper and len(words) > len(wrapper):
@@ -62,7 +65,7 @@ def _peel(words: list[str]) -> list[str]:
                 takes_value = flag.startswith("--") and flag != "--" and "=" not in flag and len(rest) > 1
                 if takes_value and not rest[0].startswith("-") and flag not in ("--locked", "--frozen", "--offline"):
                     rest.pop(0)
-            return _peel(rest) if rest else words
+            return peel(rest) if rest else words
     return words
 
 
@@ -73,7 +76,7 @@ def _subcommands(program: str | None) -> dict[str, str]:
 
 def _leading(words: list[str], backticked: bool) -> list[str] | None:
     """The program and up to two subcommand words of one command line, or None when it names no command."""
-    words = _peel([w for w in words if w])
+    words = peel([w for w in words if w])
     if not words:
         return None
     first = words[0].strip("`'\"").rstrip(",.;:")
@@ -84,6 +87,8 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
             return None
         if not backticked and lowered.endswith("ing"):
             return None
+        if not backticked and {w.lower().strip("`'\",.;:") for w in words[1:3]} & vocab.NOUN_HEADS:
+            return None  # "run model evals", "individual tests": a word that modifies a noun, not a program
     out = [known or (first if "/" in first else lowered)]
     for word in words[1:]:
         plain = word.strip("`'\"").rstrip(",.;:")
@@ -123,8 +128,10 @@ def command_list(phrase: str) -> list[list[str]] | None:
         if p.strip()
     ]
     commands = []
-    for part in parts:
+    for index, part in enumerate(parts):
         words = part.split()
+        if index and words and words[0].lower() in _PROSE_VERBS:
+            break  # "run make build and verify the generated output": the rest is what to do with the result
         if words and words[0].lower() in ("run", "execute"):
             words = words[1:]
         while len(words) > 1 and (

@@ -1,5 +1,5 @@
-"""The SpecStory dialogue sources `dialogues_d` and `dialogues_e`: traceable turns, their own repositories, the
-stated sampling."""
+"""The sampled dialogue sources `dialogues_d`, `dialogues_e` (SpecStory histories) and `dialogues_f` (SpecStory,
+aider and committed prompt logs): traceable turns, their own repositories, the stated sampling."""
 
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ RULE_WORD = re.compile(
     r"in the future|make sure|keep|don't|dont|do not|instead)\b",
     re.IGNORECASE,
 )
-EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|co|uk|de|edu|ai|app|me)\b")
+# `git@github.com:owner/repo.git` is a forge's SSH address, not a person's
+EMAIL = re.compile(r"\b(?!git@)[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.(?:com|org|net|io|dev|co|uk|de|edu|ai|app|me)\b")
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Source:
     others: tuple[str, ...]  # earlier dialogue sources it shares no repository with
     owners_apart: tuple[str, ...]  # and no repository owner with
     every_decision: bool  # holds every decision (a small batch may have no underspecified turn)
+    paths: str = r"(.*/)?\.specstory/history/[^/]+\.md"  # the files its turns come from
 
 
 SOURCES = [
@@ -43,6 +45,17 @@ SOURCES = [
         ("dialogues_a", "dialogues_b", "dialogues_c", "dialogues_d"),
         ("dialogues_a", "dialogues_b", "dialogues_d"),
         False,
+    ),
+    Source(
+        "dialogues_f",
+        "dlf",
+        300,
+        20,
+        ("dialogues_a", "dialogues_b", "dialogues_c", "dialogues_d", "dialogues_e"),
+        ("dialogues_a", "dialogues_b", "dialogues_c", "dialogues_d", "dialogues_e"),
+        False,
+        # SpecStory histories, aider chat histories, prompt logs and one-prompt-a-file prompt records
+        r"(.*/)?\.specstory/history/[^/]+\.md|(.*/)?\.aider\.chat\.history\.md|(.*/)?[^/]+\.(?:md|txt|json)",
     ),
 ]
 parametrized = pytest.mark.parametrize("source", SOURCES, ids=[source.name for source in SOURCES])
@@ -67,7 +80,7 @@ def test_every_turn_names_its_specstory_history_and_commit(source: Source) -> No
         provenance = row["provenance"]
         assert row["source"] == source.name and row["derived"] is False, row["id"]
         assert re.fullmatch(r"[0-9a-f]{40}", provenance["commit"]), row["id"]
-        assert re.fullmatch(r"(.*/)?\.specstory/history/[^/]+\.md", provenance["path"]), row["id"]
+        assert re.fullmatch(source.paths, provenance["path"]), row["id"]
         assert provenance["url"] == (
             f"https://github.com/{provenance['repository']}/blob/{provenance['commit']}/{provenance['path']}"
         )

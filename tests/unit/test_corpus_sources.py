@@ -65,6 +65,7 @@ BATCHES = [
     ("instruction_files_c", "instructions_c.jsonl"),
     ("instruction_files_d", "instructions_d.jsonl"),
     ("instruction_files_e", "instructions_e.jsonl"),
+    ("instruction_files_f", "instructions_f.jsonl"),
 ]
 
 
@@ -94,9 +95,10 @@ def test_instruction_batches_share_no_repository() -> None:
     third = {source["repo"] for source in _rows("instruction_files_c/SOURCES.jsonl")}
     fourth = {source["repo"] for source in _rows("instruction_files_d/SOURCES.jsonl")}
     fifth = {source["repo"] for source in _rows("instruction_files_e/SOURCES.jsonl")}
+    sixth = {source["repo"] for source in _rows("instruction_files_f/SOURCES.jsonl")}
     assert not first & second and not (first | second) & third and not (first | second | third) & fourth
-    assert not (first | second | third | fourth) & fifth
-    assert len(second) >= 20 and len(third) >= 15 and len(fourth) >= 15 and len(fifth) >= 12
+    assert not (first | second | third | fourth) & fifth and not (first | second | third | fourth | fifth) & sixth
+    assert len(second) >= 20 and len(third) >= 15 and len(fourth) >= 15 and len(fifth) >= 12 and len(sixth) >= 12
 
 
 def test_second_tracker_batch_is_traceable_and_shares_no_message_with_the_first() -> None:

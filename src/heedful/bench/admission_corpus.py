@@ -181,6 +181,7 @@ HELD_OUT_SOURCES = (
     "instructions_d",
     "instructions_e",
     "dialogues_f",
+    "instructions_f",
 )
 
 

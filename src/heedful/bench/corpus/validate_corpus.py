@@ -34,7 +34,14 @@ CHECK_PARAMS: dict[str, tuple[set[str], set[str]]] = {
 # Files whose rows name a source other than the file stem.
 SOURCE_OF_FILE = {"instructions": "instruction_files"}
 # Sources whose rows are lines of agent-instruction files (line kinds, repository provenance).
-INSTRUCTION_SOURCES = {"instruction_files", "instructions_b", "instructions_c", "instructions_d", "instructions_e"}
+INSTRUCTION_SOURCES = {
+    "instruction_files",
+    "instructions_b",
+    "instructions_c",
+    "instructions_d",
+    "instructions_e",
+    "instructions_f",
+}
 # Sources whose rows are user turns of committed chat histories: the turn before is known.
 DIALOGUE_SOURCES = {"dialogues_a", "dialogues_b", "dialogues_c", "dialogues_d", "dialogues_e", "dialogues_f"}
 REQUIRED = ("id", "source", "text", "decision", "scope", "rules", "retraction", "derived", "provenance")

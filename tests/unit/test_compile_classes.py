@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from compile_cases import MODEL, compiled, run
 from heedful.rules.checks import evaluate
 from heedful.rules.compile import propose
-from heedful.rules.compile.commands import project_tool
 from heedful.rules.compile.paths import owned_elsewhere
+from heedful.rules.compile.roles import project_tool
 from heedful.rules.coverage import same_params
 from heedful.rules.interpret import interpret, split_clauses
 from heedful.rules.library import compile_candidate

@@ -356,7 +356,7 @@ def split_project_tool(candidate: Candidate) -> list[Candidate]:
     The stated fact itself compiles to a ban on the family's usual tool (npm); the others (yarn, bun) are added
     as "Use pnpm, not yarn." with the same evidence. "Use pnpm" alone is a preference and is not split."""
     from heedful.rules import vocabulary as vocab
-    from heedful.rules.compile.commands import project_tool
+    from heedful.rules.compile.roles import project_tool
 
     if not vocab.names_a_rival(candidate.text):
         return [candidate]  # a cheap test first: reading every clause's commands costs about a millisecond

@@ -17,10 +17,11 @@ import re
 from collections.abc import Sequence
 
 from heedful.rules.compile.actions import action_checks
-from heedful.rules.compile.commands import FLAG_OWNERS, command_checks, command_words, flag_in_condition
+from heedful.rules.compile.commands import FLAG_OWNERS, command_checks, command_words
 from heedful.rules.compile.commits import commit_message
 from heedful.rules.compile.environments import with_environment
 from heedful.rules.compile.events import PRECONDITION, TEST_COMMANDS, leftovers, required_event
+from heedful.rules.compile.flag_conditions import flag_in_condition
 from heedful.rules.compile.paths import path_checks
 from heedful.rules.compile.qualifiers import qualifiers_decided, split_qualifiers
 from heedful.rules.compile.replies import json_checks, reply_count, reply_text

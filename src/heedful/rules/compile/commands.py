@@ -471,33 +471,6 @@ def _together(found: list[CheckSpec]) -> list[CheckSpec]:
     return [spec("forbidden_command", first)] if first["synonyms"] else found
 
 
-# "this repo uses pnpm", "we use uv here", "our project is on poetry": the project's tool stated as a fact.
-_USES = lazy(
-    r"\b(?:we|repo|repository|project|codebase|monorepo|workspace|here|this)\s+(?:(?:only|now|always)\s+)?"
-    r"(?:uses?|is on|are on|'re on|runs? on|standardi[sz]ed on|(?:(?:has|have) )?(?:moved|switched|migrated) "
-    r"(?:over )?to)\b|\b(?:managed|handled|installed)\s+(?:with|by|via|through|using)$",
-    re.I,
-)
-
-
-def project_tool(text: str) -> tuple[str, list[str]] | None:
-    """(tool, its rivals) when the rule states which of rival tools the project uses, with no contrast of its own.
-
-    "We're a yarn shop" -> ("yarn", ["npm", "pnpm", "bun"]); "use yarn" alone is a preference, not a fact: None."""
-    from heedful.rules.compile.roles import stated_tool
-
-    mentions = vocab.read_commands(text)
-    if len(mentions) != 1 or mentions[0].role != "prefer" or mentions[0].subcommand or NEGATED.search(text):
-        return None
-    mention = mentions[0]
-    words = vocab.plain_words(text)
-    before = " ".join(words[: mention.start])
-    if not _USES.search(before) and not stated_tool(before, words[mention.end :]):
-        return None
-    rivals = vocab.rivals_of(mention.program)
-    return (mention.program, rivals) if rivals else None
-
-
 def command_words(phrase: str, keep_adverbs: bool = False) -> list[str]:
     """The leading words of a command named in prose, up to the first word that is not part of it."""
     words: list[str] = []
@@ -507,22 +480,3 @@ def command_words(phrase: str, keep_adverbs: bool = False) -> list[str]:
             break
         words.append(word)
     return words
-
-
-_GIT_ACT = lazy(
-    r"^(?:when|whenever|while|during|if)\s+(?:you(?:'re| are)?\s+|we(?:'re| are)?\s+)?(?P<verb>[a-z-]+)\b", re.I
-)
-
-
-def flag_in_condition(text: str, conditions: list[str]) -> list[CheckSpec]:
-    """ "Stop using --force when pushing": a flag named alone, with the git action it belongs to in the condition."""
-    flags = re.findall(r"(?<![\w-])--?[a-zA-Z][\w-]*", text)
-    if not flags or not NEGATED.search(text) or vocab.read_commands(text):
-        return []
-    git = vocab.vocabulary().programs["git"]
-    for condition in conditions:
-        act = _GIT_ACT.match(condition.strip())
-        canonical = git.subcommands.get(act.group("verb").lower()) if act else None
-        if canonical is not None:
-            return command_checks(f"never run git {canonical} {' '.join(flags)}")
-    return []

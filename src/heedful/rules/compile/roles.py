@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 
+from heedful.rules import vocabulary as vocab
+from heedful.rules.compile.words import NEGATED
+from heedful.rules.lazy_regex import lazy
 from heedful.rules.vocabulary import CONTRAST_BAD, NEGATIONS, PREFER_VERBS
 
 # "instead of calling pytest", "not plain pytest", "rather than running npm": the contrast still names the program.
@@ -146,3 +149,28 @@ def stated_tool(before: str, after: list[str]) -> bool:
     ):
         return True
     return bool(after[:1]) and after[0] in _TOOL_VERBS and not before.strip()
+
+
+# "this repo uses pnpm", "we use uv here", "our project is on poetry": the project's tool stated as a fact.
+_USES = lazy(
+    r"\b(?:we|repo|repository|project|codebase|monorepo|workspace|here|this)\s+(?:(?:only|now|always)\s+)?"
+    r"(?:uses?|is on|are on|'re on|runs? on|standardi[sz]ed on|(?:(?:has|have) )?(?:moved|switched|migrated) "
+    r"(?:over )?to)\b|\b(?:managed|handled|installed)\s+(?:with|by|via|through|using)$",
+    re.I,
+)
+
+
+def project_tool(text: str) -> tuple[str, list[str]] | None:
+    """(tool, its rivals) when the rule states which of rival tools the project uses, with no contrast of its own.
+
+    "We're a yarn shop" -> ("yarn", ["npm", "pnpm", "bun"]); "use yarn" alone is a preference, not a fact: None."""
+    mentions = vocab.read_commands(text)
+    if len(mentions) != 1 or mentions[0].role != "prefer" or mentions[0].subcommand or NEGATED.search(text):
+        return None
+    mention = mentions[0]
+    words = vocab.plain_words(text)
+    before = " ".join(words[: mention.start])
+    if not _USES.search(before) and not stated_tool(before, words[mention.end :]):
+        return None
+    rivals = vocab.rivals_of(mention.program)
+    return (mention.program, rivals) if rivals else None

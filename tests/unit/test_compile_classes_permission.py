@@ -222,3 +222,31 @@ def test_a_dco_sign_off_is_met_by_git_commit_s() -> None:
         assert run(params, signed, "commit_message") == "pass", signed
     assert _message_result(params, "fix: x\n\nSigned-off-by: Dev <dev@example.com>") == "pass"
     assert run(params, 'git commit -am "fix: x"', "commit_message") == "violated"
+
+
+# -- third batch: conditions that name files in parentheses, verbs that redo a step with a command, a part of the
+# work that must pass a command, a commit due every turn ---------------------------------------------------------
+def test_files_named_in_parentheses_in_a_leading_condition_are_the_edits_it_waits_for() -> None:
+    kind, params = compiled("If you touch the schema (schema.graphql or resolvers/), run make codegen.")
+    assert kind == "required_event" and params["commands"] == [["make", "codegen"]]
+    assert set(params["edit_globs"]) == {"schema.graphql", "resolvers/**"}
+
+
+def test_redoing_a_step_with_a_command() -> None:
+    kind, params = compiled("When pyproject.toml changes, reinstall the project with pip install -e .")
+    assert (kind, params["commands"]) == ("required_event", [["pip", "install"]])
+    kind, params = compiled("After editing, re-run cargo fmt.")
+    assert (kind, params["commands"]) == ("required_event", [["cargo", "fmt"]])
+
+
+def test_a_part_of_the_work_that_must_pass_a_command() -> None:
+    kind, params = compiled("Docs must pass `vale docs/`.", "after changing docs")
+    assert (kind, params["commands"]) == ("required_event", [["vale"]])
+    # a moment is not a command
+    assert compiled("All CI checks must pass before merge")[0] is None
+
+
+def test_a_commit_due_every_turn() -> None:
+    for rule in ("Commit every turn.", "commit your changes at the end of each task"):
+        kind, params = compiled(rule)
+        assert (kind, params["commands"]) == ("required_event", [["git", "commit"]]), rule

@@ -203,7 +203,9 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
         first = commands[0] if commands else []
         words = first.split() if isinstance(first, str) else [str(w) for w in first]
         test_words = re.search(r"\btests?\b|\btest suite\b", text, re.I)
-        return [] if test_words or (words and _named(text, words[:1])) else [" ".join(words)]
+        # the program, or its subcommand when the program goes without saying ("commit every turn": git commit)
+        stated = bool(words) and (_named(text, words[:1]) or (len(words) > 1 and _named(text, words[1:2])))
+        return [] if test_words or stated else [" ".join(words)]
     return []
 
 

@@ -40,6 +40,9 @@ _RETRACTION = lazy(
 )
 
 
+_LEADING_CONDITION = lazy(r"^(?:if|when(?:ever)?|after|once|before)\b", re.I)
+_FILE = r"`?[\w.*/-]*(?:\.[\w*]+|/)`?"
+_FILES_IN_PARENS = lazy(rf"\s*\(\s*({_FILE}(?:\s*(?:,|or|and|,\s*or|,\s*and)\s*{_FILE})*)\s*\)")
 _PLACEHOLDER = lazy(r"\s*<[\w .|/-]{1,30}>")  # "npx <bin>", "just gen-grammar <lang>"
 _ASK_BEFORE = lazy(
     r"^(?:always\s+|please\s+)?(?:ask|(?:double[- ]?)?check with (?:me|the user)|confirm with (?:me|the user)|"
@@ -130,6 +133,9 @@ def propose(text: str, condition: str | None = None, exceptions: Sequence[str] =
     if not text or _RETRACTION.search(text):
         return []
     text = as_rule(strip_placeholders(plain_rule(text)))
+    # "If you change Rust dependencies (Cargo.toml or Cargo.lock), run …": the files the condition names, as words of it
+    if _LEADING_CONDITION.match(text):
+        text = _FILES_IN_PARENS.sub(r" \1", text)
     ask = _ASK_BEFORE.match(text)
     if ask:  # "ask before running git clean": the command is blocked until the user says yes
         text = f"never {ask.group('rest')}"

@@ -64,6 +64,19 @@ _MUST_BE_COLON = lazy(
     r"(?P<what>.+)$",
     re.I,
 )
+# "Docs must pass `npm run lint:docs`": a part of the work, then the command it must pass (due when the condition says)
+_MUST_PASS_COMMAND = lazy(
+    r"^(?:the\s+|all\s+|every\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:must|should|has to|have to|needs? to)\s+(?:always\s+)?"
+    r"pass\s+(?!(?:before|after|when|whenever|prior|once|on|in|for|with|locally|first)\b)"
+    r"(?P<what>`[^`]+`|[\w./:@-]+(?:\s+[\w./:@-]+){0,3})\W*$",
+    re.I,
+)
+# "Commit every turn", "commit your work at the end of every turn": a commit is due once the turn has edited
+_COMMIT_EVERY = lazy(
+    r"^(?:always\s+)?commit\s+(?:(?:your|the|all)\s+)?(?:work|changes\s+)?\s*(?:at the end of\s+|after\s+)?"
+    r"(?:every|each)\s+(?:turn|task|session|response)\W*$",
+    re.I,
+)
 # "make sure `npm test` passes before you finish", "ensure cargo clippy is clean before pushing"
 _ENSURE_PASSES = lazy(
     r"^(?:always\s+|please\s+)*(?:make sure|ensure|check|verify|confirm)\s+(?:that\s+)?(?P<what>`[^`]+`|"
@@ -102,15 +115,16 @@ _ARROW = lazy(r"^(?P<what_changed>[^→]+?)\s*(?:→|->|=>)\s*(?P<what>`[^`]+`(?
 _LEAD_WHEN = lazy(
     r"^(?P<when>after|once|when(?:ever)?|before|prior to|every time|each time|if)\s+(?P<rest>[^,]+),\s*"
     r"(?:(?:always|please|also|then|make sure to|be sure to|you must|must)\s+)*"
-    r"(?P<verb>run|execute|(?:format|lint|check|type-?check)\s+(?:(?:the|your|all)\s+)?(?:code\s+)?(?:with|using)|"
-    r"(?:confirm|verify|check)\s+(?:the\s+|your\s+)?(?:[\w-]+\s+){0,2}?(?:with|using))\s+"
+    r"(?P<verb>run|execute|re-?run|(?:format|lint|check|type-?check)\s+(?:(?:the|your|all)\s+)?(?:code\s+)?(?:with|using)|"
+    r"(?:confirm|verify|check|reinstall|rebuild|regenerate|refresh|sync)\s+(?:the\s+|your\s+)?(?:[\w-]+\s+){0,2}?"
+    r"(?:with|using|via))\s+"
     r"(?P<what>.+)$",
     re.I,
 )
 _WITH = lazy(
     r"^(?:always\s+)?(?:add|create|generate|regenerate|format|lint|check|update|validate|type-?check|typecheck|test|"
-    r"scan|audit|verify|confirm|build|compile|bundle)\b[^,]*?\bwith\s+"
-    r"(?P<what>`[^`]+`|[\w./:-]+(?:\s+[\w./:-]+){0,2}?)(?:\s+(?P<when>when(?:ever)?|after|before|once)\b(?P<rest>.*))?$",
+    r"scan|audit|verify|confirm|build|compile|bundle|reinstall|rebuild|regenerate|refresh|sync)\b[^,]*?\bwith\s+"
+    r"(?P<what>`[^`]+`|[\w./:-]+(?:\s+[\w./:-]+){0,4}?)(?:\s+(?P<when>when(?:ever)?|after|before|once)\b(?P<rest>.*))?$",
     re.I,
 )
 _DELIVERY_MOMENT = lazy(
@@ -208,6 +222,10 @@ def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | 
     arrow = _ARROW.match(text)
     if arrow and (_PATH_TOKEN.search(arrow.group("what_changed")) or edit_globs(arrow.group("what_changed"))):
         return arrow.group("what"), "edit", edit_globs(arrow.group("what_changed"))
+    must_pass = _MUST_PASS_COMMAND.match(text.strip())
+    if must_pass:
+        due = _due("", "", conditions) if conditions else ("delivery", [])
+        return (must_pass.group("what"), *due) if due else None
     colon = _MUST_BE_COLON.match(text.strip())
     if colon:  # due when the rule's condition says ("before a PR is merge-ready"), else before finishing
         due = _due("", "", conditions) if conditions else ("delivery", [])
@@ -278,6 +296,8 @@ def required_event(text: str, conditions: Sequence[str]) -> CheckSpec | None:
     if re.search(r"\b(?:run|execute)\s+only\b|\bonly\s+(?:run|execute)\b", text, re.I):
         return None  # "run only the relevant tests for small fixes": which tests, not that they must run
     text = re.sub(r"\b(run|execute)\s+at\s+least\b", r"\1", text, flags=re.I)  # "run at least make test"
+    if _COMMIT_EVERY.match(text.strip()):
+        return spec("required_event", {"commands": [["git", "commit"]], "after": "edit"})
     read = _read(text, conditions)
     if read is None:
         return None

@@ -83,7 +83,7 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
     known = vocab.program_named(first)
     lowered = first.lower()
     if known is None:
-        if not _COMMAND_WORD.fullmatch(first) or (not backticked and lowered in _NOT_COMMAND):
+        if not _COMMAND_WORD.fullmatch(first) or (not backticked and lowered in _NOT_COMMAND | vocab.STOP):
             return None
         if not backticked and lowered.endswith("ing"):
             return None

@@ -250,3 +250,29 @@ def test_a_commit_due_every_turn() -> None:
     for rule in ("Commit every turn.", "commit your changes at the end of each task"):
         kind, params = compiled(rule)
         assert (kind, params["commands"]) == ("required_event", [["git", "commit"]]), rule
+
+
+# -- a command kept for when the user asks ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("rule", "params"),
+    [
+        ("Use `make deploy` only when the user explicitly asks.", {"program": "make", "subcommand": ["deploy"]}),
+        ("Only run terraform destroy when I ask.", {"program": "terraform", "subcommand": ["destroy"]}),
+        ("Ask the user to confirm before running git rebase.", {"program": "git", "subcommand": ["rebase"]}),
+    ],
+)
+def test_a_command_kept_for_when_the_user_asks_is_blocked_until_then(rule: str, params: dict[str, Any]) -> None:
+    kind, got = compiled(rule)
+    assert kind == "forbidden_command"
+    assert {k: got[k] for k in params} == params
+
+
+def test_a_command_kept_for_another_moment_too_stays_guidance() -> None:
+    assert compiled("Only run npm run build when asked or before a release.")[0] is None
+    assert compiled("never push when I ask you to review")[0] is None  # "when I ask" here is a moment, not a go-ahead
+
+
+def test_files_created_only_when_asked_stay_guidance() -> None:
+    # a path check would block every edit of such files, not only creating them
+    rule = "Never create new markdown files (*.md); only when explicitly requested."
+    assert compiled(rule)[0] is None

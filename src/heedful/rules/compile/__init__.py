@@ -47,7 +47,17 @@ _PLACEHOLDER = lazy(r"\s*<[\w .|/-]{1,30}>")  # "npx <bin>", "just gen-grammar <
 _ASK_BEFORE = lazy(
     r"^(?:always\s+|please\s+)?(?:ask|(?:double[- ]?)?check with (?:me|the user)|confirm with (?:me|the user)|"
     r"get (?:my |explicit )?(?:approval|confirmation|permission))"
-    r"(?:\s+(?:me|the user|first|for (?:approval|confirmation|permission)))*\s+before\s+(?P<rest>\w+ing\b.*)$",
+    r"(?:\s+(?:me|the user|first|for (?:approval|confirmation|permission)|to (?:confirm|approve)))*\s+before\s+"
+    r"(?P<rest>\w+ing\b.*)$",
+    re.I,
+)
+# "Use `npm run bump-version` only when the task explicitly asks", "only run terraform apply when I ask": a command
+# kept for when the user asks is blocked until then
+_ONLY_WHEN_ASKED = lazy(
+    r"^(?P<only>only\s+)?(?P<verb>use|run|execute|invoke)\s+(?P<what>.+?)\s+(?(only)|only\s+)(?:when|if)\s+"
+    r"(?!.*\b(?:or|and)\b)"
+    r"(?:(?:the user|i|we|you(?:'re| are)?|the task|someone)\s+)?(?:explicitly\s+|specifically\s+)?"
+    r"(?:asks?|asked|requests?|requested|tells? you|told|instructs?|instructed)\b.*$",
     re.I,
 )
 
@@ -139,6 +149,9 @@ def propose(text: str, condition: str | None = None, exceptions: Sequence[str] =
     ask = _ASK_BEFORE.match(text)
     if ask:  # "ask before running git clean": the command is blocked until the user says yes
         text = f"never {ask.group('rest')}"
+    kept = _ONLY_WHEN_ASKED.match(text)
+    if kept:
+        text = f"never {kept.group('verb')} {kept.group('what')}"
     main, conditions, _ = split_qualifiers(text)
     every_condition = [*conditions, *([condition] if condition else [])]
     proposals = [with_environment(p, every_condition) for p in _all_proposals(main, every_condition)]

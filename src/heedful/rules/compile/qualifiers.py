@@ -56,8 +56,8 @@ ASK_ONLY = lazy(
     r"sign-?off|ok|okay|say-?so)\b.*|"
     r"(?:before|until)\s+(?:the user|i|we|a human|a maintainer|someone)\s+(?:has\s+|have\s+)?(?:\w+\s+){0,4}?"
     r"(?:approv\w*|confirm\w*|sign\w* off|ok(?:ay)?s? it|gives? the go-ahead|says? so)\b.*|"
-    r"unless\s+(?:(?:the user|i|we|a human|a maintainer|someone|you(?:'re| are)?)\s+)?(?:explicitly|specifically|"
-    r"expressly)\s+(?:asks?|asked|requests?|requested|tells? you|told|instructed|prompted|directed|approves?|"
+    r"unless\s+(?:(?:the user|i|we|a human|a maintainer|someone|the task|you(?:'re| are)?)\s+)?"
+    r"(?:explicitly|specifically|expressly)\s+(?:asks?|asked|requests?|requested|tells? you|told|instructed|prompted|directed|approves?|"
     r"approved|says? so)\b.*|"
     r"unless\s+(?:explicitly\s+|specifically\s+)?(?:asked|requested|told(?: to)?|instructed|prompted|directed)"
     r"(?:\s+to)?\W*$|"
@@ -66,6 +66,14 @@ ASK_ONLY = lazy(
     r"unless\s+(?:a|an|the)\s+[\w-]+(?:\s+[\w-]+)?\s+(?:is|was|has been)\s+(?:explicitly|specifically)\s+"
     r"(?:requested|asked for|approved)\b.*|"
     r"(?:autonomously|on your own|by yourself|unprompted|unasked|without being asked)\W*)$",
+    re.I,
+)
+# "only when explicitly asked" on a command: the command waits for the user's word (and nothing else: "only when
+# asked or before a release" names another moment). A file rule said so ("create docs only when asked") would block
+# every edit of such files, so only a command's check decides it.
+ONLY_WHEN_ASKED = lazy(
+    r"^\W*only\s+(?:when|if)\s+(?!.*\b(?:or|and)\b)(?:(?:the user|i|we|you(?:'re| are)?|the task|someone)\s+)?"
+    r"(?:explicitly\s+|specifically\s+)?(?:asks?|asked|requests?|requested|tells? you|told|instructs?|instructed)\b.*$",
     re.I,
 )
 # Kinds that block an action: blocking until the user approves is what an ask-first rule asks for.
@@ -151,6 +159,8 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
             return True  # "after changing go.mod", "before each commit": the event log decides it
     if check.kind in ACTION_KINDS and ASK_ONLY.match(condition.strip()):
         return True
+    if check.kind == "forbidden_command" and ONLY_WHEN_ASKED.match(condition.strip()):
+        return True
     if check.kind == "forbidden_command" and environment_decided(condition, check):
         return True  # "against production": the check fires only where the command line names it
     if check.kind == "forbidden_command" and _bypasses(check) and _WHEN_IT_FAILS.match(condition.strip()):
@@ -223,6 +233,8 @@ def exception_decided(exception: str, check: CheckSpec) -> bool:
 def qualifiers_decided(text: str, check: CheckSpec, condition: str | None, exceptions: Sequence[str]) -> bool:
     """Whether every condition and exception of the rule (in its text or given apart) is one the check decides."""
     _, conditions, found_exceptions = split_qualifiers(text.strip().rstrip(".!?;:, "))
+    if re.match(r"^\W*only\b", text, re.I):  # "only use sudo when asked": the "only" belongs to the condition
+        conditions = [f"only {c}" if re.match(r"(?:when|if)\b", c, re.I) else c for c in conditions]
     conditions += [condition] if condition else []
     return all(condition_decided(c, check) for c in conditions) and all(
         exception_decided(e, check) for e in [*found_exceptions, *exceptions]

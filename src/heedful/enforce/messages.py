@@ -88,6 +88,8 @@ def hint(kind: str | None, params: dict[str, Any], quotes: list[str]) -> str:
         where = ", ".join(globs) if globs else "those paths"
         if params.get("outside_project"):
             where = (where + " or anything outside the project") if globs else "anything outside the project"
+        if params.get("created_only"):
+            return f"do not create a new file matching {where}; put the content in an existing file instead"
         return f"leave {where} unchanged and make the change in a file the rule allows"
     if kind == "required_event":
         commands = params.get("commands") or []

@@ -20,7 +20,7 @@ CHECK_PARAMS: dict[str, tuple[set[str], set[str]]] = {
         {"program"},
         {"subcommand", "flags", "args", "alternatives", "bare", "piped_into", "synonyms"},
     ),
-    "forbidden_path": ({"globs"}, {"outside_project"}),
+    "forbidden_path": ({"globs"}, {"outside_project", "created_only"}),
     "staged_path": ({"globs"}, set()),
     "commit_message": (set(), {"forbid", "require", "max_subject"}),
     "reply_word_limit": ({"limit"}, set()),

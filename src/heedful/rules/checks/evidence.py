@@ -21,6 +21,9 @@ WRITE_TOOLS = frozenset(
     {"edit", "write", "multiedit", "notebookedit", "apply_patch", "str_replace_editor", "create", "write_file"}
 )
 _PATCH_FILE = re.compile(r"^\*\*\* (?:Update|Add|Delete) File: (.+)$", re.MULTILINE)
+# Tools that change an existing file in place (they cannot create one), and a patch's files updated in place
+IN_PLACE_TOOLS = frozenset({"edit", "multiedit", "notebookedit", "str_replace_editor", "replace", "strreplace"})
+_PATCH_UPDATE = re.compile(r"^\*\*\* Update File: (.+)$", re.MULTILINE)
 
 
 def as_dict(value: Any) -> dict[str, Any] | None:
@@ -113,6 +116,20 @@ def events_of(evidence: Any) -> list[dict[str, Any]] | None:
     if root is None or not isinstance(root.get("events"), list):
         return None
     return [event for event in root["events"] if isinstance(event, dict)]
+
+
+def edited_in_place(evidence: Any) -> set[str]:
+    """The action's paths it edits in place (an Edit-style tool's file, a patch's `Update File`s): never new files."""
+    action = action_of(evidence)
+    if action is None:
+        return set()
+    if str(action.get("tool", "")).lower() in IN_PLACE_TOOLS:
+        return {p for p in action.get("paths", []) if isinstance(p, str)}
+    merged = action.get("input") or {}
+    patch = as_text(merged.get("patch")) or (
+        as_text(merged.get("input")) if str(action.get("tool", "")).lower() == "apply_patch" else None
+    )
+    return {match.strip() for match in _PATCH_UPDATE.findall(patch)} if patch else set()
 
 
 def project_of(evidence: Any) -> str | None:

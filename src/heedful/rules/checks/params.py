@@ -40,6 +40,7 @@ class ForbiddenCommandParams(Params):
 class ForbiddenPathParams(Params):
     globs: list[Text] = []
     outside_project: StrictBool = False
+    created_only: StrictBool = False
 
     @model_validator(mode="after")
     def _names_something(self) -> Self:

@@ -4,7 +4,9 @@ params: globs ([str], gitignore-like: a pattern without `/` matches a name at an
 trailing `/` means everything below that directory; `/etc/**` is a place on the file system and
 `~/.ssh/**` one in the user's home directory, however the path spells it: `~/`, `$HOME/`,
 `/home/NAME/`, `/Users/NAME/`, `/root/`), outside_project (bool: any path that leaves the project
-root is forbidden).
+root is forbidden), created_only (bool: only files the action may create; an edit in place of an existing
+file — an Edit-style tool, a patch's `Update File` — passes: "don't create new markdown files" leaves the
+README editable).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import re
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from heedful.rules.checks.evidence import action_of, artifact_of, clip, project_of
+from heedful.rules.checks.evidence import action_of, artifact_of, clip, edited_in_place, project_of
 from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.verdict import Result, Stage, Verdict
 
@@ -156,6 +158,10 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         return Verdict(result="unknown", reason=f"the evidence holds no {holder}")
     if not paths:
         return Verdict(result="not_applicable", reason="the action writes no file")
+    if params.get("created_only") and stage == "pre_action":
+        paths = [p for p in paths if p not in edited_in_place(evidence)]
+        if not paths:
+            return Verdict(result="pass", reason="the action edits existing files in place; the rule is about new ones")
     project = project_of(evidence)
     unknown_reason = ""
     for path in paths:
@@ -199,11 +205,13 @@ def cases(params: dict[str, Any]) -> list[Case]:
         example = written.replace("**/", "").replace("**", "deep/file").replace("*", "example").rstrip("/")
         if written.endswith("/"):
             example += "/example.py"
+        created_only = bool(params.get("created_only"))
         found.append(
             Case(
                 stage=STAGE,
                 evidence={"project": project, "action": {"tool": "Edit", "file_path": example}},
-                expected="violated",
+                expected="pass" if created_only else "violated",
+                note="an edit in place of an existing file" if created_only else "",
             )
         )
         if not system_path(globs[0]):
@@ -293,6 +301,12 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     path = action.get("file_path") or action.get("path")
     if not isinstance(path, str):
         return "not_applicable"
+    if params.get("created_only") and str(action.get("tool", "")).lower() in (
+        "edit",
+        "multiedit",
+        "str_replace_editor",
+    ):
+        return "pass"  # an edit changes a file that exists
     project = str(evidence.get("project") or "")
     if params.get("outside_project") and (
         ".." in path.split("/") or (path.startswith("/") and not path.startswith(project + "/"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from heedful.rules.checks.path import system_path
 from heedful.rules.compile.words import spec
@@ -364,7 +365,13 @@ def path_checks(text: str) -> list[CheckSpec]:
     if not rest or _PURPOSE.search(rest):
         return []  # "don't update snapshots to make tests pass": the purpose decides, no path does
     globs = _globs(rest)
-    return [spec("forbidden_path", {"globs": globs, "outside_project": False})] if globs else []
+    if not globs:
+        return []
+    params: dict[str, Any] = {"globs": globs, "outside_project": False}
+    verb = text[edit.start() : edit.start("rest")] if edit else ""
+    if re.search(r"\bcreat(?:e|ing)\b", verb, re.I) or (edit and re.match(r"\s*(?:any\s+)?new\b", rest, re.I)):
+        params["created_only"] = True  # "don't create new markdown files": editing README.md is still allowed
+    return [spec("forbidden_path", params)]
 
 
 _LEAVE_PRONOUN = lazy(

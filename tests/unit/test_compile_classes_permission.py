@@ -43,6 +43,9 @@ from heedful.rules.checks import evaluate
             "unless explicitly directed",
             {"program": "docker", "subcommand": ["system", "prune"]},
         ),
+        ("never run git tag without an explicit instruction to tag", None, {"program": "git", "subcommand": ["tag"]}),
+        ("never amend commits unless the user explicitly says so", None, {"subcommand": ["commit"]}),
+        ("never run bundle exec rake directly on the host; use the dev container", None, {"program": "bundle"}),
     ],
 )
 def test_a_ban_until_the_user_asks_is_a_block(rule: str, condition: str | None, params: dict[str, Any]) -> None:
@@ -158,20 +161,6 @@ def test_a_tip_before_a_manual_review_stays_guidance() -> None:
 
 
 # -- second batch: phrasings of the same classes, and words that are never programs ------------------------------
-@pytest.mark.parametrize(
-    ("rule", "condition", "params"),
-    [
-        ("never run git tag without an explicit instruction to tag", None, {"program": "git", "subcommand": ["tag"]}),
-        ("never amend commits unless the user explicitly says so", None, {"subcommand": ["commit"]}),
-        ("never run bundle exec rake directly on the host; use the dev container", None, {"program": "bundle"}),
-    ],
-)
-def test_more_bans_until_the_user_asks(rule: str, condition: str | None, params: dict[str, Any]) -> None:
-    kind, got = compiled(rule, condition)
-    assert kind == "forbidden_command"
-    assert {k: got[k] for k in params} == params
-
-
 def test_no_need_to_ask_is_a_permission_not_a_ban() -> None:
     assert compiled("do not ask for approval to run cargo fmt")[0] is None
     assert compiled("no need to ask before running git status")[0] is None

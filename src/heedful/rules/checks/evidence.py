@@ -56,7 +56,7 @@ def action_of(evidence: Any) -> dict[str, Any] | None:
         for key in ("file_path", "path", "notebook_path", "target")
         if (value := as_text(merged.get(key))) is not None
     ]
-    patch = as_text(merged.get("patch")) or (as_text(merged.get("input")) if tool.lower() == "apply_patch" else None)
+    patch = _patch(tool, merged)
     if patch:
         paths.extend(match.strip() for match in _PATCH_FILE.findall(patch))
     if command is not None and (tool.lower() in SHELL_TOOLS or not paths):
@@ -118,17 +118,19 @@ def events_of(evidence: Any) -> list[dict[str, Any]] | None:
     return [event for event in root["events"] if isinstance(event, dict)]
 
 
+def _patch(tool: str, merged: dict[str, Any]) -> str | None:
+    """The text of an apply_patch call (in `patch`, or the tool's whole `input`)."""
+    return as_text(merged.get("patch")) or (as_text(merged.get("input")) if tool.lower() == "apply_patch" else None)
+
+
 def edited_in_place(evidence: Any) -> set[str]:
     """The action's paths it edits in place (an Edit-style tool's file, a patch's `Update File`s): never new files."""
     action = action_of(evidence)
     if action is None:
         return set()
-    if str(action.get("tool", "")).lower() in IN_PLACE_TOOLS:
-        return {p for p in action.get("paths", []) if isinstance(p, str)}
-    merged = action.get("input") or {}
-    patch = as_text(merged.get("patch")) or (
-        as_text(merged.get("input")) if str(action.get("tool", "")).lower() == "apply_patch" else None
-    )
+    if action["tool"].lower() in IN_PLACE_TOOLS:
+        return set(action.get("paths", []))
+    patch = _patch(action["tool"], action["input"])
     return {match.strip() for match in _PATCH_UPDATE.findall(patch)} if patch else set()
 
 

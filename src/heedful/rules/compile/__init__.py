@@ -23,7 +23,7 @@ from heedful.rules.compile.environments import with_environment
 from heedful.rules.compile.events import PRECONDITION, TEST_COMMANDS, leftovers, required_event
 from heedful.rules.compile.flag_conditions import flag_in_condition
 from heedful.rules.compile.paths import path_checks
-from heedful.rules.compile.qualifiers import qualifiers_decided, split_qualifiers
+from heedful.rules.compile.qualifiers import ASKED, qualifiers_decided, split_qualifiers
 from heedful.rules.compile.replies import json_checks, reply_count, reply_text
 from heedful.rules.compile.restate import as_rule
 from heedful.rules.compile.words import LANGUAGE_GLOBS, NUMBERS, number, spec
@@ -54,10 +54,7 @@ _ASK_BEFORE = lazy(
 # "Use `npm run bump-version` only when the task explicitly asks", "only run terraform apply when I ask": a command
 # kept for when the user asks is blocked until then
 _ONLY_WHEN_ASKED = lazy(
-    r"^(?P<only>only\s+)?(?P<verb>use|run|execute|invoke)\s+(?P<what>.+?)\s+(?(only)|only\s+)(?:when|if)\s+"
-    r"(?!.*\b(?:or|and)\b)"
-    r"(?:(?:the user|i|we|you(?:'re| are)?|the task|someone)\s+)?(?:explicitly\s+|specifically\s+)?"
-    r"(?:asks?|asked|requests?|requested|tells? you|told|instructs?|instructed)\b.*$",
+    rf"^(?P<only>only\s+)?(?P<verb>use|run|execute|invoke)\s+(?P<what>.+?)\s+(?(only)|only\s+)(?:when|if)\s+{ASKED}",
     re.I,
 )
 

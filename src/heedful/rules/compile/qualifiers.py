@@ -71,11 +71,11 @@ ASK_ONLY = lazy(
 # "only when explicitly asked" on a command: the command waits for the user's word (and nothing else: "only when
 # asked or before a release" names another moment). A file rule said so ("create docs only when asked") would block
 # every edit of such files, so only a command's check decides it.
-ONLY_WHEN_ASKED = lazy(
-    r"^\W*only\s+(?:when|if)\s+(?!.*\b(?:or|and)\b)(?:(?:the user|i|we|you(?:'re| are)?|the task|someone)\s+)?"
-    r"(?:explicitly\s+|specifically\s+)?(?:asks?|asked|requests?|requested|tells? you|told|instructs?|instructed)\b.*$",
-    re.I,
+ASKED = (
+    r"(?!.*\b(?:or|and)\b)(?:(?:the user|i|we|you(?:'re| are)?|the task|someone)\s+)?"
+    r"(?:explicitly\s+|specifically\s+)?(?:asks?|asked|requests?|requested|tells? you|told|instructs?|instructed)\b.*$"
 )
+ONLY_WHEN_ASKED = lazy(rf"^\W*only\s+(?:when|if)\s+{ASKED}", re.I)
 # Kinds that block an action: blocking until the user approves is what an ask-first rule asks for.
 ACTION_KINDS = frozenset({"forbidden_command", "forbidden_path", "staged_path", "commit_message"})
 

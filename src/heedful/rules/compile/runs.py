@@ -47,6 +47,8 @@ _NOT_COMMAND = frozenset(
         "nothing them those these commands command relevant appropriate necessary same following full whole".split()
     )
 )
+# A first word that never starts a command written without backticks: prose words and the reader's stop words
+_NEVER_FIRST = _NOT_COMMAND | vocab.STOP
 # Words before a command that say how much of it to run ("a targeted pnpm test", "the relevant cargo test").
 _MODIFIERS = frozenset("targeted relevant affected scoped focused".split())
 # "the type checker (mypy)", "the linter (`ruff check`)": the tool named in parentheses is the command
@@ -83,7 +85,7 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
     known = vocab.program_named(first)
     lowered = first.lower()
     if known is None:
-        if not _COMMAND_WORD.fullmatch(first) or (not backticked and lowered in _NOT_COMMAND | vocab.STOP):
+        if not _COMMAND_WORD.fullmatch(first) or (not backticked and lowered in _NEVER_FIRST):
             return None
         if not backticked and lowered.endswith("ing"):
             return None

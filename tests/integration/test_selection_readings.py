@@ -119,17 +119,17 @@ def test_hook_reads_the_stored_reading_not_the_words(home: Path, tmp_path: Path)
     """A stored reading decides on the hook path: one marked as governing every answer is shown for any task."""
     project = (tmp_path / "svc").resolve()
     (project / ".git").mkdir(parents=True)
-    text = "always pin docker base images to a digest"
+    text = "never force-push to the main branch"
     with Heedful.open(home, embedder="hashing") as hf:
         assert hf.rules.learn("me", text, project=project).actions
-        rule = next(r for r in hf.rules.list("me", project=project) if "docker" in r["text"].lower())
-        assert rule["text"] not in prompt_context(home, project, "fix the typo in the login page title")
+        rule = next(r for r in hf.rules.list("me", project=project) if "force" in r["text"].lower())
+        assert rule["text"] not in prompt_context(home, project, "suggest a name for the new cat")
         model = load_model()
         key = content_key(rule["text"], rule.get("condition"))
         kept = readings(hf)
         forced = StoredReading((1.0, *kept[key].facets[1:]), frozenset(), frozenset(), frozenset(), True)
         hf.store.set_meta(readings_key("me"), encode(model.fingerprint, {**kept, key: forced}))
-    assert rule["text"] in prompt_context(home, project, "fix the typo in the login page title", session="s2")
+    assert rule["text"] in prompt_context(home, project, "suggest a name for the new cat", "s2")
 
 
 def test_minilm_rules_are_read_with_their_embedding(home: Path) -> None:

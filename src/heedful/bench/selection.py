@@ -90,14 +90,24 @@ class Fold:
     train_tasks: int
 
 
-def fold_model(corpus: Corpus, embeddings: Embeddings, kind: str, source: str) -> Fold:
-    """Train without `kind:source` (the `--train` procedure, seed fixed) and read every rule once with its
-    embedding, as when it is learned, kept as the store keeps it."""
+def fold_model(
+    corpus: Corpus, embeddings: Embeddings, kind: str, source: str, trained: frozenset[str] | None = None
+) -> Fold:
+    """Train without `kind:source` (the `--train` procedure, seed fixed; only on the `trained` sources when
+    given) and read every rule once with its embedding, as when it is learned, kept as the store keeps it."""
     from heedful.rules.selection_readings import content_key, decode, encode, read_rule
     from heedful.rules.selection_train import train
 
-    train_rules = [r for r in corpus.rules if not (kind == "rules" and r.source == source)]
-    train_tasks = [t for t in corpus.tasks if not (kind == "tasks" and t.source == source)]
+    train_rules = [
+        r
+        for r in corpus.rules
+        if not (kind == "rules" and r.source == source) and (trained is None or r.source in trained)
+    ]
+    train_tasks = [
+        t
+        for t in corpus.tasks
+        if not (kind == "tasks" and t.source == source) and (trained is None or t.source in trained)
+    ]
     model = train(corpus, embeddings.words, train_rules, train_tasks, embeddings.rules, embeddings.tasks)
     model.cues.index_all()
     made = {
@@ -125,14 +135,20 @@ def evaluate_fold(
     sizes: tuple[int, ...],
     orders: int,
     budgets: tuple[int, ...] = (),
+    pool: Corpus | None = None,
+    trained: frozenset[str] | None = None,
 ) -> dict[str, Any]:
-    """One left-out source; `budgets` adds the hook at other token budgets (`hook_<tokens>`)."""
+    """One left-out source; `budgets` adds the hook at other token budgets (`hook_<tokens>`); `pool` limits the
+    libraries and tasks evaluated to some sources (the scorer is still trained on every other source)."""
     from heedful.enforce import select as hook_select
     from heedful.rules import select as service_select
 
-    fold = fold_model(corpus, embeddings, kind, source)
+    fold = fold_model(corpus, embeddings, kind, source, trained)
     model, stored = fold.model, fold.stored
     eval_tasks, counted, first = fold.eval_tasks, fold.counted, fold.first
+    pool = pool or corpus
+    pooled = {t.id for t in pool.tasks}
+    eval_tasks = [t for t in eval_tasks if t.id in pooled]
     out: dict[str, Any] = {
         "train_rules": fold.train_rules,
         "train_tasks": fold.train_tasks,
@@ -144,7 +160,7 @@ def evaluate_fold(
         timings: list[float] = []
         added: list[int] = []  # tokens of the hook's added context per turn
         for order in range(orders):
-            library = _libraries(corpus.rules, first, size, order)
+            library = _libraries(pool.rules, first, size, order)
             rules = [
                 Rule(id=r.id, user_id="bench", text=r.text, condition=r.condition, scope="global", status="guidance")
                 for r in library
@@ -202,7 +218,7 @@ def evaluate_fold(
             }
             for name, (h, s, g) in tally.items()
         }
-        out[str(size)]["library"] = min(size, len(corpus.rules))
+        out[str(size)]["library"] = min(size, len(pool.rules))
         out[str(size)]["hook_select_ms_median"] = round(statistics.median(timings), 2) if timings else 0.0
         out[str(size)]["hook_tokens_per_turn"] = _percentiles(added)
     return out
@@ -227,13 +243,21 @@ def run(
     embedder: str = "minilm",
     folds: tuple[str, ...] | None = None,
     budgets: tuple[int, ...] = (),
+    within: frozenset[str] | None = None,
+    trained: frozenset[str] | None = None,
 ) -> dict[str, Any]:
     """The leave-one-source-out report; `folds` limits it to some of "tasks:SOURCE" / "rules:SOURCE";
-    `budgets` adds the hook at other token budgets."""
+    `budgets` adds the hook at other token budgets; `within` evaluates only on libraries and tasks of those
+    sources, each fold's scorer still trained on every source but the one left out (what data from other
+    sources adds, measured on an unchanged test); `trained` fits each fold's scorer on those sources only (what
+    a scorer without some sources does on them)."""
     from heedful.embed import load_embedder
 
     corpus = load_corpus(swe_dir)
     embeddings = Embeddings(corpus, load_embedder(embedder))
+    pool = corpus
+    if within is not None:
+        pool = Corpus([r for r in corpus.rules if r.source in within], [t for t in corpus.tasks if t.source in within])
     report: dict[str, Any] = {
         "embedder": embedder,
         "orders": orders,
@@ -242,9 +266,11 @@ def run(
         "skipped": corpus.skipped,
         "protocol": PROTOCOL,
         "token_budget": TOKEN_BUDGET,
+        "within": sorted(within) if within is not None else None,
+        "trained_on": sorted(trained) if trained is not None else None,
         "left_out": {},
     }
-    for kind, sources in (("tasks", corpus.task_sources()), ("rules", corpus.rule_sources())):
+    for kind, sources in (("tasks", pool.task_sources()), ("rules", pool.rule_sources())):
         for source in sources:
             typer.echo(f"leaving out {kind}:{source}", err=True)
             if kind == "rules" and source == "generated":
@@ -252,7 +278,7 @@ def run(
             if folds is not None and f"{kind}:{source}" not in folds:
                 continue
             report["left_out"][f"{kind}:{source}"] = evaluate_fold(
-                corpus, embeddings, kind, source, sizes, orders, budgets
+                corpus, embeddings, kind, source, sizes, orders, budgets, pool, trained
             )
     return report
 
@@ -284,6 +310,10 @@ def _render(report: dict[str, Any]) -> None:
         f"selection, leave one source out ({report['orders']} orders); rules {report['rules']}, tasks {report['tasks']}"
     )
     typer.echo(f"  protocol: {report['protocol']}")
+    if report.get("within"):
+        typer.echo(f"  evaluated within: {', '.join(report['within'])}")
+    if report.get("trained_on"):
+        typer.echo(f"  each fold trained on: {', '.join(report['trained_on'])} (less the left-out source)")
     for source, why in report["skipped"].items():
         typer.echo(f"  skipped {source}: {why}")
     for fold, result in report["left_out"].items():
@@ -380,6 +410,17 @@ def cli(
         bool,
         typer.Option("--misses", help="The hook's misses by kind and the bound of perfect task readings instead."),
     ] = False,
+    within: Annotated[
+        str,
+        typer.Option(
+            "--within",
+            help="Comma-separated sources whose rules and tasks alone are evaluated (training still uses the others).",
+        ),
+    ] = "",
+    train_on: Annotated[
+        str,
+        typer.Option("--train-on", help="Comma-separated sources each fold's scorer is trained on (default: all)."),
+    ] = "",
 ) -> None:
     """Selection recall and precision per left-out source, for the service's and the hook's selector."""
     if session:
@@ -421,7 +462,16 @@ def cli(
     if not parsed or min(parsed) <= 0 or orders <= 0 or min(extra, default=1) <= 0:
         typer.echo("error: sizes, budgets and orders must be positive", err=True)
         raise typer.Exit(2)
-    report = run(sizes=parsed, orders=orders, folds=folds, budgets=extra)
+    pooled = frozenset(w.strip() for w in within.split(",") if w.strip()) or None
+    trained = frozenset(w.strip() for w in train_on.split(",") if w.strip()) or None
+    if pooled is not None or trained is not None:
+        corpus = load_corpus()
+        named = (pooled or frozenset()) | (trained or frozenset())
+        unknown = sorted(named - set(corpus.rule_sources()) - set(corpus.task_sources()))
+        if unknown:
+            typer.echo(f"error: --within/--train-on name unknown sources: {', '.join(unknown)}", err=True)
+            raise typer.Exit(2)
+    report = run(sizes=parsed, orders=orders, folds=folds, budgets=extra, within=pooled, trained=trained)
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:

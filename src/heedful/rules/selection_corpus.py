@@ -6,7 +6,9 @@ involves and its project's languages. A rule applies to a task when they share a
 rule names none) and the rule governs every answer or an activity the task involves. A pair may
 also be set explicitly (`applies` / `not_applies` on the task). See `bench/selection/README.md`.
 
-SWE-Together tasks are read from the dataset at run time (only their labels ship).
+SWE-Together tasks are read from the dataset at run time (only their labels ship). Rules and tasks
+drawn from the learning corpus (`bench/corpus/`) name their line there (`ref`, and `rule` for one
+atomic rule of a directive), so the text and its provenance live in one place.
 """
 
 from __future__ import annotations
@@ -21,11 +23,30 @@ from pathlib import Path
 from heedful.rules.facets import languages
 
 CORPUS_DIR = Path(__file__).resolve().parents[1] / "bench" / "selection"
+LEARNING_CORPUS = Path(__file__).resolve().parents[1] / "bench" / "corpus"
 LEGACY_TASKS = Path(__file__).resolve().parents[1] / "bench" / "data" / "selection_tasks.jsonl"
 DEFAULT_SWE = Path(__file__).resolve().parents[3].parent / "shared" / "data" / "swe_together"
 EVERY = "every"
-RULE_FILES = ("rules_core.jsonl", "rules_voices.jsonl", "rules_instructions.jsonl")
-TASK_FILES = ("tasks_core.jsonl", "tasks_everyday.jsonl", "tasks_swe_together.jsonl")
+RULE_FILES = (
+    "rules_core.jsonl",
+    "rules_voices.jsonl",
+    "rules_instructions.jsonl",
+    "rules_instructions_c.jsonl",
+    "rules_instructions_d.jsonl",
+    "rules_instructions_e.jsonl",
+    "rules_instructions_f.jsonl",
+)
+TASK_FILES = (
+    "tasks_core.jsonl",
+    "tasks_everyday.jsonl",
+    "tasks_swe_together.jsonl",
+    "tasks_dialogues_a.jsonl",
+    "tasks_dialogues_b.jsonl",
+    "tasks_dialogues_c.jsonl",
+    "tasks_dialogues_d.jsonl",
+    "tasks_dialogues_e.jsonl",
+    "tasks_dialogues_f.jsonl",
+)
 
 
 @dataclass
@@ -99,17 +120,19 @@ def _strings(value: object) -> list[str]:
 
 
 def load_corpus(swe_dir: Path | None = None, generated: bool = True) -> Corpus:
+    learning = _LearningCorpus()
     rules = [
         RuleItem(
             str(row["id"]),
             str(row["source"]),
-            str(row["text"]),
+            text,
             _strings(row.get("governs")),
             _strings(row.get("languages")),
-            str(row["condition"]) if row.get("condition") else None,
+            condition,
         )
         for name in RULE_FILES
         for row in _rows(CORPUS_DIR / name)
+        for text, condition in [learning.rule(row)]
     ]
     if generated:
         rules += generated_rules()
@@ -118,7 +141,7 @@ def load_corpus(swe_dir: Path | None = None, generated: bool = True) -> Corpus:
     corpus = Corpus(rules, [])
     for name in TASK_FILES:
         for row in _rows(CORPUS_DIR / name):
-            text = _task_text(row, legacy, swe)
+            text = learning.task(row) if "ref" in row else _task_text(row, legacy, swe)
             if text is None:
                 corpus.skipped[str(row["source"])] = f"dataset not found at {swe}"
                 continue
@@ -134,6 +157,36 @@ def load_corpus(swe_dir: Path | None = None, generated: bool = True) -> Corpus:
                 )
             )
     return corpus
+
+
+class _LearningCorpus:
+    """Lines of the learning corpus by id, read once per source file (a `ref` row's source names its file)."""
+
+    def __init__(self) -> None:
+        self._files: dict[str, dict[str, dict[str, object]]] = {}
+
+    def _line(self, row: dict[str, object]) -> dict[str, object]:
+        source, ref = str(row["source"]), str(row["ref"])
+        if source not in self._files:
+            self._files[source] = {str(line["id"]): line for line in _rows(LEARNING_CORPUS / f"{source}.jsonl")}
+        try:
+            return self._files[source][ref]
+        except KeyError:
+            raise ValueError(f"selection corpus: {row['id']} names {ref}, not a line of {source}.jsonl") from None
+
+    def rule(self, row: dict[str, object]) -> tuple[str, str | None]:
+        """A rule's text and condition: its own, or those of the atomic rule it names."""
+        if "ref" not in row:
+            return str(row["text"]), str(row["condition"]) if row.get("condition") else None
+        atomic = self._line(row).get("rules")
+        index = int(str(row.get("rule", 0)))
+        if not isinstance(atomic, list) or not 0 <= index < len(atomic):
+            raise ValueError(f"selection corpus: {row['id']} names rule {index} of {row['ref']}, which has none")
+        chosen = atomic[index]
+        return str(chosen["text"]), str(chosen["condition"]) if chosen.get("condition") else None
+
+    def task(self, row: dict[str, object]) -> str:
+        return str(self._line(row)["text"])
 
 
 def _task_text(row: dict[str, object], legacy: dict[str, str], swe: Path) -> str | None:

@@ -18,3 +18,20 @@ def test_growth_reports_routes_cpu_and_garbage_collection_per_size() -> None:
     lines: list[str] = []
     scale_growth.print_report(report, lines.append)
     assert any("gc p50/p95" in line for line in lines)
+
+
+def test_past_the_exact_scan_threshold_the_report_says_how_much_of_the_exact_top_k_is_kept(monkeypatch) -> None:
+    from heedful.store.sqlite import recall_index, search
+
+    # each size also holds the 500 notes of its ingest measurement: 560 rows, then 1,150
+    monkeypatch.setattr(recall_index, "COARSE_FROM_ROWS", 800)
+    monkeypatch.setattr(recall_index, "COARSE_SAMPLE", 400)
+    monkeypatch.setattr(search, "COARSE_CANDIDATES", 40)  # re-score few rows, so that some are lost
+    report = scale_growth.run([60, 150], runs=1, embedder="hashing")
+    assert report["sizes"]["60"]["projected_scan_keeps"] is None  # below the threshold the scan is exact
+    kept = report["sizes"]["150"]["projected_scan_keeps"]
+    assert set(kept) == {"top_10", "top_200"} and 0.5 <= kept["top_10"] < 1.0  # 100 of 1,150 rows re-scored
+    assert kept["top_200"] == 1.0  # 10 x 200 re-scored: every row, so nothing is lost
+    lines: list[str] = []
+    scale_growth.print_report(report, lines.append)
+    assert any("keeps of the exact scan's: top 10" in line for line in lines)

@@ -171,6 +171,25 @@ def _ingest(hf: Heedful, embedder: CachedEmbedder, seed: int) -> dict[str, float
     }
 
 
+def _agreement(hf: Heedful, queries: list[str], depths: tuple[int, ...] = (10, 200)) -> dict[str, float] | None:
+    """Past the exact-scan threshold, the share of the exact scan's top k that the vector route's projected
+    scan and exact re-score keep, over `queries` (None below the threshold: the scan is exact)."""
+    search = hf.store.search
+    index = search.index(USER)
+    if index.coarse() is None:
+        return None
+    kept = {depth: 0 for depth in depths}
+    for vector in hf.embedder.embed(queries):
+        query = np.asarray(vector, dtype=np.float32)
+        exact = np.sort(index.matrix[index.has_vector] @ query)[::-1]
+        for depth in depths:
+            # a row counts when it scores at least the exact k-th best: texts repeat, and which of several
+            # equal rows fills the last places is not a loss
+            floor = exact[min(depth, len(exact)) - 1] - 1e-5
+            kept[depth] += sum(score >= floor for _, score in search.vector_positions(index, query, depth))
+    return {f"top_{depth}": round(kept[depth] / (depth * len(queries)), 4) for depth in depths}
+
+
 def _copy(source: Path, target: Path) -> None:
     target.mkdir(parents=True)
     with sqlite3.connect(source / "heedful.db") as src, sqlite3.connect(target / "heedful.db") as dst:
@@ -220,6 +239,7 @@ def run(sizes: list[int], runs: int = 3, embedder: str = "minilm", data: Path | 
                 hf.memory.recall(USER, queries[0])  # builds the user's index: measured once, apart
                 rows[size]["first_recall_ms"] = round((time.perf_counter() - began) * 1000, 1)
                 rows[size]["index_rss_mb"] = round(_rss_mb() - before, 1)
+                rows[size]["projected_scan_keeps"] = _agreement(hf, queries)
                 for query in queries:
                     hf.memory.recall(USER, query)
             collections = {size: [0, 0] for size in sizes}
@@ -281,6 +301,10 @@ def print_report(report: dict[str, Any], echo: Any) -> None:
             f"{size:>7}  {ingest['items_per_s']:>14}  {ingest['embedder_alone_per_s']:>16}  {ingest['ratio']:>5}"
             f"  {row['index_rss_mb']:>8}  {row['first_recall_ms']:>15}"
         )
+    for size, row in report["sizes"].items():
+        if row.get("projected_scan_keeps"):
+            kept = ", ".join(f"{k.replace('_', ' ')} {v:.1%}" for k, v in row["projected_scan_keeps"].items())
+            echo(f"{size:>7}  vector route past the exact-scan threshold keeps of the exact scan's: {kept}")
     echo(
         f"max RSS {report['max_rss_mb']} MB; load average {report['load_average_at_start']} at start,"
         f" {report['load_average_at_end']} at end (2 cores)"

@@ -21,6 +21,7 @@ import sqlite3
 import tempfile
 import time
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -144,7 +145,7 @@ def _ingest(hf: Heedful, embedder: CachedEmbedder, seed: int) -> dict[str, float
     from heedful.memory.recall.indexing import excerpt_embedding_text
 
     texts = _notes(seed, INGEST_CHUNK * INGEST_CHUNKS, numbered=True)
-    add_s = embed_s = 0.0
+    spent = {"embed": 0.0, "add": 0.0}
     embedder.enabled = False
     try:
         for chunk in range(INGEST_CHUNKS):
@@ -155,22 +156,23 @@ def _ingest(hf: Heedful, embedder: CachedEmbedder, seed: int) -> dict[str, float
             for text in part:
                 alone.append(excerpt_embedding_text(text, None, previous))
                 previous = text
+            messages = [NewMessage(text, session_id=session) for text in part]
+            calls = [
+                ("embed", partial(embedder.inner.embed, alone)),
+                ("add", partial(hf.memory.add, USER, messages, extract=False)),
+            ]
             # who goes first alternates: the first of two calls in a row pays the embedder's wake-up
-            for step in ("alone", "add") if chunk % 2 == 0 else ("add", "alone"):
+            for name, call in calls if chunk % 2 == 0 else calls[::-1]:
                 began = time.perf_counter()
-                if step == "alone":
-                    embedder.inner.embed(alone)
-                    embed_s += time.perf_counter() - began
-                else:
-                    hf.memory.add(USER, [NewMessage(text, session_id=session) for text in part], extract=False)
-                    add_s += time.perf_counter() - began
+                call()
+                spent[name] += time.perf_counter() - began
     finally:
         embedder.enabled = True
     count = len(texts)
     return {
-        "items_per_s": round(count / add_s, 1),
-        "embedder_alone_per_s": round(count / embed_s, 1),
-        "ratio": round(embed_s / add_s, 3),
+        "items_per_s": round(count / spent["add"], 1),
+        "embedder_alone_per_s": round(count / spent["embed"], 1),
+        "ratio": round(spent["embed"] / spent["add"], 3),
     }
 
 

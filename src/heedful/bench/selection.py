@@ -254,6 +254,10 @@ def run(
     from heedful.embed import load_embedder
 
     corpus = load_corpus(swe_dir)
+    named = (within or frozenset()) | (trained or frozenset())
+    unknown = sorted(named - set(corpus.rule_sources()) - set(corpus.task_sources()))
+    if unknown:
+        raise ValueError(f"--within/--train-on name unknown sources: {', '.join(unknown)}")
     embeddings = Embeddings(corpus, load_embedder(embedder))
     pool = corpus
     if within is not None:
@@ -464,14 +468,11 @@ def cli(
         raise typer.Exit(2)
     pooled = frozenset(w.strip() for w in within.split(",") if w.strip()) or None
     trained = frozenset(w.strip() for w in train_on.split(",") if w.strip()) or None
-    if pooled is not None or trained is not None:
-        corpus = load_corpus()
-        named = (pooled or frozenset()) | (trained or frozenset())
-        unknown = sorted(named - set(corpus.rule_sources()) - set(corpus.task_sources()))
-        if unknown:
-            typer.echo(f"error: --within/--train-on name unknown sources: {', '.join(unknown)}", err=True)
-            raise typer.Exit(2)
-    report = run(sizes=parsed, orders=orders, folds=folds, budgets=extra, within=pooled, trained=trained)
+    try:
+        report = run(sizes=parsed, orders=orders, folds=folds, budgets=extra, within=pooled, trained=trained)
+    except ValueError as error:  # an unknown source, or a corpus row that names no line
+        typer.echo(f"error: {error}", err=True)
+        raise typer.Exit(2) from None
     if as_json:
         typer.echo(json.dumps(report, indent=2))
     else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from heedful.llm import OfflineModel
@@ -95,6 +95,8 @@ json_values = st.recursive(
 
 
 @settings(max_examples=300, deadline=None)
+@example(name="commit_message", params={"max_subject": 1})  # shorter than any sample subject
+@example(name="commit_message", params={"max_subject": 5, "require": "(?im)^Signed-off-by: "})  # and a trailer
 @given(
     name=st.sampled_from(sorted(KINDS)),
     params=st.dictionaries(

@@ -154,6 +154,11 @@ def cases(params: dict[str, Any]) -> list[Case]:
     from heedful.rules.models import Case
 
     good = _good_message(params)
+    subject, newline, rest = good.partition("\n")  # the first line, and the body or trailers after it
+    limit = _max_subject(params)
+    if limit is not None:  # a limit shorter than the sample subject: the passing message is cut to it
+        subject = subject[:limit]
+        good = subject + newline + rest
     found: list[Case] = [
         Case(stage=STAGE, evidence=_bash(f'git commit -m "{good}"'), expected="pass"),
         Case(stage=STAGE, evidence=_bash("git status && git diff --stat"), expected="not_applicable", note="no commit"),
@@ -177,13 +182,10 @@ def cases(params: dict[str, Any]) -> list[Case]:
         rejected = next((m for m in ("wip stuff", "WIP stuff", "Update stuff.") if not required.search(m)), None)
         if rejected is not None:
             found.append(Case(stage=STAGE, evidence=_bash(f'git commit -am "{rejected}"'), expected="violated"))
-    limit = _max_subject(params)
     if limit is not None:
-        found.append(
-            Case(stage=STAGE, evidence=_bash(f'git commit -m "{good[:limit]}"'), expected="pass", note="at the limit")
-        )
-        long = (good + " and " + "x" * limit)[: limit + 10]
-        found.append(Case(stage=STAGE, evidence=_bash(f'git commit -m "{long}"'), expected="violated"))
+        found.append(Case(stage=STAGE, evidence=_bash(f'git commit -m "{good}"'), expected="pass", note="at the limit"))
+        long = (subject + " and " + "x" * (limit + 10))[: limit + 10]
+        found.append(Case(stage=STAGE, evidence=_bash(f'git commit -m "{long}{newline}{rest}"'), expected="violated"))
     return found[:9]
 
 

@@ -175,7 +175,7 @@ def cases(params: dict[str, Any]) -> list[Case]:
             )
         )
     if isinstance(params.get("require"), str) and "Signed-off-by" in str(params["require"]):
-        found.append(Case(stage=STAGE, evidence=_bash('git commit -s -m "fix: handle empty input"'), expected="pass"))
+        found.append(Case(stage=STAGE, evidence=_bash(f'git commit -s -m "{subject}"'), expected="pass"))
     required = _require(params)
     if required is not None:
         # a message the requirement rejects ("wip stuff" passes a lower-case rule)

@@ -165,7 +165,7 @@ PREFER_VERBS = frozenset("use using prefer preferring favor favour stick switch 
 CONTRAST_BAD = ("instead of", "rather than", "in place of", "over", "not", "from", "than", "vs", "versus")
 # a dash between spaces separates clauses ("never use `find` - use `fd`"): a token, so a command's words end there
 _TOKEN = lazy(
-    r"`[^`]+`|--(?=\s|$)|--?\w(?:[\w=|-]|\.(?=\w))*|[\w.*~/](?:[\w+/*@~'-]|[.:](?=[\w*]))*|[,;:.!?()]|"
+    r"`[^`]+`|--(?=\s|$)|--?\w(?:[\w=|-]|[.:](?=\w))*|[\w.*~/](?:[\w+/*@~'-]|[.:](?=[\w*]))*|[,;:.!?()]|"
     r"(?<=\s)[-–—](?=\s)"
 )
 SINGLE_DASH_LONG = frozenset({"find", "terraform", "java", "go"})

@@ -417,7 +417,7 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
 
 
 def _naive_flag(tokens: list[str], alias: str) -> bool:
-    if alias.startswith("--"):
+    if alias.startswith("--") or ":" in alias:  # "--tl:off", "-p:Version=2": the switch, whatever value it sets
         return any(t.split("=", 1)[0] == alias for t in tokens)
     return any(t == alias or (len(alias) == 2 and re.fullmatch(r"-[a-z]+", t) and alias[1] in t) for t in tokens)
 

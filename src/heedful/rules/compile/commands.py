@@ -65,6 +65,10 @@ _HTTP_METHOD = lazy(r"\b(?P<m>DELETE|POST|PUT|PATCH)\s+(?:requests?|calls?|metho
 _METHOD_FLAG = frozenset({"curl", "gh"})  # HTTP clients whose request method is an option (commands.toml)
 
 
+# A flag written in the rule; "--tl:off", "-p:Version" keep the value a colon joins to the switch.
+_LITERAL_FLAG = lazy(r"(?<![\w-])--[a-zA-Z][\w-]*(?::[\w.-]+)?|(?<![\w-])-[a-zA-Z](?::[\w.-]+)?(?![\w-])")
+
+
 def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dict[str, Any] | None:
     params: dict[str, Any] = {"program": mention.program}
     subcommand = list(mention.subcommand)
@@ -109,7 +113,7 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         if short not in read_flags and long not in read_flags and single:  # "with -v/--volumes": one flag, two names
             flags.append([short, long])
             read_flags.update((short, long))
-    for literal in re.findall(r"(?<![\w-])--[a-zA-Z][\w-]*|(?<![\w-])-[a-zA-Z](?![\w-])", flagged):
+    for literal in _LITERAL_FLAG.findall(flagged):
         owner = FLAG_OWNERS.get(literal)
         if literal not in read_flags and (owner == mention.program or (owner is None and single)):
             flags.append(vocab.flag_groups_for(mention.program, literal))

@@ -217,8 +217,42 @@ def _due(when: str, rest: str, conditions: Sequence[str]) -> tuple[str, list[str
     return kind, list(dict.fromkeys(globs))
 
 
+# "Typecheck (npm run type:check) when you're done", "Lint (`pnpm lint`) before committing": an activity named with
+# its command in parentheses is running that command
+_ACTIVITY_IN_PARENS = lazy(
+    r"^(?:(?:always|please|also|then)\s+)*(?:type-?check|lint|format|test|build|compile|validate|verify|check|"
+    r"regenerate|generate)\w*(?:\s+(?:the|your|all|any)?\s*(?:code|changes|sources?|project|files?)){0,1}\s*"
+    r"\(\s*(?P<command>`[^`]+`|[\w./:@-]+(?:\s+[\w./:@=-]+){0,4})\s*\)\s*(?P<rest>.*)$",
+    re.I,
+)
+# "Use gofmt -w on all Go files you modify", "run black on every Python file you change": due after those edits
+_ON_FILES_EDITED = lazy(
+    r"^(?:(?:always|please|also)\s+)*(?:run|use|apply)\s+(?P<command>`[^`]+`|[\w./:@-]+(?:\s+[\w./:@=-]+){0,3}?)\s+"
+    r"(?:on|against|over)\s+(?:all\s+(?:the\s+)?|every\s+|each\s+|any\s+|the\s+)?(?P<kind>[\w.*`-]+(?:\s+[\w-]+)?)\s+"
+    r"(?:files?|sources?|code)\s+(?:(?:that\s+|which\s+)?you(?:'ve| have)?\s+)?"
+    r"(?:modify|modified|change|changed|edit|edited|touch|touched|create|created|write|wrote|written|add|added)\W*$",
+    re.I,
+)
+
+
+def _restated(text: str) -> tuple[str, str, list[str]] | None:
+    """The two shapes above, as (command phrase, moment, edit globs); None for any other rule."""
+    on_files = _ON_FILES_EDITED.match(text.strip())
+    if on_files:
+        kind = on_files.group("kind").strip("`")
+        globs = edit_globs(f"{kind} files") if not re.fullmatch(r"\*?\.\w+", kind) else [f"*.{kind.split('.')[-1]}"]
+        return (on_files.group("command"), "edit", globs) if globs else None
+    return None
+
+
 def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | None:
     """(the command phrase, "edit" | "delivery", edit globs) of a rule that says a command must run."""
+    restated = _restated(text)
+    if restated is not None:
+        return restated
+    in_parens = _ACTIVITY_IN_PARENS.match(text.strip())
+    if in_parens and runs.command_list(in_parens.group("command")):
+        text = f"run {in_parens.group('command')} {in_parens.group('rest')}".strip()
     arrow = _ARROW.match(text)
     if arrow and (_PATH_TOKEN.search(arrow.group("what_changed")) or edit_globs(arrow.group("what_changed"))):
         return arrow.group("what"), "edit", edit_globs(arrow.group("what_changed"))

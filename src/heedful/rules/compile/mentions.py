@@ -13,6 +13,7 @@ import re
 from heedful.rules.compile.english import banned_alone, beside_sibling
 from heedful.rules.compile.roles import role
 from heedful.rules.lazy_regex import lazy
+from heedful.rules.program_names import is_program_name
 from heedful.rules.vocabulary import (
     AMBIGUOUS,
     COMMAND_CUES,
@@ -88,7 +89,8 @@ def _read_after(
             group = [a for a in plain.split("|") if a.startswith("-")]
             known = flag_groups_for(program.name, group[-1])
             flags.append(known if set(group) <= set(known) else group)
-        elif re.fullmatch(r"--?[a-zA-Z][\w-]*(?:=\S+)?|-\d{1,2}", plain):  # "-9" of kill is a flag too
+        # "-9" of kill is a flag too; "--tl:off", "-p:Version=1" keep their value (a colon joins it to the switch)
+        elif re.fullmatch(r"--?[a-zA-Z][\w-]*(?::[\w.-]+)?(?:=\S+)?|-\d{1,2}", plain):
             if re.fullmatch(r"-[a-zA-Z]{2,}", plain) and program.name not in SINGLE_DASH_LONG:
                 for letter in plain[1:]:
                     group = flag_groups_for(program.name, f"-{letter}")
@@ -126,6 +128,8 @@ def _read_after(
                 args.append(plain)  # "gh repo delete"
         elif plain in CONCEPT_WORDS or plain in FILLER:
             unread.append(plain)
+        elif _untabled_subcommand(program, words, i, index, subcommand, flags, args):
+            subcommand.append(plain)  # "--tl:off with dotnet format": a program the vocabulary lists no verbs for
         elif explicit and not flags and not args and len(subcommand) < 2 and re.fullmatch(r"[a-z][\w.:-]*", plain):
             subcommand.append(plain)
         elif word.startswith("`") or (
@@ -163,6 +167,40 @@ _VERB_OBJECTS = frozenset(
     "a an the any some sure it them this that these those your my our changes change edits edit commits "
     "modifications updates assumptions up".split()
 )
+
+
+# Words right before a program that make the words after it a command line: "run mvn package", "with dotnet format".
+_SUBCOMMAND_CUES = frozenset("run running runs ran use using with via to execute executing invoke call".split())
+
+
+def _untabled_subcommand(
+    program: Program,
+    words: list[str],
+    i: int,
+    start: int,
+    subcommand: list[str],
+    flags: list[list[str]],
+    args: list[str],
+) -> bool:
+    """The word right after a program whose subcommands the vocabulary does not list ("dotnet format", "mvn
+    package"), when the clause ends or a flag follows: the subcommand as typed. Before another word it may be a
+    noun the program word modifies ("dotnet framework features"), so it stays unread."""
+    if program.subcommands or subcommand or args or i != start + len(flags):
+        return False
+    cue = plain_token(words[start - 2]) if start >= 2 else ""
+    if cue not in _SUBCOMMAND_CUES:
+        return False  # "the prod aws profile", "assume clippy warnings": the program word modifies a noun
+    plain = plain_token(words[i])
+    following = plain_token(words[i + 1]) if i + 1 < len(words) else ""
+    closes = not following or not following[:1].isalnum() or following in STOP
+    return (
+        bool(re.fullmatch(r"[a-z][\w:-]*", plain))
+        and not plain.endswith("s")  # "sed pipelines", "npm scripts": a plural noun, not a verb of the program
+        and plain not in STOP
+        and plain not in ("it", "them", "anything", "something", "code", "stuff", "one")
+        and plain not in NOUN_HEADS
+        and (closes or following.startswith("-"))
+    )
 
 
 def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
@@ -229,7 +267,33 @@ def _known_or_named(flat: list[str], i: int) -> tuple[Program, int] | None:
         and not set(flat[i + 1 : i + 3]) & NOUN_HEADS
     ):
         return Program(word, None, (word,), {}, {}), 1
+    if _listed_program(flat, i):
+        return Program(word, None, (word,), {}, {}), 1
     return None
+
+
+# Words before a listed program name that make it the program: "use mkdocs", "avoid lerna", "no doas".
+_LISTED_CUES = frozenset("use using used with via prefer preferring run running execute invoke call".split())
+
+
+def _listed_program(flat: list[str], i: int) -> bool:
+    """A program of `program_names` (beyond the vocabulary): named after a command cue, or all a short ban names.
+    Not before a noun it modifies ("use sequelize models") nor as a part of a path or a file name."""
+    word = flat[i]
+    if not is_program_name(word) or word in NOT_PROGRAMS or word in STOP:
+        return False
+    after = flat[i + 1] if i + 1 < len(flat) else ""
+    if after and (after[:1].isalnum() and after not in _LISTED_FOLLOWERS) and not after.startswith("-"):
+        return False  # "use lerna workspaces", "avoid mkdocs material": more than the program
+    before = flat[i - 1] if i > 0 else ""
+    return before in _LISTED_CUES or banned_alone(flat, i)
+
+
+# Words that may follow a listed program without narrowing it: the sentence goes on, or says how it is used.
+_LISTED_FOLLOWERS = frozenset(
+    "for to in on at when whenever unless instead rather or and but directly anymore again ever here please "
+    "because since as if while".split()
+)
 
 
 # Code, not a command line: a comment (`# pragma: no cover`), an assignment or a literal (`t := []string{}`), a

@@ -68,6 +68,40 @@ ASK_ONLY = lazy(
     r"(?:autonomously|on your own|by yourself|unprompted|unasked|without being asked)\W*)$",
     re.I,
 )
+
+
+# The same reading by vocabulary, for the phrasings the pattern above does not list ("unless the user asks in the
+# current message", "without explicit user approval", "until I have signed off on it in this chat"): a lead that
+# waits, a word of the user's permission, and nothing else but who, how explicitly and where it was said.
+_WAITING_LEADS = frozenset({"without", "w/o", "unless", "until", "till", "except"})
+_PERMISSION_WORDS = frozenset(
+    "ask asks asked asking request requests requested requesting approval approve approves approved approving "
+    "confirm confirms confirmed confirmation confirming permission permits permitted consent consents consented "
+    "instruct instructs instructed instruction instructions instructing told tell tells go-ahead "
+    "goahead sign-off signoff signed prompted directed direction authorization authorisation authorized authorised "
+    "authorizes authorises ok okay okays okayed greenlight green-light".split()
+)
+_WAITING_FILLER = frozenset(
+    "the a an user users user's i me my we us our you your their them it its so this that these those to for from "
+    "in on by of off with do does did has have had been is was are being get gets getting receive receiving got "
+    "explicit explicitly specific specifically express expressly direct directly clear clearly prior first "
+    "human maintainer maintainers someone owner owners written verbal current same message turn prompt chat "
+    "conversation session task otherwise there there's as such light green".split()
+)
+
+
+def waits_for_permission(qualifier: str) -> bool:
+    """Whether a condition or exception only waits for the user's own word ("unless the user asks in the current
+    message", "without explicit user approval"): a block that makes the agent ask decides it."""
+    words = re.findall(r"[\w'/-]+", qualifier.lower())
+    if len(words) < 2 or words[0] not in _WAITING_LEADS:
+        return False
+    rest = words[1:]
+    return any(w in _PERMISSION_WORDS for w in rest) and all(
+        w in _PERMISSION_WORDS or w in _WAITING_FILLER for w in rest
+    )
+
+
 # "only when explicitly asked" on a command: the command waits for the user's word (and nothing else: "only when
 # asked or before a release" names another moment). A file rule said so ("create docs only when asked") would block
 # every edit of such files, so only a command's check decides it.
@@ -157,7 +191,7 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
             allowed |= _CODING  # "run the tests when fixing bugs": a fix is a change the event log sees
         if check.kind == "required_event" and moment(condition) is not None:
             return True  # "after changing go.mod", "before each commit": the event log decides it
-    if check.kind in ACTION_KINDS and ASK_ONLY.match(condition.strip()):
+    if check.kind in ACTION_KINDS and (ASK_ONLY.match(condition.strip()) or waits_for_permission(condition)):
         return True
     if check.kind == "forbidden_command" and ONLY_WHEN_ASKED.match(condition.strip()):
         return True
@@ -217,7 +251,7 @@ LENGTH_KINDS = frozenset({"reply_word_limit", "reply_count_limit"})
 def exception_decided(exception: str, check: CheckSpec) -> bool:
     """Only an exception the check already leaves out: "--force-with-lease is fine" for --force, or
     "grep is fine again" beside a rule against rg (another program being fine restricts nothing)."""
-    if check.kind in ACTION_KINDS and ASK_ONLY.match(exception.strip()):
+    if check.kind in ACTION_KINDS and (ASK_ONLY.match(exception.strip()) or waits_for_permission(exception)):
         return True
     if check.kind in LENGTH_KINDS and _ASKED_FOR_MORE.match(exception.strip()):
         return True

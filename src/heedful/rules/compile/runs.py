@@ -92,8 +92,11 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
         if not backticked and {w.lower().strip("`'\",.;:") for w in words[1:3]} & vocab.NOUN_HEADS:
             return None  # "run model evals", "individual tests": a word that modifies a noun, not a program
     out = [known or (first if "/" in first else lowered)]
-    for word in words[1:]:
+    rest = words[1:]
+    for position, word in enumerate(rest):
         plain = word.strip("`'\"").rstrip(",.;:")
+        if len(out) == 1 and _option_before_goal(known, plain, rest[position + 1 : position + 2]):
+            continue  # "mvn -q package", "make -j4 test": an option of the tool before its goal
         if not plain or plain.startswith(("-", "<", "[", "{", "$")):
             break
         if plain.lower() in _END and not (len(out) == 1 and plain.lower() in _subcommands(known)):
@@ -106,6 +109,18 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
         if len(out) == (5 if known in ("make", "gradle") else 3):  # a list of targets ("make tidy fmt vet")
             break
     return out
+
+
+# Build tools whose options come before the goal or target the rule names (`mvn -q package`, `make -j4 test`).
+_OPTIONS_FIRST = frozenset({"mvn", "gradle", "make", "dotnet", "bazel", "ant", "sbt", "just", "ninja"})
+
+
+def _option_before_goal(program: str | None, word: str, following: list[str]) -> bool:
+    """A short option (no value joined by "=") of a build tool, followed by a plain word: the goal comes next."""
+    if program not in _OPTIONS_FIRST or not re.fullmatch(r"-[a-zA-Z]\w*|--[a-z][\w-]*", word) or not following:
+        return False
+    goal = following[0].strip("`'\"").rstrip(",.;:")
+    return bool(re.fullmatch(r"[a-z][\w:-]*", goal)) and goal.lower() not in _END
 
 
 def command_list(phrase: str) -> list[list[str]] | None:

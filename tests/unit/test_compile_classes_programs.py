@@ -203,3 +203,26 @@ def test_a_command_on_the_files_of_a_kind_one_edits_is_due_after_those_edits(
 
 def test_a_command_on_files_named_by_no_kind_stays_guidance() -> None:
     assert compiled("Run prettier on the files that matter.") == (None, {})
+
+
+@pytest.mark.parametrize("rule", ["don't ever pull unless I tell you to", "No pulling from the remote, please."])
+def test_pulling_alone_is_git_pull(rule: str) -> None:
+    kind, params = compiled(rule)
+    assert (kind, params.get("program"), params.get("subcommand")) == ("forbidden_command", "git", ["pull"])
+    assert run(params, "git pull --rebase") == "violated"
+    assert run(params, "git fetch origin") == "pass"
+
+
+@pytest.mark.parametrize("rule", ["Don't pull in another logging library.", "never pull together a release alone"])
+def test_pull_as_another_verb_is_not_git_pull(rule: str) -> None:
+    _, params = compiled(rule)
+    assert params.get("subcommand") != ["pull"]
+
+
+def test_a_programs_things_after_it_are_not_its_subcommand() -> None:
+    kind, params = compiled("Run pre-commit hooks before every commit.")
+    assert (kind, params["commands"]) == ("required_event", [["pre-commit"]])
+    evidence = {"action": {"tool": "Bash", "command": "git commit -m x"}, "events": [{"kind": "edit", "path": "a.py"}]}
+    assert evaluate("required_event", params, "pre_action", evidence).result == "violated"
+    evidence["events"].append({"kind": "command", "command": "pre-commit run --all-files"})
+    assert evaluate("required_event", params, "pre_action", evidence).result == "pass"

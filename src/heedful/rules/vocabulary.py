@@ -150,6 +150,8 @@ IMPLIED_PROGRAM: dict[str, tuple[str, str]] = {
     "rebasing": ("git", "rebase"),
     "rebases": ("git", "rebase"),
     "cherry-pick": ("git", "cherry-pick"),
+    "pull": ("git", "pull"),
+    "pulling": ("git", "pull"),
     "stash": ("git", "stash"),
     "stashing": ("git", "stash"),
     "stashes": ("git", "stash"),

@@ -296,6 +296,10 @@ _LISTED_FOLLOWERS = frozenset(
 )
 
 
+# Words after "pull" that make it another verb or a noun, not `git pull`.
+_PHRASAL = frozenset("in up out apart together down back off request requests through".split())
+
+
 # Code, not a command line: a comment (`# pragma: no cover`), an assignment or a literal (`t := []string{}`), a
 # call, a member (`Date.now`) or a class (`new Date`).
 _CODE_SPAN = lazy(r"^\s*#|:=|[=\"'{}()\[\]<>;]|^\s*[A-Z]\w*\.\w|\s[A-Z][a-z]+[A-Z]?\w*\s*$")
@@ -399,6 +403,8 @@ def read_commands(text: str) -> list[Mention]:
                 implied = (name, sub_word, ["force"] if force else [])
             if implied is not None and _where_not_what(flat, i):
                 implied = None  # "no emojis in source, comments, commits": where, not what is forbidden
+            if implied is not None and implied[1] == "pull" and flat[i + 1 : i + 2] and flat[i + 1] in _PHRASAL:
+                implied = None  # "don't pull in new dependencies", "pull request": another verb, or a noun
             if implied is not None:
                 program = vocab.programs[implied[0]]
                 _, flags, args, unread, stop = _read_after(program, flat, i + 1)

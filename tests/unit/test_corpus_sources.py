@@ -66,6 +66,7 @@ BATCHES = [
     ("instruction_files_d", "instructions_d.jsonl"),
     ("instruction_files_e", "instructions_e.jsonl"),
     ("instruction_files_f", "instructions_f.jsonl"),
+    ("instruction_files_g", "instructions_g.jsonl"),
 ]
 
 
@@ -96,9 +97,12 @@ def test_instruction_batches_share_no_repository() -> None:
     fourth = {source["repo"] for source in _rows("instruction_files_d/SOURCES.jsonl")}
     fifth = {source["repo"] for source in _rows("instruction_files_e/SOURCES.jsonl")}
     sixth = {source["repo"] for source in _rows("instruction_files_f/SOURCES.jsonl")}
+    seventh = {source["repo"] for source in _rows("instruction_files_g/SOURCES.jsonl")}
     assert not first & second and not (first | second) & third and not (first | second | third) & fourth
     assert not (first | second | third | fourth) & fifth and not (first | second | third | fourth | fifth) & sixth
+    assert not (first | second | third | fourth | fifth | sixth) & seventh
     assert len(second) >= 20 and len(third) >= 15 and len(fourth) >= 15 and len(fifth) >= 12 and len(sixth) >= 12
+    assert len(seventh) >= 12
 
 
 def test_second_tracker_batch_is_traceable_and_shares_no_message_with_the_first() -> None:

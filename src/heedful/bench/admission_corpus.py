@@ -182,6 +182,7 @@ HELD_OUT_SOURCES = (
     "instructions_e",
     "dialogues_f",
     "instructions_f",
+    "instructions_g",
 )
 
 

@@ -39,9 +39,10 @@ BATCHES = (
     ("instructions_d.jsonl", CORPUS / "instruction_files_d"),
     ("instructions_e.jsonl", CORPUS / "instruction_files_e"),
     ("instructions_f.jsonl", CORPUS / "instruction_files_f"),
+    ("instructions_g.jsonl", CORPUS / "instruction_files_g"),
 )
 # The halves reported: the first batch split by repository, then each later batch whole.
-HALVES = ("tune", "heldout", "heldout_b", "heldout_c", "heldout_d", "heldout_e", "heldout_f")
+HALVES = ("tune", "heldout", "heldout_b", "heldout_c", "heldout_d", "heldout_e", "heldout_f", "heldout_g")
 # The tuning half, by repository (every other repository in name order); the rest is held out.
 TUNE_REPOS = (
     "0xIntuition/intuition-ts",

@@ -41,9 +41,18 @@ INSTRUCTION_SOURCES = {
     "instructions_d",
     "instructions_e",
     "instructions_f",
+    "instructions_g",
 }
 # Sources whose rows are user turns of committed chat histories: the turn before is known.
-DIALOGUE_SOURCES = {"dialogues_a", "dialogues_b", "dialogues_c", "dialogues_d", "dialogues_e", "dialogues_f"}
+DIALOGUE_SOURCES = {
+    "dialogues_a",
+    "dialogues_b",
+    "dialogues_c",
+    "dialogues_d",
+    "dialogues_e",
+    "dialogues_f",
+    "dialogues_g",
+}
 REQUIRED = ("id", "source", "text", "decision", "scope", "rules", "retraction", "derived", "provenance")
 
 

@@ -101,8 +101,8 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
             break
         if plain.lower() in _END and not (len(out) == 1 and plain.lower() in _subcommands(known)):
             break
-        if known and plain.lower() in vocab.FILLER and plain.lower() not in _subcommands(known):
-            break  # "run pre-commit hooks", "run the eslint checks": the program's things, not its words
+        if known and plain.lower() in vocab.FILLER and plain.endswith("s") and plain.lower() not in _subcommands(known):
+            break  # "run pre-commit hooks": the program's things, not its words ("go tool X" names a subcommand)
         if "/" in plain and not backticked:
             break
         if not re.fullmatch(r"[\w.:@+-]+", plain):

@@ -44,6 +44,24 @@ def test_project_rules_never_fire_in_another_project(hf: Heedful) -> None:
     assert selected.rules == [] and selected.checks == []
 
 
+def test_a_rule_whose_check_names_the_projects_own_target_or_folder_is_a_project_rule(hf_minilm: Heedful) -> None:
+    hf = hf_minilm  # admission reads these words with the embedder it was trained on
+    lint = hf.rules.learn("me", "Do not skip `make lint` before pushing.", project=PROJECT)
+    assert lint.decision == "persist" and lint.scope == "project"
+    assert "`make lint` runs a target the project defines" in lint.reasons[-1]
+    docs = hf.rules.learn("me", "never edit anything under docs/v1/", project=PROJECT)
+    assert docs.scope == "project" and docs.actions[0].rule["status"] == "checked"
+    push = hf.rules.learn("me", "never push to main", project=PROJECT)
+    assert push.scope == "global"
+    write = {"action": {"tool": "Write", "path": "docs/v1/index.md", "content": "x"}}
+    assert "violated" in set(results(hf, write).values())
+    assert "violated" not in set(results(hf, write, project=OTHER).values())
+    assert results(hf, bash("git push origin main"), project=OTHER) == {"Never push to main.": "violated"}
+    # without a project to bind it to, the rule stays as admission read it
+    alone = hf.rules.learn("you", "Do not skip `make lint` before pushing.")
+    assert alone.decision == "persist" and alone.scope == "global"
+
+
 def test_rules_are_per_user(hf: Heedful) -> None:
     hf.rules.learn("alice", "never push to main", project=PROJECT)
     assert hf.rules.list("bob") == []

@@ -27,6 +27,7 @@ from heedful.rules.proposals import Change, Proposal, change_row, proposal_of
 from heedful.rules.resolve import content_words, merge_update
 from heedful.rules.retraction import retract
 from heedful.rules.revisions import card, public_row, retired_row
+from heedful.rules.scope_grounding import project_bound
 from heedful.rules.steps import (
     AdmitInput,
     AdmitStep,
@@ -143,7 +144,6 @@ def learn_words(
     visible = [rule_from_row(row) for row in rows_now if proposal_of(row) is None]
     if admission.retraction:
         return retract(repo, parts.new_id, user, text, words, visible, pending, admission, proposed_by)
-    live = [r for r in visible if r.scope == scope]
     if not candidates:
         candidates = run_step(model, InterpretStep(), InterpretInput(text=words)).candidates
     grounded = [
@@ -160,6 +160,12 @@ def learn_words(
             scope=scope,
             reasons=[*admission.reasons, "no directive could be grounded in the user's own words"],
         )
+    if scope == "global" and project is not None:
+        anchor = _bound_to_project(model, grounded, compiled)
+        if anchor is not None:
+            scope = "project"
+            admission = admission.model_copy(update={"scope": scope, "reasons": [*admission.reasons, anchor]})
+    live = [r for r in visible if r.scope == scope]
     rows: list[RuleRow] = []
     actions: list[Action] = []
     embedder = parts.embedder
@@ -200,6 +206,22 @@ def _read_early(model: Model, embedder: Embedder, words: str) -> tuple[list[Cand
         return candidates, {_compile_key(c): compile_candidate(model, c) for c in candidates}
     except Exception:  # what the learning would meet only for an admitted message: it meets it there, if at all
         return None
+
+
+def _bound_to_project(model: Model, candidates: list[Candidate], compiled: dict[str, Outcome]) -> str | None:
+    """Why the rule is the project's although its words named no anchor: every check it compiles to names the
+    project's own commands or folders (`make lint`, `docs/v*/`). The outcomes are kept for the resolution."""
+    reasons = []
+    for candidate in candidates:
+        key = _compile_key(candidate)
+        outcome = compiled.get(key)
+        if outcome is None:
+            outcome = compiled[key] = compile_candidate(model, candidate)
+        if outcome.status == "checked" and outcome.check is not None:
+            reasons.append(project_bound(outcome.check))
+    if not reasons or not all(reasons):
+        return None
+    return f"project scope: {reasons[0]}"
 
 
 def _compile_key(candidate: Candidate) -> str:

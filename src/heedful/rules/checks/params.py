@@ -109,7 +109,7 @@ class RequiredEventParams(Params):
     every: StrictBool = False
     after: Literal["edit", "always"] = "edit"
     edit_globs: list[Text] | None = None
-    before: Literal["commit", "push"] | None = None  # judged on the git action instead of at delivery
+    before: Literal["commit", "push", "pr"] | None = None  # judged on that action instead of at delivery
 
     @model_validator(mode="after")
     def _plain_commands(self) -> Self:

@@ -5,8 +5,9 @@ equal one of these, `python -m pytest` counting as `pytest`; a path-named progra
 `./bin/brew` matches by its file name), every (bool, optional: each command must run, not any one of
 them: "run make format and make lint"), after (edit | always: with `edit`,
 a task that edited nothing is not applicable), edit_globs ([str], optional: only edits of these
-paths count), before (commit | push, optional: "run ruff format before every commit" is judged
-before the action, on a `git commit` / `git push` command, instead of at delivery).
+paths count), before (commit | push | pr, optional: "run ruff format before every commit" is judged
+before the action, on a `git commit` / `git push` command, instead of at delivery; "run the linter
+before opening a PR" on the command that opens it: `gh pr create`, `glab mr create`, `hub pull-request`).
 """
 
 from __future__ import annotations
@@ -24,25 +25,33 @@ from heedful.rules.shell import positionals, simple_commands
 
 KIND = "required_event"
 STAGE: Stage = "delivery"
-GATED_STAGE: Stage = "pre_action"  # with `before`: judged on the commit or push itself
+GATED_STAGE: Stage = "pre_action"  # with `before`: judged on the commit, push or pull request itself
 EVIDENCE = ["events"]
 GATED_EVIDENCE = ["action.command", "events"]
-GATES = ("commit", "push")
+GATES = ("commit", "push", "pr")
+# The commands that open a pull (merge) request: program and leading positionals.
+PR_OPENERS = (("gh", "pr", "create"), ("glab", "mr", "create"), ("hub", "pull-request"))
 
 
 def gate_of(params: Any) -> str | None:
-    """The git action the command is due before (`before`), or None: due before delivery."""
+    """The action the command is due before (`before`), or None: due before delivery."""
     value = params.get("before") if isinstance(params, dict) else None
     return value if value in GATES else None
 
 
+def _gate_name(gate: str) -> str:
+    return "pull request" if gate == "pr" else f"git {gate}"
+
+
+def _opens(gate: str, program: str, words: list[str]) -> bool:
+    if gate == "pr":
+        return any((program, *words[: len(o) - 1]) == o for o in PR_OPENERS)
+    return program == "git" and words[:1] == [gate]
+
+
 def _gated_action(line: str, gate: str) -> bool:
-    """Whether the shell line runs `git <gate>` (in any of its pieces)."""
-    for command in simple_commands(line):
-        words = [p.lower() for p in positionals(command)]
-        if command.program == "git" and words[:1] == [gate]:
-            return True
-    return False
+    """Whether the shell line runs the gated action (`git <gate>`, or a command opening a pull request)."""
+    return any(_opens(gate, c.program, [p.lower() for p in positionals(c)]) for c in simple_commands(line))
 
 
 EDIT_KINDS = frozenset({"edit", "write", "create", "patch"})
@@ -60,11 +69,14 @@ def _commands(params: Any) -> list[list[str]]:
     return out
 
 
-def describe(params: dict[str, Any]) -> str:
+def _what(params: dict[str, Any]) -> str:
     names = (" and " if params.get("every") is True else " or ").join(" ".join(c) for c in _commands(params))
-    said = f"run {names} after the last edit" if params.get("after", "edit") == "edit" else f"run {names}"
+    return f"run {names} after the last edit" if params.get("after", "edit") == "edit" else f"run {names}"
+
+
+def describe(params: dict[str, Any]) -> str:
     gate = gate_of(params)
-    return f"{said}, before every git {gate}" if gate else said
+    return f"{_what(params)}, before every {_gate_name(gate)}" if gate else _what(params)
 
 
 # Runners that start another command: `uv run pytest` runs pytest.
@@ -123,7 +135,7 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         return Verdict(result="unknown", reason="the check names no command")
     gate = gate_of(params)
     if stage != (GATED_STAGE if gate else STAGE):
-        moment = f"before a git {gate}" if gate else "at delivery"
+        moment = f"before a {_gate_name(gate)}" if gate else "at delivery"
         return Verdict(result="not_applicable", reason=f"checked {moment}, not at {stage}")
     if gate:
         action = action_of(evidence)
@@ -131,7 +143,7 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
         if not isinstance(line, str):
             return Verdict(result="not_applicable", reason="the action runs no command")
         if not _gated_action(line, gate):
-            return Verdict(result="not_applicable", reason=f"the command does not git {gate}")
+            return Verdict(result="not_applicable", reason=f"the command opens no {_gate_name(gate)}")
     events = events_of(evidence)
     if events is None:
         return Verdict(result="unknown", reason="the evidence holds no event log")
@@ -160,8 +172,8 @@ def evaluate(params: dict[str, Any], stage: str, evidence: Any) -> Verdict:
             return Verdict(result="pass", reason=f"ran {clip(line, 80)!r} after the last edit", quotes=[clip(line)])
     edited = events[last_edit].get("path") if last_edit >= 0 else None
     quotes = [edited] if isinstance(edited, str) else []
-    moment = f"before this git {gate}" if gate else "before delivery"
-    return Verdict(result="violated", reason=f"no {describe(params)} {moment}", quotes=quotes)
+    moment = f"before this {_gate_name(gate)}" if gate else "before delivery"
+    return Verdict(result="violated", reason=f"no {_what(params)} {moment}", quotes=quotes)
 
 
 def cases(params: dict[str, Any]) -> list[Case]:
@@ -215,7 +227,7 @@ def _gated_cases(gate: str, edit: dict[str, Any], run: str, after_edit: bool) ->
     def at(command: str, events: list[dict[str, Any]]) -> dict[str, Any]:
         return {"action": {"tool": "Bash", "command": command}, "events": events}
 
-    act = f"git {gate} -m 'change'" if gate == "commit" else "git push origin feature"
+    act = {"commit": "git commit -m 'change'", "push": "git push origin feature", "pr": "gh pr create --fill"}[gate]
     ran = {"kind": "command", "command": run}
     return [
         Case(stage=GATED_STAGE, evidence=at(act, [edit, ran]), expected="pass"),
@@ -239,7 +251,8 @@ def review(params: dict[str, Any], stage: str, evidence: dict[str, Any]) -> Resu
     if gate:
         action = evidence.get("action") or {}
         words = str(action.get("command") or "").replace("&&", " ; ").replace(";", " ; ").split()
-        if not any(words[i] == "git" and words[i + 1] == gate for i in range(len(words) - 1)):
+        opens = [("git", gate)] if gate != "pr" else PR_OPENERS
+        if not any(tuple(words[i : i + len(o)]) == o for o in opens for i in range(len(words))):
             return "not_applicable"
     events = evidence.get("events") or []
     wanted = [" ".join(c) for c in _commands(params)]

@@ -44,7 +44,7 @@ _UNTIL = lazy(
     r"hand)\b.{0,40}?\b(?:until|before|without|unless)\s+(?:you(?:'ve| have)?\s+)?(?:run(?:ning)?|ran|"
     r"execut\w+)?\s*(?P<what>.+)$"
     # "never push without running go vet": the command is due before the action (read at delivery)
-    r"|\b(?:don'?t|do not|never)\s+(?:commit|push|merge|open (?:a |the )?(?:pr|pull request))\b.{0,40}?"
+    r"|\b(?:don'?t|do not|never)\s+(?:commit|push|merge|open (?:a |the )?(?:prs?|pull requests?))\b.{0,40}?"
     r"\b(?:until|before|without|unless)\s+(?:first\s+)?(?:you(?:'ve| have)?\s+)?(?:first\s+)?"
     r"(?:run(?:ning)?|ran|having run|execut\w+)\s+(?P<what2>.+)$",
     re.I,
@@ -130,8 +130,9 @@ _WITH = lazy(
 _DELIVERY_MOMENT = lazy(
     r"\b(?:done|finish\w*|complet\w*|wrap\w* up|hand\w* (?:it )?(?:back|over)|repl(?:y|ying)|respond\w*|"
     r"report\w*|prompt\w*|deliver\w*|end of (?:a|the|each|every|your) (?:task|session|change|turn)|"
-    r"commit\w*|push\w*|(?:open|creat)\w* (?:a |the )?(?:pr|pull request|merge request)|submit\w*|"
-    r"send\w* (?:a |the )?(?:pr|pull request)|(?:a|the|any|each|every|your) (?:pr|pull request|merge request))\b",
+    r"commit\w*|push\w*|(?:open|creat|mak|rais|fil)\w* (?:a |the |your )?(?:prs?|pull requests?|merge requests?)|"
+    r"submit\w*|send\w* (?:a |the )?(?:prs?|pull requests?)|"
+    r"(?:a|the|any|each|every|your) (?:pr|pull request|merge request))\b",
     re.I,
 )
 _EDIT_MOMENT = lazy(
@@ -307,21 +308,35 @@ def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | 
     return None
 
 
-# "before every commit", "prior to pushing", "never push without …": the git action the command is due before.
+# "before every commit", "prior to pushing", "never push without …": the git action the command is due before;
+# "before opening a PR", "before making PRs": the command that opens a pull request.
+_PR = r"(?:prs?|pull requests?|merge requests?|mrs?)"
 _GATE = lazy(
     r"\b(?:before|prior to)\s+(?:(?:every|each|any|a|an|you|your|the|we|i)\s+)*(?P<what>commit\w*|push\w*)\b"
-    r"|\b(?:don'?t|do not|never)\s+(?P<what2>commit|push)\s+(?:anything\s+|code\s+)?(?:without|before|until)\b",
+    r"|\b(?:don'?t|do not|never)\s+(?P<what2>commit|push)\s+(?:anything\s+|code\s+)?(?:without|before|until)\b"
+    r"|\b(?:before|prior to)\s+(?:(?:every|each|any|a|an|you|your|the|we|i)\s+)*(?:(?P<pr>open|creat|mak|submit|send|"
+    rf"rais|fil|propos)\w*\s+(?:(?:a|an|the|your|any|new)\s+)?)?{_PR}\b",
+    re.I,
+)
+# A moment besides the pull request ("before presenting final changes or submitting a PR"): due at delivery too.
+_OTHER_MOMENT = lazy(
+    r"(?<![\w-])(?:done|finish\w*|final|complet\w*|wrap\w* up|hand\w* (?:it )?(?:back|over)|repl(?:y|ying)|respond\w*|"
+    r"report\w*|present\w*|deliver\w*|commit\w*|push\w*|merg\w*)\b",
     re.I,
 )
 
 
 def gate(text: str) -> str | None:
-    """ "commit" or "push" when the rule says the command is due before that git action, else None."""
+    """ "commit" or "push" when the rule says the command is due before that git action, "pr" before opening a pull
+    request (and no other moment), else None."""
     found = _GATE.search(text)
     if found is None:
         return None
-    word = (found.group("what") or found.group("what2")).lower()
-    return "commit" if word.startswith("commit") else "push"
+    word = found.group("what") or found.group("what2")
+    if word is None:
+        rest = text[: found.start()] + " " + text[found.end() :]
+        return None if _OTHER_MOMENT.search(rest) else "pr"
+    return "commit" if word.lower().startswith("commit") else "push"
 
 
 def required_event(text: str, conditions: Sequence[str]) -> CheckSpec | None:

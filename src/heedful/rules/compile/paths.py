@@ -177,6 +177,8 @@ def _globs(rest: str, staged: bool = False) -> list[str]:
     """Path patterns named right after a verb: `vendor/`, files under src/gen/, *.pem files, the migrations folder.
     `staged`: the paths are staged in the repository, where a `.ssh` is the project's own, not the home one."""
     rest = re.sub(r"\$\{?HOME\}?/", "~/", rest)
+    # "generated files — notably `x`, `y/`": a dash before examples goes on naming the object, not a reason
+    rest = re.sub(r"\s*(?:[—–]|\s-)\s*(?=(?:notably|especially|including|in particular|namely|such as)\b)", ", ", rest)
     head = re.split(r"[;:—–,]|\s-\s|\.\s|\s(?:instead|so|because|since|use|unless|except|when|if)\b", rest)[0]
     head = re.sub(r"\b(?:by hand|manually|directly|ever|again|anymore)\b", " ", head, flags=re.I).strip()
     for noun, globs in FILE_KINDS.items():  # the whole object is a kind of file: "terraform state files"

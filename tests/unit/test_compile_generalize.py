@@ -100,7 +100,17 @@ def test_commands_named_by_action_backticks_or_path(text: str, condition: str | 
 @pytest.mark.parametrize(
     ("text", "kind", "expected"),
     [
-        ("Do not edit files in `generated/`.", "forbidden_path", {"globs": ["generated/**"], "outside_project": False}),
+        # a generated folder sits beside the code it belongs to, like migrations/: named alone, at any depth
+        (
+            "Do not edit files in `generated/`.",
+            "forbidden_path",
+            {"globs": ["**/generated/**"], "outside_project": False},
+        ),
+        (
+            "Do not edit files in `src/generated/`.",
+            "forbidden_path",
+            {"globs": ["src/generated/**"], "outside_project": False},
+        ),
         ("Never hand-edit pnpm-lock.yaml.", "forbidden_path", {"globs": ["pnpm-lock.yaml"], "outside_project": False}),
         ("Treat infra/prod/ as read-only.", "forbidden_path", {"globs": ["infra/prod/**"], "outside_project": False}),
         ("Never commit Jupyter notebooks.", "staged_path", {"globs": ["*.ipynb"]}),

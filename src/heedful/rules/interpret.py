@@ -16,6 +16,7 @@ from heedful.rules.compile.words import mask_quoted
 from heedful.rules.detect import has_signal, is_question
 from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import Candidate, ContextMessage
+from heedful.rules.path_referents import with_path_referent
 from heedful.rules.quoting import own_words
 
 _SENTENCE = lazy(r"(?:[^.!?\n;]|[.!?](?=[^\s.!?]))+(?:[.!?]+(?=\s|$)|$)|[^\n;]+", re.MULTILINE)
@@ -242,7 +243,8 @@ _STATED_RULE = lazy(
     r"\b(?:\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?:words?|lines?|bullets?|"
     r"bullet points|sentences?|paragraphs?)\s+(?:max(?:imum)?|tops|at most|or (?:fewer|less))\b|"
     r"\b(?:max(?:imum)?|at most|no more than|up to|(?:limit|cap) of|cap\b.{0,30}\bat)\s+(?:\d{1,4}|one|two|three|four|"
-    r"five|six|seven|eight|nine|ten|twenty)\s+(?:words?|lines?|bullets?|bullet points|sentences?|paragraphs?|items)\b)",
+    r"five|six|seven|eight|nine|ten|twenty)\s+(?:words?|lines?|bullets?|bullet points|sentences?|paragraphs?|items|"
+    r"characters|chars)\b)",
     re.I,
 )
 # "No force pushes", "no global yarn installs", "zero emojis": a prohibition without a verb.
@@ -376,6 +378,7 @@ def interpret(text: str) -> list[Candidate]:
     for start, end in split_clauses(text):
         candidate = _candidate(text, start, end)
         if candidate is not None:
+            candidate = with_path_referent(text, start, candidate)
             narrative = is_narrative(text[start:end])
             atomic = [c for listed in split_command_list(candidate) for c in split_project_tool(listed)]
             found += [(narrative, a) for a in atomic]

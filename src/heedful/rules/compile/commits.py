@@ -9,7 +9,12 @@ from heedful.rules.compile.words import EMOJI, NEGATED, NUM, number, quoted, spe
 from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
 
-_COMMIT = lazy(r"\bcommit(?:s|ting)?\b|\bcommit messages?\b", re.I)
+# "Subject line: max 72 characters" in a coding agent's rules is the commit's (an e-mail's says so)
+_COMMIT = lazy(
+    r"\bcommit(?:s|ting)?\b|\bcommit messages?\b|^(?!.*\b(?:e-?mails?|mails?|newsletters?|notifications?)\b)"
+    r".*\bsubject lines?\b",
+    re.I,
+)
 # "semantic commit messages" is another name for the same convention
 _CONVENTIONAL = lazy(r"\b(?:conventional|semantic)[- ]commits?\b|\b(?:feat|fix|chore)\s*:", re.I)
 # The Conventional Commits specification: a lower-case type (feat and fix are two of any), an optional scope,

@@ -64,7 +64,7 @@ FILE_KINDS = {
     r"env(?:ironment)? files?|dotenv files?": [".env", ".env.*"],
 }
 # Folders that live beside the code they belong to, one per app or test folder: named alone, they are at any depth.
-NESTED_DIRS = frozenset({"migrations", "__snapshots__", "__pycache__"})
+NESTED_DIRS = frozenset({"migrations", "__snapshots__", "__pycache__", "generated", "_generated", "__generated__"})
 _DIR_WORDS = frozenset(
     "migrations vendor node_modules dist build generated third_party __generated__ venv virtualenv target coverage "
     "__pycache__ logs".split()

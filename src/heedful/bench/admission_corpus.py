@@ -183,6 +183,7 @@ HELD_OUT_SOURCES = (
     "dialogues_f",
     "instructions_f",
     "instructions_g",
+    "dialogues_g",
 )
 
 

@@ -58,8 +58,27 @@ _REPLACE_VERBS = frozenset({"replace", "replacing", "ditch", "ditching"})
 _JOINS = frozenset({"and", "but", "then", "instead", "so", "&"})
 
 
+# What joins the programs of one list: "instead of yarn, bun, or npm", "rather than npm and yarn".
+_LIST_JOINS = frozenset({",", "or", "and", "nor", "/", "&"})
+# A verb right after the program makes it a new clause's subject ("instead of npm, pnpm is what we use").
+_SUBJECT_VERBS = frozenset("is are was were should must will would can does do handles works runs".split())
+
+
+def _listed_after(words: list[str], start: int, end: int) -> int | None:
+    """Where the program this mention is listed after starts: only list joiners between them, or None."""
+    k = start - 1
+    while k >= 0 and words[k] in _LIST_JOINS:
+        k -= 1
+    if k == start - 1 or k < 0 or (end < len(words) and words[end] in _SUBJECT_VERBS):
+        return None
+    return k if vocab.program_named(words[k]) is not None else None
+
+
 def role(words: list[str], start: int, end: int) -> str:
     """forbid | prefer | neutral, from the words before (and just after) the mention."""
+    listed = _listed_after(words, start, end)
+    if listed is not None and role(words, listed, listed + 1) == "forbid":
+        return "forbid"  # "instead of yarn, bun, or npm": a program listed after a banned one is banned with it
     before: list[str] = []
     for word in reversed(words[max(0, start - 8) : start]):
         if word in (".", ";", "!", "?") or (word == ":" and before):

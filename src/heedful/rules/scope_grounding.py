@@ -12,6 +12,7 @@ lock files, `.env`, `node_modules/`, paths outside the project.
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Iterable
 from typing import Any
@@ -59,6 +60,13 @@ GENERIC_DIRECTORIES = frozenset(
 )
 
 
+# A relative path that runs as a program: a script file or a file in a folder of scripts (not `dist/`, not
+# `async/await`).
+_SCRIPT = re.compile(
+    r"^(?![/~])(?:[\w.-]+/)+[\w.-]+\.(?:sh|bash|py|js|mjs|cjs|ts|rb|pl|ps1|php)$|^(?:scripts?|bin|tools|hack|dev|ci)/[\w.-]+$"
+)
+
+
 def _words(command: str) -> list[str]:
     try:
         return shlex.split(command)
@@ -72,7 +80,7 @@ def _own_command(command: str) -> str | None:
     if not words:
         return None
     program = words[0].rsplit("/", 1)[-1]
-    if words[0].startswith(("./", "../")) or ("/" in words[0] and not words[0].startswith(("/", "~"))):
+    if words[0].startswith(("./", "../")) or _SCRIPT.search(words[0]):
         return f"`{command}` runs a script of the project"
     if program in TARGET_RUNNERS:
         return f"`{command}` runs a target the project defines"

@@ -44,6 +44,9 @@ def test_a_check_naming_the_projects_own_commands_or_folders_is_bound_to_it(chec
         spec("forbidden_command", program="sudo"),
         spec("required_event", "delivery", commands=["pytest"]),
         spec("required_event", "delivery", commands=["npm test"]),
+        # a folder or a pair of words with a slash runs nothing
+        spec("required_event", "delivery", commands=["dist/"]),
+        spec("forbidden_command", program="async/await"),
         # one generic command among the alternatives: the rule holds wherever that command exists
         spec("required_event", "delivery", commands=[["make", "lint"], ["ruff", "check"]]),
         spec("forbidden_path", globs=[".env", "*.pem"]),

@@ -298,6 +298,8 @@ _LISTED_FOLLOWERS = frozenset(
 
 # Words after "pull" that make it another verb or a noun, not `git pull`.
 _PHRASAL = frozenset("in up out apart together down back off request requests through".split())
+# "push back on a bad decision", "push for a fix", "push ahead": another verb than git's
+_PUSH_PHRASAL = frozenset("back for forward ahead through in down away aside harder".split())
 
 
 # Code, not a command line: a comment (`# pragma: no cover`), an assignment or a literal (`t := []string{}`), a
@@ -403,8 +405,9 @@ def read_commands(text: str) -> list[Mention]:
                 implied = (name, sub_word, ["force"] if force else [])
             if implied is not None and _where_not_what(flat, i):
                 implied = None  # "no emojis in source, comments, commits": where, not what is forbidden
-            if implied is not None and implied[1] == "pull" and flat[i + 1 : i + 2] and flat[i + 1] in _PHRASAL:
-                implied = None  # "don't pull in new dependencies", "pull request": another verb, or a noun
+            after = flat[i + 1] if i + 1 < len(flat) else ""
+            if implied is not None and after in {"pull": _PHRASAL, "push": _PUSH_PHRASAL}.get(implied[1], ()):
+                implied = None  # "don't pull in new dependencies", "pull request", "push back": another verb
             if implied is not None:
                 program = vocab.programs[implied[0]]
                 _, flags, args, unread, stop = _read_after(program, flat, i + 1)

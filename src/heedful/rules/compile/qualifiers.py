@@ -25,7 +25,7 @@ _CONDITION = lazy(
 )
 _EXCEPTION = lazy(
     r"(?:^|(?<=[,;(])|(?<=\s))(?P<q>(?:unless|except|other than|apart from|but not|"
-    r"but (?:it'?s|that'?s) (?:ok|okay|fine)|\w+ is (?:ok|okay|fine))\b[^;()]*)",
+    r"but (?:it'?s|that'?s) (?:ok|okay|fine)|`?-{0,2}[\w.-]*\w`? (?:is|are) (?:ok|okay|fine|allowed))\b[^;()]*)",
     re.I,
 )
 _QUALIFIER = lazy(
@@ -257,8 +257,11 @@ def exception_decided(exception: str, check: CheckSpec) -> bool:
         return True
     if check.kind != "forbidden_command":
         return False
-    if "lease" in exception.lower():
+    if re.search(r"\blease\b|force-with-lease", exception, re.I):  # not "unless it is a release"
         return all("--force-with-lease" not in group for group in check.params.get("flags") or [])
+    flag = re.match(r"^`?(-{1,2}[\w-]+)`? (?:is|are) (?:ok|okay|fine|allowed)\b", exception.strip(), re.I)
+    if flag:  # "--no-gpg-sign is fine" beside a ban on --no-verify: a flag the check does not name
+        return all(flag.group(1) not in group for group in check.params.get("flags") or [])
     fine = re.match(r"^`?([\w.-]+)`? is (?:ok|okay|fine|allowed)\b", exception.strip(), re.I)
     named = vocab.program_named(fine.group(1)) if fine else None
     return named is not None and named != check.params.get("program")

@@ -9,6 +9,7 @@ the MCP tool functions; then the raw bytes of every file in the home (the databa
 from __future__ import annotations
 
 import json
+import re
 import stat
 from pathlib import Path
 
@@ -95,7 +96,8 @@ def test_no_entry_point_stores_a_secret(home: Path, cli, tmp_path: Path) -> None
         rules_seen = json.dumps(hf.rules.list("me", include_all=True), default=str)
     shown_to_agent = "\n".join([*answers, recalled, forgotten, rules_seen]).lower()
     for _, secret in SECRETS:
-        assert secret.lower() not in shown_to_agent, secret
+        # as a token: the PIN's four digits turn up inside random hex ids and timestamps now and then
+        assert not re.search(rf"(?<![0-9a-z]){re.escape(secret.lower())}(?![0-9a-z])", shown_to_agent), secret
     assert leaks(home) == {}
 
 

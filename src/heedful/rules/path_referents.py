@@ -67,13 +67,13 @@ def with_path_referent(text: str, start: int, candidate: Candidate) -> Candidate
     if len(paths) != 1 or not previous:
         return candidate
     path = paths[0]
-    if pointer is not None:
-        noun = pointer.group("noun").lower()
-        folder = noun.startswith(("folder", "director", "dir")) or (noun == "files" and path.endswith("/"))
-        named = f"files under `{path}`" if folder and noun == "files" else f"`{path}`"
-        restated = candidate.text[: pointer.start()] + named + candidate.text[pointer.end() :]
-    elif bare is not None:
+    if pointer is None:
+        assert bare is not None  # one of the two, checked above
         restated = f"{bare.group('ban')} `{path}`{bare.group('rest')}"
+    else:  # "those files" of a folder are the files under it; "that folder" is the folder itself
+        under = pointer.group("noun").lower() == "files" and path.endswith("/")
+        named = f"files under `{path}`" if under else f"`{path}`"
+        restated = candidate.text[: pointer.start()] + named + candidate.text[pointer.end() :]
     return candidate.model_copy(update={"text": restated, "evidence": [previous, *candidate.evidence]})
 
 

@@ -300,6 +300,7 @@ _LISTED_FOLLOWERS = frozenset(
 _PHRASAL = frozenset("in up out apart together down back off request requests through".split())
 # "push back on a bad decision", "push for a fix", "push ahead": another verb than git's
 _PUSH_PHRASAL = frozenset("back for forward ahead through in down away aside harder".split())
+_PHRASAL_AFTER = {"pull": _PHRASAL, "push": _PUSH_PHRASAL}
 
 
 # Code, not a command line: a comment (`# pragma: no cover`), an assignment or a literal (`t := []string{}`), a
@@ -406,7 +407,7 @@ def read_commands(text: str) -> list[Mention]:
             if implied is not None and _where_not_what(flat, i):
                 implied = None  # "no emojis in source, comments, commits": where, not what is forbidden
             after = flat[i + 1] if i + 1 < len(flat) else ""
-            if implied is not None and after in {"pull": _PHRASAL, "push": _PUSH_PHRASAL}.get(implied[1], ()):
+            if implied is not None and after in _PHRASAL_AFTER.get(implied[1], ()):
                 implied = None  # "don't pull in new dependencies", "pull request", "push back": another verb
             if implied is not None:
                 program = vocab.programs[implied[0]]

@@ -184,6 +184,7 @@ HELD_OUT_SOURCES = (
     "instructions_f",
     "instructions_g",
     "dialogues_g",
+    "instructions_h",
 )
 
 

@@ -265,6 +265,7 @@ COMPILER_TUNED = (
     "instructions_e",
     "instructions_f",
     "tracker_quotes_b",
+    "instructions_g",
 )
 
 

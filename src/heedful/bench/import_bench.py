@@ -40,9 +40,10 @@ BATCHES = (
     ("instructions_e.jsonl", CORPUS / "instruction_files_e"),
     ("instructions_f.jsonl", CORPUS / "instruction_files_f"),
     ("instructions_g.jsonl", CORPUS / "instruction_files_g"),
+    ("instructions_h.jsonl", CORPUS / "instruction_files_h"),
 )
 # The halves reported: the first batch split by repository, then each later batch whole.
-HALVES = ("tune", "heldout", "heldout_b", "heldout_c", "heldout_d", "heldout_e", "heldout_f", "heldout_g")
+HALVES = ("tune", "heldout", "heldout_b", "heldout_c", "heldout_d", "heldout_e", "heldout_f", "heldout_g", "heldout_h")
 # The tuning half, by repository (every other repository in name order); the rest is held out.
 TUNE_REPOS = (
     "0xIntuition/intuition-ts",

@@ -132,13 +132,13 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
         stems = [
             g.replace("**", "").strip("*/").split("/")[-1] for g in params.get("globs") or [] if isinstance(g, str)
         ]
-        from heedful.rules.compile.paths import FILE_KINDS, FILE_NOUNS, KNOWN_CONFIG
+        from heedful.rules.compile.paths import FILE_FAMILIES, FILE_KINDS, FILE_NOUNS, KNOWN_CONFIG
 
         # "Jupyter notebooks" names *.ipynb by what the files are, "screenshots" names *.png and *.jpg
         nouns = {glob.strip("*/") for noun, glob in FILE_NOUNS.items() if re.search(rf"\b{noun}\b", text, re.I)}
         nouns |= {
             glob.replace("**", "").strip("*/").split("/")[-1]
-            for noun, globs in FILE_KINDS.items()
+            for noun, globs in [*FILE_KINDS.items(), *FILE_FAMILIES.items()]
             if re.search(rf"\b(?:{noun})\b", text, re.I)
             for glob in globs
         }
@@ -187,13 +187,16 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
             missing.append(f"a subject limit of {subject}")
         return missing
     if spec.kind == "reply_forbidden_text":
-        from heedful.rules.compile.replies import APOLOGY_PHRASES
+        from heedful.rules.compile.replies import APOLOGY_PHRASES, MARKDOWN_CONSTRUCTS
 
         patterns = [p for p in params.get("patterns") or [] if isinstance(p, str)]
+        # "markdown links" names `](`, as the reply reader spells it
+        spelled = {p for c, ps in MARKDOWN_CONSTRUCTS.items() if re.search(rf"\b(?:{c})\b", text, re.I) for p in ps}
         return [
             p
             for p in patterns
             if p.lower() not in text.lower()
+            and p not in spelled
             and not (p == "emoji" and re.search(r"emoji|emoticon|smiley", text, re.I))
             and not (p == "—" and re.search(r"em[- ]?dash", text, re.I))
             and not (p in (*APOLOGY_PHRASES, "sorry") and re.search(r"apolog|\bsorry\b", text, re.I))
@@ -204,7 +207,8 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
         words = first.split() if isinstance(first, str) else [str(w) for w in first]
         test_words = re.search(r"\btests?\b|\btest suite\b", text, re.I)
         # the program, or its subcommand when the program goes without saying ("commit every turn": git commit)
-        stated = bool(words) and (_named(text, words[:1]) or (len(words) > 1 and _named(text, words[1:2])))
+        as_shell = text.replace("\\", "/")  # ".\build.ps1" is the script ./build.ps1 as a shell spells it
+        stated = bool(words) and (_named(as_shell, words[:1]) or (len(words) > 1 and _named(as_shell, words[1:2])))
         return [] if test_words or stated else [" ".join(words)]
     return []
 

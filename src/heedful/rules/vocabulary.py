@@ -159,6 +159,11 @@ IMPLIED_PROGRAM: dict[str, tuple[str, str]] = {
     "commits": ("git", "commit"),
     "committing": ("git", "commit"),
 }
+# What is pushed or pulled that is no git history: "build the image but never push it" is not `git push`.
+NOT_GIT_OBJECTS = frozenset(
+    "image images container containers package packages gem gems crate crates chart charts wheel wheels artifact "
+    "artifacts".split()
+)
 NEGATIONS = frozenset(
     "never no not don't dont do_not stop avoid quit cease without nothing forbid forbidden ban banned n't refrain "
     "nope disallow disallowed prohibited cannot can't mustn't shouldn't won't".split()
@@ -173,9 +178,9 @@ _TOKEN = lazy(
 SINGLE_DASH_LONG = frozenset({"find", "terraform", "java", "go"})
 STOP = frozenset(
     "in on at to for with without when whenever unless because and or but here there this that the a an anymore "
-    "ever again please instead directly straight anywhere while if so since before after from into we you i it is are "
-    "any anything all every everything ever over not instead rather than vs versus only inside outside within "
-    "against through during via as my your our should shouldn't must mustn't shall".split()
+    "ever again please instead directly straight anywhere while if so since before after from into onto upon we you i "
+    "it is are any anything all every everything ever over not instead rather than vs versus only inside outside "
+    "within against through during via as my your our should shouldn't must mustn't shall".split()
 )
 
 

@@ -42,6 +42,7 @@ INSTRUCTION_SOURCES = {
     "instructions_e",
     "instructions_f",
     "instructions_g",
+    "instructions_h",
 }
 # Sources whose rows are user turns of committed chat histories: the turn before is known.
 DIALOGUE_SOURCES = {

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from heedful.rules import vocabulary as vocab
+from heedful.rules.compile.branches import branches
 from heedful.rules.compile.english import related
 from heedful.rules.compile.pipelines import pipeline_checks
 from heedful.rules.compile.reach import narrowed
@@ -136,7 +137,7 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         pushed = text[text.lower().find("push") :] if "push" in text.lower() else ""
         branch = _BRANCH.search(pushed) or _PUSHED_BRANCH.match(pushed)
         if branch and branch.group("b").lower() not in _NOT_BRANCH:
-            args = [branch.group("b")]
+            args = branches(branch.group("b"), pushed[branch.end() :])
             params["implicit_target"] = True
     if method and not args and flags:  # "never send DELETE requests via gh api": the method is the argument
         args.append(method.group("m").upper())

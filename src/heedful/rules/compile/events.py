@@ -105,6 +105,15 @@ _WHEN = lazy(
     r"for (?:\w+ )?(?:style|lint(?:ing)?|formatting|type[- ]?check(?:ing|s)?|typing))\b(?P<rest>.*)$",
     re.I,
 )
+# "Finish by running make markdown", "as a last step, run make lint": a command due when the work is handed back.
+_FINISH_BY = lazy(
+    r"^(?:always\s+)?(?:(?:finish|end|wrap up|conclude|close out)\w*\s+(?:(?:each|every|the|your|a|any)\s+(?:task|"
+    r"change|session|turn|work)\s+)?(?:off\s+|up\s+)?by\s+(?:running|executing)|(?:as\s+(?:a|the|your)\s+(?:last|final)"
+    r"\s+step|at the (?:very )?end|lastly|finally)\s*,?\s*(?:always\s+)?(?:run|execute))\s+(?P<what>.+)$",
+    re.I,
+)
+# A condition that only says the command comes last ("as the last step"): the moment the rule itself names.
+_LAST_STEP = lazy(r"^(?:as\s+(?:a|the|your)\s+(?:last|final)\s+step|at the (?:very )?end|last(?:ly)?|finally)$", re.I)
 _RUN_LEAD = lazy(
     r"^(?:(?:always|please|also|then|and|make sure (?:to|you)|be sure to|remember to|you must|must)\s+)*"
     r"(?:run|execute|rerun|re-run|use(?=\s+`))\s+(?P<body>.+)$",
@@ -158,6 +167,8 @@ def moment(phrase: str) -> tuple[str, list[str]] | None:
     "before committing" / "when you're done" -> delivery; "after changing go.mod" -> edit with [go.mod];
     "after changing Python files" -> edit with [*.py]; "after the deploy" -> None (no evidence decides it)."""
     text = phrase.strip().strip(",.;")
+    if re.match(r"^for\b", text, re.I) and not re.search(r"\b(?:changes?|edits?|modifications?)\b", text, re.I):
+        return None  # "for tests that create spans": which work, not a moment an edit or a hand-over marks
     if re.match(r"^(?:before|prior to)\b", text, re.I) and (_DELIVERY_MOMENT.search(text) or _REVIEW.search(text)):
         return "delivery", []  # "before human review": the work is handed over for it
     if _EDIT_MOMENT.search(text) or re.search(r"\b(?:code|file) changes?\b|\bchanged\b", text, re.I):
@@ -222,7 +233,7 @@ def _due(when: str, rest: str, conditions: Sequence[str]) -> tuple[str, list[str
 # its command in parentheses is running that command
 _ACTIVITY_IN_PARENS = lazy(
     r"^(?:(?:always|please|also|then)\s+)*(?:type-?check|lint|format|test|build|compile|validate|verify|check|"
-    r"regenerate|generate)\w*(?:\s+(?:the|your|all|any)?\s*(?:code|changes|sources?|project|files?)){0,1}\s*"
+    r"regenerate|generate|push|commit)\w*(?:\s+(?:the|your|all|any)?\s*(?:code|changes|sources?|project|files?)){0,1}\s*"
     r"\(\s*(?P<command>`[^`]+`|[\w./:@-]+(?:\s+[\w./:@=-]+){0,4})\s*\)\s*(?P<rest>.*)$",
     re.I,
 )
@@ -254,6 +265,14 @@ def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | 
     in_parens = _ACTIVITY_IN_PARENS.match(text.strip())
     if in_parens and runs.command_list(in_parens.group("command")):
         text = f"run {in_parens.group('command')} {in_parens.group('rest')}".strip()
+    finish = _FINISH_BY.match(text.strip())
+    if finish:
+        what = finish.group("what")
+        when = _WHEN.search(what)
+        what = what[: when.start()] if when and when.group("when").lower().startswith(("to ", "for ")) else what
+        rest = [c for c in (p.strip() for c in conditions for p in c.split(",")) if c and not _LAST_STEP.match(c)]
+        due = _due("", "", rest) if rest else ("delivery", [])
+        return (what, *due) if due else None
     arrow = _ARROW.match(text)
     if arrow and (_PATH_TOKEN.search(arrow.group("what_changed")) or edit_globs(arrow.group("what_changed"))):
         return arrow.group("what"), "edit", edit_globs(arrow.group("what_changed"))

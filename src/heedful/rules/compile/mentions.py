@@ -22,6 +22,7 @@ from heedful.rules.vocabulary import (
     FILLER,
     IMPLIED_PROGRAM,
     NEGATIONS,
+    NOT_GIT_OBJECTS,
     NOT_PROGRAMS,
     NOUN_HEADS,
     PREFER_VERBS,
@@ -116,8 +117,10 @@ def _read_after(
             args.append(plain)  # "npx tsc", "pnpm exec jest": the tool the runner starts
         elif not args and plain in program.subcommands and len(subcommand) < 2 and (not flags or not subcommand):
             # "pnpm -r run": a global option may come before the subcommand
-            canonical = program.subcommands[plain]
-            subcommand += [w for w in canonical.split() if w not in subcommand]
+            canonical = program.subcommands[plain].split()
+            if subcommand and plain in canonical and canonical[0] != plain:
+                canonical = [plain]  # "docker image prune": the word as typed after a subcommand, not `system prune`
+            subcommand += [w for w in canonical if w not in subcommand]
         elif explicit and CONCEPT_WORDS.get(plain) == "delete":
             following = plain_token(words[i + 1]) if i + 1 < len(words) else ""
             if following in ("commands", "command", "operations", "calls"):
@@ -409,6 +412,12 @@ def read_commands(text: str) -> list[Mention]:
             after = flat[i + 1] if i + 1 < len(flat) else ""
             if implied is not None and after in _PHRASAL_AFTER.get(implied[1], ()):
                 implied = None  # "don't pull in new dependencies", "pull request", "push back": another verb
+            if (
+                implied is not None
+                and after in ("it", "them")
+                and (any(m.program != implied[0] for m in mentions) or NOT_GIT_OBJECTS & set(flat[:i]))
+            ):
+                implied = None  # "build the docker image but never push it": the other program's push
             if implied is not None:
                 program = vocab.programs[implied[0]]
                 _, flags, args, unread, stop = _read_after(program, flat, i + 1)

@@ -63,6 +63,33 @@ FILE_KINDS = {
     ],
     r"env(?:ironment)? files?|dotenv files?": [".env", ".env.*"],
 }
+# Families of files named by what they do, anywhere in the object ("CI/GitHub Actions workflows", "the Gradle build
+# scripts"): the spellings the family has in a repository, however the rule qualifies it.
+FILE_FAMILIES = {
+    r"(?:(?:ci|ci/cd|github|github actions?|gha)\s*/?\s*)*workflows?(?:\s+(?:files?|definitions?|configs?|ya?ml))?": [
+        ".github/workflows/**"
+    ],
+    r"gradle\s+(?:build\s+)?(?:scripts?|files?|configs?|configuration)|build\.gradle(?:\.kts)?\s+files": [
+        "**/*.gradle",
+        "**/*.gradle.kts",
+    ],
+    r"(?:maven\s+)?pom(?:\.xml)?\s+files?|maven\s+poms?": ["**/pom.xml"],
+    r"shell\s+scripts?|bash\s+scripts?": ["*.sh"],
+    r"terraform\s+(?:files?|code|configs?|configuration|modules?)": ["*.tf"],
+    r"(?:protobuf|proto)\s+(?:files?|definitions?|schemas?)": ["*.proto"],
+}
+# File extensions people name: a dotted name whose last part is none of these ("tools.jackson", "os.path") is a
+# module or package, not a file.
+FILE_EXTENSIONS = frozenset(
+    "py pyi pyc pyx ipynb js mjs cjs jsx ts tsx mts cts vue svelte astro json jsonc json5 yaml yml toml ini cfg conf "
+    "config env lock lockb md mdx markdown rst txt adoc html htm css scss sass less xml svg png jpg jpeg gif webp ico "
+    "pdf csv tsv parquet sql sqlite sqlite3 db go mod sum rs rb erb rake gemspec php java kt kts gradle scala groovy "
+    "clj c h cc cpp cxx hpp hh cs csproj fsproj vbproj sln props targets swift m mm plist pbxproj xcodeproj dart ex "
+    "exs erl hs elm ml lua pl pm r jl zig nim sh bash zsh fish ps1 psm1 bat cmd tf tfvars tfstate hcl proto graphql "
+    "gql prisma snap log pem key crt p12 pfx pub lst patch diff tar gz tgz zip whl jar war so dll dylib exe bin wasm "
+    "map min lcov out tmp bak orig swp nix dockerfile mk cmake bzl bazel in template tpl j2 jinja njk hbs mustache "
+    "liquid twig blade properties editorconfig gitignore gitattributes npmrc nvmrc yarnrc prettierrc eslintrc".split()
+)
 # Folders that live beside the code they belong to, one per app or test folder: named alone, they are at any depth.
 NESTED_DIRS = frozenset({"migrations", "__snapshots__", "__pycache__", "generated", "_generated", "__generated__"})
 _DIR_WORDS = frozenset(
@@ -184,6 +211,11 @@ def _globs(rest: str, staged: bool = False) -> list[str]:
     for noun, globs in FILE_KINDS.items():  # the whole object is a kind of file: "terraform state files"
         if re.fullmatch(rf"\s*(?:(?:any|the|all|our|your)\s+)?(?:[\w-]+\s+)?(?:{noun})\s*", head, re.I):
             return list(globs)
+    for family, globs in FILE_FAMILIES.items():  # "CI/GitHub Actions workflows": the family, not a path CI/GitHub
+        # "generated proto files" are what the family's files generate, not the family
+        qualifier = r"(?:(?!generated|compiled|built|output)[\w-]+\s+)?"
+        if re.fullmatch(rf"\s*(?:(?:any|the|all|our|your|existing)\s+)*{qualifier}(?:{family})[\s.!]*", head, re.I):
+            return list(globs)
     rest = re.split(
         r"[;:—–]|\s-\s|\.\s+(?=[A-Z`])|,\s*(?:use|instead|edit|run|ask|make|create|regenerate|generate|rebuild|fix|update|"
         r"move|mv|put|copy|keep|trash|archive|rename)\b|"
@@ -251,6 +283,12 @@ def _globs(rest: str, staged: bool = False) -> list[str]:
             raw = "*" + raw  # "*/migrations/" is a directory at any depth
         if raw.endswith(".") and not raw.endswith(".."):
             continue  # "communication." is the end of a sentence, not a file
+        if (
+            re.fullmatch(r"[a-z]\w*(?:\.[a-z]\w*)+", raw)
+            and raw.rsplit(".", 1)[-1].lower() not in FILE_EXTENSIONS
+            and not match.group("dir")
+        ):
+            continue  # "tools.jackson", "os.path": a module or package named by its dotted name
         found.append(raw)
     ext = re.search(r"\b(?P<e>pem|key|p12|pfx|crt|log|sqlite|db|ipynb|env|tfstate)\s+files\b", rest, re.I)
     if ext and not found:
@@ -273,7 +311,8 @@ _INDIRECT = lazy(
 )
 _ASPECT = lazy(
     r"^\s+(?:the\s+|any\s+)?(?:[\w-]+\s+)?(?:signatures?|verbiage|wording|behaviou?r|semantics|logic|apis?|"
-    r"interfaces?|public api|format(?:ting)?|style|structure|names?|exports?|types?)\s+(?:of|in)\b",
+    r"interfaces?|public api|format(?:ting)?|style|structure|names?|exports?|types?|versions?|version numbers?|values?|"
+    r"settings?|fields?|keys?|entries|sections?|copyright(?: headers?| notices?)?|licen[cs]e headers?)\s+(?:of|in)\b",
     re.I,
 )
 _GIT_CONTEXT = lazy(

@@ -65,7 +65,14 @@ def narrowed(text: str, start: int, end: int, spec: CheckSpec) -> str | None:
     ):
         j += 1
     path = words[j + 1] if j + 1 < len(words) else ""
-    if j < len(words) and words[j] in _PLACES and _PATHLIKE.search(path) and path.strip("`") not in own:
+    named = path.strip("`")
+    if (
+        j < len(words)
+        and words[j] in _PLACES
+        and _PATHLIKE.search(path)
+        and named not in own
+        and not set(named.split("/")) <= own
+    ):
         return " ".join(words[j : j + 2])  # "never commit anything in build/": a path no command line check sees
     if j < len(words) and words[j] in ("in", "inside", "within") and _IN_PLACE & set(words[j + 1 : j + 4]):
         return " ".join(words[j : j + 4])  # "in watch mode", "in the root": a mode or a folder no check sees
@@ -84,7 +91,8 @@ def narrowed(text: str, start: int, end: int, spec: CheckSpec) -> str | None:
         if word in _CLAUSE_END or (phrase and word in _PHRASE_END):
             break
         phrase.append(word)
-    content = [w for w in phrase[1:] if w not in _SCOPE and w not in own]
+    # "onto main/master": branches named together are the check's arguments one by one
+    content = [w for w in phrase[1:] if w not in _SCOPE and w not in own and not set(w.split("/")) <= own]
     if not content:
         return None  # "never push to main" (the branch is the check's argument), "not in this repo"
     if words[j] == "on" and content[:1] in (["whole"], ["entire"], ["full"], ["complete"]):

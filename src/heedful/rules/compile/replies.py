@@ -117,12 +117,29 @@ def reply_count(text: str) -> CheckSpec | None:
     return spec("reply_count_limit", {"unit": unit_name, "limit": n})
 
 
+# Markdown constructs named in prose, as the text that spells each one in a reply: a link is `](`, a table's rule row
+# starts with a bar and dashes however it is aligned.
+MARKDOWN_CONSTRUCTS = {
+    r"(?:markdown\s+|inline\s+|md\s+)(?:hyper)?links?|(?:hyper)?links?\s+in\s+markdown|markdown[- ]style\s+links?": [
+        "]("
+    ],
+    r"(?:markdown\s+)?tables?": ["|---", "| ---", "|:--", "| :--"],
+}
+
+
 def _forbidden_text(text: str) -> list[str]:
-    """Patterns a negated rule forbids in text: any emoji, em dashes, apologies, quoted phrases."""
+    """Patterns a negated rule forbids in text: any emoji, em dashes, apologies, markdown links or tables, quoted
+    phrases."""
     if not NEGATED.search(text):
         return []
     if EMOJI.search(text):
         return ["emoji"]
+    for construct, patterns in MARKDOWN_CONSTRUCTS.items():
+        verb = r"no|use|using|include|including|add|adding|put|putting|with|avoid|avoiding"
+        named = rf"\b(?:{verb})\s+(?:any\s+)?(?:{construct})\b"
+        reply = rf"\b(?:{_REPLY}|chat)\b"
+        if re.search(rf"{named}[^.;,]{{0,40}}?{reply}|{reply}[^.;]{{0,40}}?{named}", text, re.I):
+            return list(patterns)  # "no markdown links in replies"; "in answers, avoid tables"
     if _EM_DASH.search(text):
         return ["—"]
     if _APOLOGY.search(text):

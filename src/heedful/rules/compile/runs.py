@@ -52,8 +52,16 @@ _NEVER_FIRST = _NOT_COMMAND | vocab.STOP
 # Words before a command that say how much of it to run ("a targeted pnpm test", "the relevant cargo test").
 _MODIFIERS = frozenset("targeted relevant affected scoped focused".split())
 # "the type checker (mypy)", "the linter (`ruff check`)": the tool named in parentheses is the command
-_NAMED_IN_PARENS = lazy(r"^(?:the |your |our )?[a-z][\w -]{1,30}?\s*\(\s*`?(?P<command>[^()`]+?)`?\s*\)$", re.I)
+_NAMED_IN_PARENS = lazy(
+    r"^(?:the |your |our )?[a-z][\w -]{1,30}?\s*\(\s*`?(?P<command>[^()`]+?)`?\s*\)"
+    r"(?:\s+(?:once|first|again|locally|too|also))?$",
+    re.I,
+)
 _COMMAND_WORD = lazy(r"(?:\.{0,2}/)?[a-zA-Z][\w.+-]*(?:/[\w.+-]+)*")
+# "RUBY_BOX=1 bundle exec rake": an environment setting before the command, not its program
+_ENV_SETTING = lazy(r"[A-Z_][A-Z0-9_]*=\S*")
+# "run the linter to catch style issues": what it is for, after the command (its words are not more commands)
+_PURPOSE = lazy(r"\s+(?:to|so that|so|in order to)\s+(?!the\b)[a-z][\w-]*\b.*$", re.I)
 
 
 def peel(words: list[str]) -> list[str]:
@@ -78,10 +86,15 @@ def _subcommands(program: str | None) -> dict[str, str]:
 
 def _leading(words: list[str], backticked: bool) -> list[str] | None:
     """The program and up to two subcommand words of one command line, or None when it names no command."""
-    words = peel([w for w in words if w])
+    words = [w for w in words if w]
+    while len(words) > 1 and _ENV_SETTING.fullmatch(words[0].strip("`'\"(")):
+        words = words[1:]
+    words = peel(words)
     if not words:
         return None
     first = words[0].strip("`'\"").rstrip(",.;:")
+    if re.match(r"\.{1,2}\\", first):
+        first = first.replace("\\", "/")  # ".\\eng\\check.ps1": a Windows path to a script, as a shell spells it
     known = vocab.program_named(first)
     lowered = first.lower()
     if known is None:
@@ -131,8 +144,10 @@ def command_list(phrase: str) -> list[list[str]] | None:
     if is_test_phrase(phrase):
         return None
     named = _NAMED_IN_PARENS.match(phrase)
-    if named and vocab.program_named(named.group("command").split()[0]):
-        phrase = named.group("command")
+    if named:
+        inner = [w for w in named.group("command").split() if not _ENV_SETTING.fullmatch(w)]
+        if inner and vocab.program_named(inner[0]):
+            phrase = named.group("command")
     spans = re.findall(r"`([^`]+)`", phrase)
     if spans:
         # prose beside the backticks ("`just f` for formatting") is read as prose, not as a command
@@ -141,6 +156,7 @@ def command_list(phrase: str) -> list[list[str]] | None:
         out = [_leading(p.split(), True) for p in pieces if not re.match(r"^cd\b", p.strip())]
         commands = [c for c in out if c]
         return commands or None
+    phrase = _PURPOSE.sub("", phrase)
     parts = [
         p
         for p in re.split(r"\s*,\s*(?:and\s+|or\s+|then\s+)?|\s+(?:and|or|then|&&)\s+(?:run\s+)?", phrase)

@@ -249,9 +249,27 @@ def _left_out(text: str, spec: CheckSpec) -> list[str]:
     return first
 
 
+def runnable(text: str, spec: CheckSpec) -> list[str]:
+    """Required commands whose program no shell would find: a word of prose read as a command ("run make
+    test-full (e2e, cluster required)" is not a program `cluster`); a check requiring one could never pass."""
+    if spec.kind != "required_event":
+        return []
+    from heedful.rules.compile.runs import plausible_program
+
+    out = []
+    for command in spec.params.get("commands") or []:
+        words = command.split() if isinstance(command, str) else [str(w) for w in command]
+        if words and not plausible_program(words[0], text):
+            out.append(words[0])
+    return out
+
+
 def faithful(text: str, spec: CheckSpec) -> tuple[bool, str]:
     from heedful.rules.compile import plain_rule, strip_placeholders
 
+    prose = runnable(text, spec)
+    if prose:
+        return False, f"the check requires {', '.join(prose)}, which names no command a shell would run"
     text = strip_placeholders(plain_rule(text))  # "never npx <bin>": the placeholder is not a word of the rule
     missing = _unnamed(text, spec)
     if missing:

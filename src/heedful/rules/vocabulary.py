@@ -159,6 +159,12 @@ IMPLIED_PROGRAM: dict[str, tuple[str, str]] = {
     "commits": ("git", "commit"),
     "committing": ("git", "commit"),
 }
+# Words after "pull" or "push" that make it another verb or a noun, not git's: "pull in", "pull request",
+# "push back on a bad decision", "push for a fix", "push ahead".
+PHRASAL_AFTER = {
+    "pull": frozenset("in up out apart together down back off request requests through".split()),
+    "push": frozenset("back for forward ahead through in down away aside harder".split()),
+}
 # What is pushed or pulled that is no git history: "build the image but never push it" is not `git push`.
 NOT_GIT_OBJECTS = frozenset(
     "image images container containers package packages gem gems crate crates chart charts wheel wheels artifact "

@@ -2,7 +2,8 @@
 
 params: commands ([[word, ...], ...]: a command matches when its program and leading positionals
 equal one of these, `python -m pytest` counting as `pytest`; a path-named program such as
-`./bin/brew` matches by its file name), every (bool, optional: each command must run, not any one of
+`./bin/brew` matches by its file name; a one-word command also matches as a project script or target,
+`pnpm lint`, `npm run lint` or `make lint` for `lint`), every (bool, optional: each command must run, not any one of
 them: "run make format and make lint"), after (edit | always: with `edit`,
 a task that edited nothing is not applicable), edit_globs ([str], optional: only edits of these
 paths count), before (commit | push | pr, optional: "run ruff format before every commit" is judged
@@ -99,17 +100,54 @@ RUNNERS = (
 )
 
 
+_INTERPRETERS = frozenset("bash sh zsh python python3 node deno bun ruby perl php pwsh powershell nu".split())
+
+
 def _same(want: list[str], have: list[str]) -> bool:
+    script = want[0].rsplit("/", 1)[-1] if len(want) == 1 and "." in want[0] else None
+    if script and len(have) > 1 and have[0] in _INTERPRETERS and have[1].rsplit("/", 1)[-1] == script:
+        return True  # `Prebuild.ps1` run as `pwsh ./scripts/Prebuild.ps1`
+    # `bash scripts/check.sh` is also `./scripts/check.sh` run directly, or `sh scripts/check.sh`
+    if (
+        len(want) == 2
+        and want[0] in _INTERPRETERS
+        and have
+        and (have[0] == want[1].rsplit("/", 1)[-1] or (have[0] in _INTERPRETERS and have[1:2] == want[1:2]))
+    ):
+        return True
     if len(have) < len(want) or not want:
         return False
     program = want[0].rsplit("/", 1)[-1] if "/" in want[0] else want[0]
     return have[0] == program and have[1 : len(want)] == want[1:]
 
 
+# Runners of a project's own scripts and targets: "run lint before committing" names the project's `lint`,
+# which `pnpm lint`, `npm run lint` or `make lint` runs (a rule's one bare word is never only a program on PATH).
+SCRIPT_RUNNERS = (
+    ["npm", "run"],
+    ["npm", "run-script"],
+    ["pnpm", "run"],
+    ["pnpm"],
+    ["yarn", "run"],
+    ["yarn"],
+    ["bun", "run"],
+    ["deno", "task"],
+    ["make"],
+    ["just"],
+    ["task"],
+    ["mise", "run"],
+    ["composer", "run"],
+    ["composer"],
+)
+
+
 def _runs(line: str, wanted: list[list[str]]) -> bool:
     for command in simple_commands(line):
         head = [command.program, *[p.lower() for p in positionals(command)]]
         if any(_same(w, head) for w in wanted):
+            return True
+        scripts = {w[0] for w in wanted if len(w) == 1}
+        if any(head[: len(r)] == r and head[len(r) : len(r) + 1] and head[len(r)] in scripts for r in SCRIPT_RUNNERS):
             return True
         for runner in RUNNERS:
             if head[: len(runner)] == runner and len(head) > len(runner):

@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from heedful.rules import vocabulary as vocab
+from heedful.rules.compile import not_a_ban
 from heedful.rules.compile.branches import branches
 from heedful.rules.compile.english import related
 from heedful.rules.compile.pipelines import pipeline_checks
@@ -76,6 +77,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     flags = [list(g) for g in mention.flags]
     if [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]:
         return None  # the rule says more about the command than a check can state
+    if not_a_ban.version_of(vocab.plain_words(text)[mention.end : mention.end + 6]):
+        return None  # "don't change the Volta or Yarn versions": the tools' versions, not running them
     before = vocab.plain_words(text)[max(0, mention.start - 2) : mention.start]
     if not subcommand and set(before) & _ACTION_VERBS:
         return None  # "don't upgrade pip packages": an action of the program the vocabulary cannot spell
@@ -158,17 +161,6 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     if args:
         params["args"] = args
     return params
-
-
-def _how_to_run(text: str, mention: vocab.Mention) -> bool:
-    """ "Run tests with uv run pytest", "always run pnpm i from the root": how to run something, not which
-    tool replaces another, so nothing is forbidden by default."""
-    words = vocab.plain_words(text)[: mention.start]
-    clause = " ".join(words).rsplit(",", 1)[-1].rsplit(";", 1)[-1]
-    verbs = r"run|runs|running|execute|executing|build|builds|building|regenerate|generate|compile|create|format|lint"
-    return bool(re.search(rf"\b(?:{verbs})\b(?!\s+on\b)", clause)) and not (
-        re.search(r"\b(?:use|using|prefer|stick|switch|only)\b", clause)
-    )
 
 
 _FLAG_CONTRAST = lazy(
@@ -394,9 +386,8 @@ def command_checks(text: str) -> list[CheckSpec]:
             if not m.subcommand or (m.program == "uv" and m.subcommand[:1] in _UV_INSTALLS)
         ]  # `uv run` runs a program and `uv build` builds one: only its installs replace a package manager
         # "we're a yarn shop but the docs site uses npm": a tool the rule says is used is never the banned default
-        defaults = [
-            (d, m) for d, m in defaults if d and not _how_to_run(text, m) and d not in {p.program for p in prefer}
-        ]
+        used = {p.program for p in prefer}
+        defaults = [(d, m) for d, m in defaults if d and not not_a_ban.how_to_run(text, m) and d not in used]
         if re.search(r"\b(?:instead of|rather than|in place of)\b", text, re.I):
             defaults = []  # "use rg instead of the glob tool": what it replaces is named, and is no program
         if defaults and not NEGATED.search(text.split(defaults[0][1].program)[0]):

@@ -91,7 +91,8 @@ _TYPE_PREFIX = r"(?:feat|fix|chore|docs|refactor|test|tests|style|perf|build|ci|
 
 def _prefix_list(text: str) -> CheckSpec | None:
     """ "Use the prefixes feat:, fix:, chore:": a list of conventional types names the commit subject's form."""
-    types = re.findall(rf"(?<![\w-]){_TYPE_PREFIX}(?=\s*:|\W*$)", text, re.I)  # the last one lost its colon
+    # the last one lost its colon; "test:unit" is a script's name, not the type `test:`
+    types = re.findall(rf"(?<![\w:-]){_TYPE_PREFIX}(?=\s*:(?![\w-])|\W*$)", text, re.I)
     if len(set(types)) < 2 or NEGATED.search(text) or not re.search(r"\b(?:use|prefix\w*|start|begin)\b", text, re.I):
         return None
     names = list(dict.fromkeys(t.lower() for t in types))

@@ -381,8 +381,12 @@ def required_event(text: str, conditions: Sequence[str]) -> CheckSpec | None:
         commands = runs.command_list(what)
         if commands is None:
             return None
+        every = len(commands) > 1 and runs.every_one(what)
+        if not every:
+            # "run cargo xtask tidy for generated-code changes": a word of prose read as another choice is dropped
+            commands = [c for c in commands if runs.plausible_program(c[0], text)] or commands
         params["commands"] = commands
-        if len(commands) > 1 and runs.every_one(what):
+        if every:
             params["every"] = True
     params["after"] = "edit"
     if due == "edit" and globs:

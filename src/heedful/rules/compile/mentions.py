@@ -12,6 +12,7 @@ import re
 
 from heedful.rules.compile.english import banned_alone, beside_sibling
 from heedful.rules.compile.roles import role
+from heedful.rules.compile.words import unquoted_negations
 from heedful.rules.lazy_regex import lazy
 from heedful.rules.program_names import is_program_name
 from heedful.rules.vocabulary import (
@@ -25,6 +26,7 @@ from heedful.rules.vocabulary import (
     NOT_GIT_OBJECTS,
     NOT_PROGRAMS,
     NOUN_HEADS,
+    PHRASAL_AFTER,
     PREFER_VERBS,
     PRIVILEGE_TOOLS,
     RUNNER_SUBCOMMANDS,
@@ -299,13 +301,6 @@ _LISTED_FOLLOWERS = frozenset(
 )
 
 
-# Words after "pull" that make it another verb or a noun, not `git pull`.
-_PHRASAL = frozenset("in up out apart together down back off request requests through".split())
-# "push back on a bad decision", "push for a fix", "push ahead": another verb than git's
-_PUSH_PHRASAL = frozenset("back for forward ahead through in down away aside harder".split())
-_PHRASAL_AFTER = {"pull": _PHRASAL, "push": _PUSH_PHRASAL}
-
-
 # Code, not a command line: a comment (`# pragma: no cover`), an assignment or a literal (`t := []string{}`), a
 # call, a member (`Date.now`) or a class (`new Date`).
 _CODE_SPAN = lazy(r"^\s*#|:=|[=\"'{}()\[\]<>;]|^\s*[A-Z]\w*\.\w|\s[A-Z][a-z]+[A-Z]?\w*\s*$")
@@ -332,11 +327,12 @@ def _backticked_program(inner: list[str], span: str = "") -> Program | None:
 
 
 def _where_not_what(flat: list[str], index: int) -> bool:
-    """Whether a noun like "commits" is a place something is forbidden in ("in ... commits")."""
-    for word in reversed(flat[max(0, index - 8) : index]):
+    """Whether a noun like "commits" is a place something is forbidden in ("in ... commits", "add X to commits")."""
+    window = flat[max(0, index - 8) : index]
+    for word in reversed(window):
         if word in (".", ";", "!", "?"):
             return False
-        if word in ("in", "into", "inside", "within"):
+        if word in ("in", "into", "inside", "within") or (word == "to" and {"add", "put", "include"} & set(window)):
             return True
     return False
 
@@ -368,6 +364,7 @@ def read_commands(text: str) -> list[Mention]:
     """Every program the text names, in order, with its role and what the rule says about it."""
     vocab = vocabulary()
     text = re.sub(r"(?<![\w-])(-\w)/(--[\w-]+)", r"\1|\2", text)
+    text = unquoted_negations(text)  # '"Module not found" in Pyright' forbids nothing
     words = [plain_token(t) if not t.startswith("`") else t for t in tokens(text)]
     flat = [plain_token(w) for w in words]
     raw = [t.strip("`'\"") for t in tokens(text)]
@@ -410,7 +407,7 @@ def read_commands(text: str) -> list[Mention]:
             if implied is not None and _where_not_what(flat, i):
                 implied = None  # "no emojis in source, comments, commits": where, not what is forbidden
             after = flat[i + 1] if i + 1 < len(flat) else ""
-            if implied is not None and after in _PHRASAL_AFTER.get(implied[1], ()):
+            if implied is not None and after in PHRASAL_AFTER.get(implied[1], ()):
                 implied = None  # "don't pull in new dependencies", "pull request", "push back": another verb
             if (
                 implied is not None

@@ -97,6 +97,8 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
         first = first.replace("\\", "/")  # ".\\eng\\check.ps1": a Windows path to a script, as a shell spells it
     known = vocab.program_named(first)
     lowered = first.lower()
+    if known is None and not backticked and len(words) == 1 and lowered in ("commit", "push"):
+        return ["git", lowered]  # "run Prebuild.ps1 and commit before pushing": a commit is due too
     if known is None:
         if not _COMMAND_WORD.fullmatch(first) or (not backticked and lowered in _NEVER_FIRST):
             return None
@@ -116,6 +118,9 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
             break
         if known and plain.lower() in vocab.FILLER and plain.endswith("s") and plain.lower() not in _subcommands(known):
             break  # "run pre-commit hooks": the program's things, not its words ("go tool X" names a subcommand)
+        if len(out) == 1 and out[0] in INTERPRETERS and _SCRIPT_FILE.search(plain) and not plain.startswith("-"):
+            out.append(plain)  # `bash scripts/check.sh`: the script is what runs
+            break
         if "/" in plain and not backticked:
             break
         if not re.fullmatch(r"[\w.:@+-]+", plain):
@@ -148,6 +153,9 @@ def command_list(phrase: str) -> list[list[str]] | None:
         inner = [w for w in named.group("command").split() if not _ENV_SETTING.fullmatch(w)]
         if inner and vocab.program_named(inner[0]):
             phrase = named.group("command")
+    if named is None or phrase != named.group("command"):
+        # "make e2e (slow, cluster required)": an aside in parentheses after the command is not another command
+        phrase = re.sub(r"(?<=\S)\s*\([^()`]*\)", "", phrase).strip() or phrase
     spans = re.findall(r"`([^`]+)`", phrase)
     if spans:
         # prose beside the backticks ("`just f` for formatting") is read as prose, not as a command
@@ -188,3 +196,45 @@ def is_test_phrase(phrase: str) -> bool:
 def every_one(phrase: str) -> bool:
     """Whether a list of commands is meant all together ("make format and make lint"), not as alternatives."""
     return not re.search(r"\bor\b|\beither\b|\|\|", re.sub(r"`[^`]+`", " ", phrase), re.I)
+
+
+# The names projects give their own scripts and targets ("run lint and typecheck before committing"): a required
+# command named by one is the project's, run through its runner (`pnpm lint`, `make typecheck`).
+SCRIPT_WORDS = frozenset(
+    "lint lints linting format fmt formatting typecheck type-check typechecks types check checks test tests build "
+    "ci verify validate precommit pre-commit prepush pre-push fix style tidy vet analyze analyse audit compile "
+    "generate gen codegen docs e2e unit coverage bench benchmark clean dev start serve preview release sync".split()
+)
+# Programs that run a script named after them: `bash scripts/check.sh`, `python tools/gen.py`.
+INTERPRETERS = frozenset("bash sh zsh python python3 node deno bun ruby perl php pwsh powershell nu".split())
+_SCRIPT_FILE = lazy(r"[/\\]|\.(?:sh|bash|ps1|psm1|py|rb|js|mjs|cjs|ts|pl|bat|cmd|exe|nu)$", re.I)
+_STARTED_BY = (
+    r"(?:npx|bunx|uvx|pnpx|(?:pnpm|npm|yarn) (?:exec|dlx)|pipx run|uv run|poetry run|pdm run|hatch run|"
+    r"bundle exec|mise (?:exec|x)(?: --)?)"
+)
+
+
+def plausible_program(first: str, text: str) -> bool:
+    """Whether a shell would find the first word of a command the rule requires: a program the vocabulary or the
+    program list knows, an interpreter, a script path, a project script's usual name (`lint`, `test:unit`), a
+    name the rule puts in backticks or after a runner (`npx hereby build`). "cluster", "otherwise" and
+    "programmatic verification" are prose read as a command."""
+    from heedful.rules.compile.events import TEST_COMMANDS
+    from heedful.rules.program_names import is_program_name
+
+    lowered = first.lower()
+    script = lowered.replace("_", "-")
+    return bool(
+        vocab.program_named(first) is not None
+        or is_program_name(lowered)
+        or lowered in INTERPRETERS
+        or any(c[0] == lowered for c in TEST_COMMANDS)
+        or _SCRIPT_FILE.search(first)
+        or script in SCRIPT_WORDS
+        or any(part in SCRIPT_WORDS for part in re.split(r"[:-]", script))
+        or re.search(rf"`[^`]*(?<![\w-]){re.escape(first)}(?![\w-])[^`]*`", text, re.I)
+        or re.search(rf"\b{_STARTED_BY}\s+(?:-\S+\s+)*{re.escape(first)}(?![\w-])", text, re.I)
+        # "static checks with staticcheck", "staticcheck ./...": a tool named as the means, or given a flag or path
+        or re.search(rf"\b(?:with|using|via)\s+{re.escape(first)}(?![\w-])", text, re.I)
+        or re.search(rf"(?<![\w-]){re.escape(first)}\s+(?:--?[a-zA-Z]|\.{{0,2}}/|\.(?:\s|$))", text, re.I)
+    )

@@ -110,3 +110,13 @@ def quoted(text: str) -> list[str]:
 def mask_quoted(text: str) -> str:
     """The text with every quoted phrase blanked (same length): its words are data, not the rule's grammar."""
     return _QUOTED.sub(lambda m: m.group(0)[0] + "_" * (len(m.group(0)) - 2) + m.group(0)[-1], text)
+
+
+# A message quoted in the rule ("Module not found" in Pyright): its negations are the message's, not the rule's.
+_QUOTED_MESSAGE = lazy(r'"[^"\n]{1,80}"|“[^”\n]{1,80}”')
+_QUOTED_NEGATION = lazy(r"\b(?:not|no|never|don't|cannot|can't|won't)\b", re.I)
+
+
+def unquoted_negations(text: str) -> str:
+    """The text with the negations inside quoted messages replaced by a neutral word, word for word."""
+    return _QUOTED_MESSAGE.sub(lambda m: _QUOTED_NEGATION.sub("quoted", m.group(0)), text)

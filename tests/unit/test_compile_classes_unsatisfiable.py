@@ -1,0 +1,104 @@
+"""Checks that could never pass or that block the wrong thing: prose read as a required command, a project's
+own script named by one word, a script run through its interpreter, a script name read as a commit type, a plural
+noun read as a subcommand, a negation inside a quoted message, a tool's version, and commits as the place
+something is added. Each with the reading that must stay.
+
+Every phrasing is written for this test.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from compile_cases import compiled, run
+from heedful.rules.checks import evaluate
+
+
+def before_push(params: dict[str, Any], commands: list[str]) -> str:
+    events = [{"kind": "edit", "path": "src/app.ts"}, *({"kind": "command", "command": c} for c in commands)]
+    evidence = {"action": {"tool": "Bash", "command": "git push origin feature"}, "events": events}
+    return evaluate("required_event", params, "pre_action", evidence).result
+
+
+@pytest.mark.parametrize(
+    "rule",
+    [
+        "Never say you're done without proper manual verification.",
+        "Run npm run dev in the background, otherwise the terminal hangs.",
+        "After changing the public API, run Contoso.Api.Baseline.Tests.",
+    ],
+)
+def test_prose_read_as_a_required_command_stays_guidance(rule: str) -> None:
+    kind, params = compiled(rule)
+    assert kind != "required_event", (rule, params)
+
+
+def test_an_aside_in_parentheses_is_not_another_required_command() -> None:
+    kind, params = compiled("Before pushing, run make e2e (slow, cluster required).")
+    assert kind != "required_event" or all(c[0] != "cluster" for c in params["commands"]), params
+    if kind == "required_event":
+        assert before_push(params, ["make e2e"]) == "pass"
+
+
+def test_a_one_word_script_is_run_through_the_projects_runner() -> None:
+    kind, params = compiled("Run lint and typecheck before you push.")
+    assert kind == "required_event"
+    assert before_push(params, ["pnpm lint", "pnpm typecheck"]) == "pass"
+    assert before_push(params, ["npm run lint", "make typecheck"]) == "pass"
+    assert before_push(params, ["pnpm lint"]) == "violated"
+    assert before_push(params, ["git status"]) == "violated"
+
+
+def test_a_script_run_through_its_interpreter_is_also_the_script_run_directly() -> None:
+    kind, params = compiled("Run bash tools/check-links.sh before every push.")
+    assert kind == "required_event"
+    assert before_push(params, ["./tools/check-links.sh"]) == "pass"
+    assert before_push(params, ["sh tools/check-links.sh"]) == "pass"
+    assert before_push(params, ["bash tools/other.sh"]) == "violated"
+
+
+def test_a_windows_script_and_a_commit_named_by_the_verb_alone() -> None:
+    kind, params = compiled("Always run Prepare.ps1 and commit before pushing.")
+    assert kind == "required_event"
+    assert before_push(params, ["pwsh ./eng/Prepare.ps1", "git commit -m wip"]) == "pass"
+    assert before_push(params, ["pwsh ./eng/Prepare.ps1"]) == "violated"
+
+
+def test_a_script_named_after_a_commit_type_is_no_commit_rule() -> None:
+    kind, params = compiled("Use pnpm test:e2e to run the browser tests.")
+    assert kind != "commit_message", params
+    assert not (kind == "forbidden_command" and params.get("program") == "npm"), params
+
+
+@pytest.mark.parametrize("rule", ["Never tag docker images as latest.", "Don't build docker images on the host."])
+def test_a_plural_noun_after_docker_is_not_its_subcommand(rule: str) -> None:
+    kind, params = compiled(rule)
+    assert not (kind == "forbidden_command" and params.get("subcommand") == ["image"]), (rule, params)
+
+
+def test_pruning_images_is_image_prune() -> None:
+    kind, params = compiled("never prune the docker images")
+    assert kind == "forbidden_command"
+    assert run(params, "docker image prune -af") == "violated"
+    assert run(params, "docker image ls") == "pass"
+
+
+def test_a_negation_inside_a_quoted_message_is_the_messages() -> None:
+    kind, params = compiled('"Module not found" in Jest: reinstall the dependencies.')
+    assert not (kind == "forbidden_command" and params.get("program") == "jest"), params
+
+
+def test_a_tools_version_is_not_the_tool() -> None:
+    kind, params = compiled("Don't change the Node or npm versions.")
+    assert kind != "forbidden_command", params
+    kind, params = compiled("Never run npm version.")
+    assert kind == "forbidden_command"
+    assert run(params, "npm version patch") == "violated"
+    assert run(params, "npm install") == "pass"
+
+
+def test_what_is_added_to_commits_is_no_ban_on_committing() -> None:
+    kind, params = compiled("Never add your name to commits or PRs.")
+    assert not (kind == "forbidden_command" and params.get("subcommand") == ["commit"]), params

@@ -30,7 +30,8 @@ def test_past_the_exact_scan_threshold_the_report_says_how_much_of_the_exact_top
     report = scale_growth.run([60, 150], runs=1, embedder="hashing")
     assert report["sizes"]["60"]["projected_scan_keeps"] is None  # below the threshold the scan is exact
     kept = report["sizes"]["150"]["projected_scan_keeps"]
-    assert set(kept) == {"top_10", "top_200"} and 0.5 <= kept["top_10"] < 1.0  # 100 of 1,150 rows re-scored
+    # 100 of 1,150 rows re-scored: most of the top 10 is kept (all of it with some BLAS builds' projections)
+    assert set(kept) == {"top_10", "top_200"} and 0.5 <= kept["top_10"] <= 1.0
     assert kept["top_200"] == 1.0  # 10 x 200 re-scored: every row, so nothing is lost
     lines: list[str] = []
     scale_growth.print_report(report, lines.append)

@@ -266,6 +266,7 @@ COMPILER_TUNED = (
     "instructions_f",
     "tracker_quotes_b",
     "instructions_g",
+    "instructions_h",
 )
 
 

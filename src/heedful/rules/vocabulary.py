@@ -71,7 +71,9 @@ FILLER = frozenset(
     "packages package deps dependencies things stuff hooks files file tools tool commands command "
     "scripts script binary binaries cli one-liners one-liner oneliners oneliner invocations invocation processes "
     # "never run X pls": courtesy, not a word of the command
-    "process changes change work pls plz thx thanks crates crate libraries library libs modules module".split()
+    "process changes change work pls plz thx thanks crates crate libraries library libs modules module operations "
+    # "don't commit changes yourself": who does it, not which command
+    "yourself".split()
 )
 NOT_PROGRAMS = frozenset(
     "the a an any it this that tests test anything something commands scripts code stuff "

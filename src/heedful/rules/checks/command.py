@@ -41,7 +41,7 @@ SUBCOMMAND_ALIASES: dict[tuple[str, str], frozenset[str]] = {
     ("npm", "run"): frozenset({"run", "run-script", "rum", "urn"}),
     ("pnpm", "install"): frozenset({"install", "i"}),
     ("pnpm", "add"): frozenset({"add"}),
-    ("yarn", "add"): frozenset({"add"}),
+    ("yarn", "add"): frozenset({"add", "install"}),  # the vocabulary reads "yarn install" as its install: add
     ("bun", "add"): frozenset({"add", "a"}),
     ("bun", "install"): frozenset({"install", "i"}),
     ("git", "stage"): frozenset({"stage", "add"}),

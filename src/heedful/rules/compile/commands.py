@@ -290,14 +290,16 @@ def _done_with(words: list[str], mention: vocab.Mention) -> bool:
 # "do not use git", "never run git commands": git itself is what the rule forbids (blocking makes the agent ask)
 _GIT_ITSELF = lazy(
     r"\b(?:use|using|run|running|execute|executing|invoke|invoking|touch|call|calling)\s+(?:any\s+)?`?git`?"
-    r"(?:\s+(?:commands?|cli|at all|itself))?\s*(?:$|[.,;:!?(]|\b(?:unless|without|except|until|before|ever)\b)",
+    r"(?:\s+(?:commands?|operations?|cli|at all|itself))?\s*"
+    r"(?:$|[.,;:!?(]|\b(?:unless|without|except|until|before|ever)\b)",
     re.I,
 )
 _POINTERS = (["-"], ["–"], ["—"], ["->"], ["=>"], ["→"])
 _DETERMINERS = frozenset("the a an any those these this that my our".split())
 # Objects of "commit"/"push" that leave the command whole: "never push your changes", "don't commit anything".
 _WHOLE_OBJECTS = frozenset(
-    "changes change work anything everything stuff it them code commits commit branch branches edits".split()
+    "changes change work anything everything stuff it them code commits commit branch branches edits fix fixes patch "
+    "patches diff result results updates implementation".split()
 )
 
 
@@ -319,8 +321,12 @@ _NO_NEED_TO_ASK = lazy(
 )
 
 
+# What the project's code runs, not the agent: "do not shell out via `os/exec` for git operations".
+_CODE_RUNS = lazy(r"\bshell(?:s|ing|ed)?[- ]out\b|\bos/exec\b|\bsubprocess\b|\bchild_process\b", re.I)
+
+
 def command_checks(text: str) -> list[CheckSpec]:
-    if _CONCURRENCY.search(text) or _NO_NEED_TO_ASK.search(text):
+    if _CONCURRENCY.search(text) or _NO_NEED_TO_ASK.search(text) or _CODE_RUNS.search(text):
         return []
     through = through_runner(text)
     if through is not None:
@@ -363,6 +369,7 @@ def command_checks(text: str) -> list[CheckSpec]:
             for m in mentions
             if m.role == "neutral"
             and m.start > forbid[0].start
+            and (m.program, tuple(m.subcommand)) not in forbidden  # "leave committing to the user": the same one
             and (
                 words[m.start - 1 : m.start] in _POINTERS
                 or (len(forbid) == 1 and related(forbid[0].program, m.program))

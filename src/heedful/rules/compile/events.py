@@ -114,6 +114,12 @@ _FINISH_BY = lazy(
 )
 # A condition that only says the command comes last ("as the last step"): the moment the rule itself names.
 _LAST_STEP = lazy(r"^(?:as\s+(?:a|the|your)\s+(?:last|final)\s+step|at the (?:very )?end|last(?:ly)?|finally)$", re.I)
+# "Validate changes by running bunx tsc --noEmit and bun run lint": the commands that check the work, due after it.
+_BY_RUNNING = lazy(
+    r"^(?:always\s+)?(?:validate|verify|check|test|confirm)\w*\s+(?:(?:your|the|all|any|each|every)\s+)?"
+    r"(?:changes?|code|work|edits?)\s+by\s+(?:running|executing)\s+(?P<what>.+)$",
+    re.I,
+)
 _RUN_LEAD = lazy(
     r"^(?:(?:always|please|also|then|and|make sure (?:to|you)|be sure to|remember to|you must|must)\s+)*"
     r"(?:run|execute|rerun|re-run|use(?=\s+`))\s+(?P<body>.+)$",
@@ -138,7 +144,7 @@ _WITH = lazy(
 )
 _DELIVERY_MOMENT = lazy(
     r"\b(?:done|finish\w*|complet\w*|wrap\w* up|hand\w* (?:it )?(?:back|over)|repl(?:y|ying)|respond\w*|"
-    r"report\w*|prompt\w*|deliver\w*|end of (?:a|the|each|every|your) (?:task|session|change|turn)|"
+    r"report\w*|prompt\w*|deliver\w*|ship(?:s|ping)?|end of (?:a|the|each|every|your) (?:task|session|change|turn)|"
     r"commit\w*|push\w*|(?:open|creat|mak|rais|fil)\w* (?:a |the |your )?(?:prs?|pull requests?|merge requests?)|"
     r"submit\w*|send\w* (?:a |the )?(?:prs?|pull requests?)|"
     r"(?:a|the|any|each|every|your) (?:pr|pull request|merge request))\b",
@@ -154,7 +160,7 @@ _EDIT_MOMENT = lazy(
 _REVIEW = lazy(r"\bhuman review\b|\b(?:request\w*|ask\w* for)\s+(?:a\s+|the\s+)?(?:code\s+)?review\b", re.I)
 # What is run, named by its kind, then the command that runs it: "the tests with `go test ./...`"
 _NAMED_WITH = lazy(
-    r"^(?:the\s+|all\s+|your\s+|any\s+)?(?:[\w/-]+\s+){0,2}?(?:tests?|test suite|checks?|lint(?:ers?|ing)?|"
+    r"^(?:the\s+|all\s+|your\s+|any\s+)?(?:[\w/-]+\s+){0,2}?(?:tests?|test suite|suite|checks?|lint(?:ers?|ing)?|"
     r"formatters?|formatting|type[- ]?checks?|type[- ]?checking)\s+(?:with|using|via|through)\s+(?P<command>.+)$",
     re.I,
 )
@@ -295,7 +301,12 @@ def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | 
     leading = _LEAD_WHEN.match(text)
     if leading:
         due = _due(leading.group("when"), leading.group("rest"), conditions)
-        return (leading.group("what"), *due) if due else None
+        named_by = _NAMED_WITH.match(leading.group("what"))  # "…, run all tests with cargo nextest run"
+        return ((named_by or leading).group("command" if named_by else "what"), *due) if due else None
+    by_running = _BY_RUNNING.match(text.strip())
+    if by_running:
+        due = _due("", "", conditions) if conditions else ("edit", [])
+        return (by_running.group("what"), *due) if due else None
     with_ = _WITH.match(text)
     if with_ and (with_.group("when") or conditions):
         due = _due(with_.group("when") or "", with_.group("rest") or "", conditions)

@@ -21,10 +21,16 @@ def version_of(words: list[str]) -> bool:
     return False
 
 
+# What a tool has that code uses: "Bun features", "Node APIs", "Deno built-ins".
+_OWN_THINGS = frozenset("features feature apis api built-ins builtins globals idioms syntax sdk primitives".split())
+
+
 def how_to_run(text: str, mention: vocab.Mention) -> bool:
     """ "Run tests with uv run pytest", "always run pnpm i from the root": how to run something, not which
     tool replaces another, so nothing is forbidden by default."""
     every = vocab.plain_words(text)
+    if every[mention.end : mention.end + 1] and every[mention.end] in _OWN_THINGS:
+        return True  # "use Bun features and APIs": the tool's own things in code, not the tool run instead of another
     j = mention.end
     while j < min(len(every), mention.end + 3) and every[j] not in vocab.STOP and re.fullmatch(r"[\w:.-]+", every[j]):
         j += 1  # the command's own words: "use pnpm test:unit"

@@ -237,8 +237,10 @@ def _globs(rest: str, staged: bool = False) -> list[str]:
                 found.append(f"{name}*" if name in DOC_STEMS else name)  # CHANGELOG.md, README.rst alike
             elif word in _BARE_FILES:
                 found.append(word)
-            elif word in _DIR_WORDS and not re.match(
-                r"\s+(?!folder|directory|dir|or\b|and\b)[a-z]", rest[match.end() :]
+            elif (
+                word in _DIR_WORDS
+                and match.group("k").islower()
+                and not re.match(r"\s+(?!folder|directory|dir|or\b|and\b)[a-z]", rest[match.end() :])
             ):
                 # "the generated client" is an adjective, not the generated/ folder
                 found.append(f"**/{word}/**" if word in NESTED_DIRS else f"{word}/**")
@@ -309,10 +311,14 @@ _INDIRECT = lazy(
     r"^\s+(?:a|an|any|the)\s+(?!files?\b|folders?\b|director)[a-z][\w-]*\s+(?:to|in|into)\b",
     re.I,
 )
+_ASPECTS = (
+    r"signatures?|verbiage|wording|behaviou?r|semantics|logic|apis?|interfaces?|public api|format(?:ting)?|style|"
+    r"structure|names?|exports?|types?|versions?|version numbers?|values?|settings?|fields?|keys?|entries|sections?|"
+    r"properties|layout|order(?:ing)?|schema|shape|copyright(?: headers?| notices?)?|licen[cs]e headers?"
+)
+# "don't change the signatures of APIs in pkg/", "the structure or properties of X": a part of the files, not the files
 _ASPECT = lazy(
-    r"^\s+(?:the\s+|any\s+)?(?:[\w-]+\s+)?(?:signatures?|verbiage|wording|behaviou?r|semantics|logic|apis?|"
-    r"interfaces?|public api|format(?:ting)?|style|structure|names?|exports?|types?|versions?|version numbers?|values?|"
-    r"settings?|fields?|keys?|entries|sections?|copyright(?: headers?| notices?)?|licen[cs]e headers?)\s+(?:of|in)\b",
+    rf"^\s+(?:the\s+|any\s+)?(?:[\w-]+\s+)?(?:{_ASPECTS})(?:\s+(?:or|and)\s+(?:the\s+)?(?:{_ASPECTS}))?\s+(?:of|in)\b",
     re.I,
 )
 _GIT_CONTEXT = lazy(
@@ -325,6 +331,7 @@ _NAMING = lazy(
     r"(?:not|never|instead of|rather than)\s+`?\*?(?P<bad>\.[a-z][\w.]*)`?\)?$",
     re.I,
 )
+_WHICH_ONES = lazy(r"\b(?:files?|folders?|director(?:y|ies)|modules?)\s+(?:that|which|whose|containing|where)\b", re.I)
 _PURPOSE = lazy(r"\bto (?:make|get|fix|pass|silence|satisfy|work around|speed up|hide|force)\b", re.I)
 
 
@@ -403,8 +410,10 @@ def path_checks(text: str) -> list[CheckSpec]:
         # "generated code lives in gen/; don't edit it": the path named before, in the clause the pronoun points to
         named = _globs(re.split(r"[;—–]|\s-\s|\.\s", text[:pointed].strip())[0])
         return [spec("forbidden_path", {"globs": named, "outside_project": False})] if named else []
-    if not rest or _PURPOSE.search(rest):
-        return []  # "don't update snapshots to make tests pass": the purpose decides, no path does
+    if not rest or _PURPOSE.search(rest) or _WHICH_ONES.search(rest):
+        # "don't update snapshots to make tests pass": the purpose decides, no path does; "index.ts files that
+        # re-export": which of those files, which no glob states
+        return []
     globs = _globs(rest)
     if not globs:
         return []

@@ -148,7 +148,7 @@ def _forbidden_text(text: str) -> list[str]:
         return ["sorry"] if re.search(r"\bsorry\b", text, re.I) else list(APOLOGY_PHRASES)
     if _SAY.search(text) or re.search(
         r"\b(?:words?|phrases?|disclaimers?|sign-?offs?|openers?|openings?|closers?|closings?|greetings?|preambles?|"
-        r"taglines?|catchphrases?|boilerplate)\b",
+        r"taglines?|catchphrases?|boilerplate|(?:responses?|replies|answers?|things|lines?)\s+like)\b",
         text,
         re.I,
     ):

@@ -107,7 +107,7 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
         if not backticked and {w.lower().strip("`'\",.;:") for w in words[1:3]} & vocab.NOUN_HEADS:
             return None  # "run model evals", "individual tests": a word that modifies a noun, not a program
     out = [known or (first if "/" in first else lowered)]
-    rest = words[1:]
+    rest = [] if words[0].rstrip("`'\"").endswith((";", ",")) else words[1:]
     for position, word in enumerate(rest):
         plain = word.strip("`'\"").rstrip(",.;:")
         if len(out) == 1 and _option_before_goal(known, plain, rest[position + 1 : position + 2]):
@@ -128,6 +128,8 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
         out.append(plain.lower() if not known or known not in ("make", "gradle") else plain)
         if len(out) == (5 if known in ("make", "gradle") else 3):  # a list of targets ("make tidy fmt vet")
             break
+        if word.rstrip("`'\"").endswith((";", ",")):
+            break  # "run scripts/check.py; do not skip it": the clause ends the command
     return out
 
 
@@ -137,7 +139,7 @@ _OPTIONS_FIRST = frozenset({"mvn", "gradle", "make", "dotnet", "bazel", "ant", "
 
 def _option_before_goal(program: str | None, word: str, following: list[str]) -> bool:
     """A short option (no value joined by "=") of a build tool, followed by a plain word: the goal comes next."""
-    if program not in _OPTIONS_FIRST or not re.fullmatch(r"-[a-zA-Z]\w*|--[a-z][\w-]*", word) or not following:
+    if program not in _OPTIONS_FIRST or not re.fullmatch(r"-[a-zA-Z]\w*|--[a-z][\w-]*(?:=\w+)?", word) or not following:
         return False
     goal = following[0].strip("`'\"").rstrip(",.;:")
     return bool(re.fullmatch(r"[a-z][\w:-]*", goal)) and goal.lower() not in _END
@@ -175,6 +177,8 @@ def command_list(phrase: str) -> list[list[str]] | None:
         words = part.split()
         if index and words and words[0].lower() in _PROSE_VERBS:
             break  # "run make build and verify the generated output": the rest is what to do with the result
+        if index and [w.lower() for w in words[:2]] in (["make", "sure"], ["make", "certain"]):
+            break  # "run ruff check . and make sure it passes": what the result must be, not `make sure`
         if words and words[0].lower() in ("run", "execute"):
             words = words[1:]
         while len(words) > 1 and (

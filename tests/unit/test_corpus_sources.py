@@ -68,6 +68,7 @@ BATCHES = [
     ("instruction_files_f", "instructions_f.jsonl"),
     ("instruction_files_g", "instructions_g.jsonl"),
     ("instruction_files_h", "instructions_h.jsonl"),
+    ("instruction_files_i", "instructions_i.jsonl"),
 ]
 
 
@@ -102,10 +103,12 @@ def test_instruction_batches_share_no_repository() -> None:
     assert not first & second and not (first | second) & third and not (first | second | third) & fourth
     assert not (first | second | third | fourth) & fifth and not (first | second | third | fourth | fifth) & sixth
     eighth = {source["repo"] for source in _rows("instruction_files_h/SOURCES.jsonl")}
+    ninth = {source["repo"] for source in _rows("instruction_files_i/SOURCES.jsonl")}
     assert not (first | second | third | fourth | fifth | sixth) & seventh
     assert not (first | second | third | fourth | fifth | sixth | seventh) & eighth
     assert len(second) >= 20 and len(third) >= 15 and len(fourth) >= 15 and len(fifth) >= 12 and len(sixth) >= 12
-    assert len(seventh) >= 12 and len(eighth) >= 12
+    assert not (first | second | third | fourth | fifth | sixth | seventh | eighth) & ninth
+    assert len(seventh) >= 12 and len(eighth) >= 12 and len(ninth) >= 12
 
 
 def test_second_tracker_batch_is_traceable_and_shares_no_message_with_the_first() -> None:

@@ -185,6 +185,8 @@ HELD_OUT_SOURCES = (
     "instructions_g",
     "dialogues_g",
     "instructions_h",
+    "tracker_quotes_c",
+    "instructions_i",
 )
 
 

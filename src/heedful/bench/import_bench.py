@@ -41,9 +41,21 @@ BATCHES = (
     ("instructions_f.jsonl", CORPUS / "instruction_files_f"),
     ("instructions_g.jsonl", CORPUS / "instruction_files_g"),
     ("instructions_h.jsonl", CORPUS / "instruction_files_h"),
+    ("instructions_i.jsonl", CORPUS / "instruction_files_i"),
 )
 # The halves reported: the first batch split by repository, then each later batch whole.
-HALVES = ("tune", "heldout", "heldout_b", "heldout_c", "heldout_d", "heldout_e", "heldout_f", "heldout_g", "heldout_h")
+HALVES = (
+    "tune",
+    "heldout",
+    "heldout_b",
+    "heldout_c",
+    "heldout_d",
+    "heldout_e",
+    "heldout_f",
+    "heldout_g",
+    "heldout_h",
+    "heldout_i",
+)
 # The tuning half, by repository (every other repository in name order); the rest is held out.
 TUNE_REPOS = (
     "0xIntuition/intuition-ts",

@@ -43,6 +43,7 @@ INSTRUCTION_SOURCES = {
     "instructions_f",
     "instructions_g",
     "instructions_h",
+    "instructions_i",
 }
 # Sources whose rows are user turns of committed chat histories: the turn before is known.
 DIALOGUE_SOURCES = {

@@ -102,3 +102,38 @@ def test_a_tools_version_is_not_the_tool() -> None:
 def test_what_is_added_to_commits_is_no_ban_on_committing() -> None:
     kind, params = compiled("Never add your name to commits or PRs.")
     assert not (kind == "forbidden_command" and params.get("subcommand") == ["commit"]), params
+
+
+@pytest.mark.parametrize(
+    ("rule", "each"),
+    [
+        (
+            "Never run pip install with --user or --break-system-packages.",
+            ["pip install --user x", "pip install --break-system-packages x"],
+        ),
+        ("don't use git commit --amend or --no-verify", ["git commit --amend", "git commit --no-verify -m x"]),
+        (
+            "No `--no-verify`, `--no-gpg-sign` or `-n` on git commit.",
+            ["git commit -n -m x", "git commit --no-gpg-sign -m x"],
+        ),
+    ],
+)
+def test_flags_named_as_a_choice_each_forbid_the_command(rule: str, each: list[str]) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command", rule
+    for command in each:
+        assert run(params, command) == "violated", (rule, command, params)
+    assert run(params, f"{each[0].split(' -')[0]} ok") == "pass"
+
+
+def test_flags_written_together_are_all_required() -> None:
+    kind, params = compiled("never rm -r -f anything")
+    assert kind == "forbidden_command"
+    assert run(params, "rm -rf build") == "violated"
+    assert run(params, "rm -r build") == "pass"
+
+
+@pytest.mark.parametrize("rule", ["don't push on fridays", "never force push to main over the weekend"])
+def test_a_time_the_check_cannot_see_keeps_the_rule_guidance(rule: str) -> None:
+    kind, params = compiled(rule)
+    assert kind is None, (rule, params)

@@ -14,6 +14,7 @@ from heedful.rules import vocabulary as vocab
 from heedful.rules.compile import not_a_ban
 from heedful.rules.compile.branches import branches
 from heedful.rules.compile.english import related
+from heedful.rules.compile.flag_choice import either_flags
 from heedful.rules.compile.pipelines import pipeline_checks
 from heedful.rules.compile.reach import narrowed
 from heedful.rules.compile.runners import through_runner
@@ -157,7 +158,7 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         if not any(set(alias_group) <= set(other) for other in unique):
             unique = [other for other in unique if not set(other) < set(alias_group)] + [alias_group]
     if unique:
-        params["flags"] = unique
+        params["flags"] = either_flags(text, unique)
     if args:
         params["args"] = args
     return params
@@ -325,8 +326,17 @@ _NO_NEED_TO_ASK = lazy(
 _CODE_RUNS = lazy(r"\bshell(?:s|ing|ed)?[- ]out\b|\bos/exec\b|\bsubprocess\b|\bchild_process\b", re.I)
 
 
+# "don't push on fridays", "no deploys over the weekend": a time no check's evidence holds, so the rule narrows the
+# command to a moment the check cannot tell (and "friday" is no branch)
+_AT_A_TIME = lazy(
+    r"\b(?:on|during|at|over|after|before)\s+(?:a\s+|the\s+|any\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|"
+    r"weekends?|weekdays?|nights?|holidays?|(?:\d{1,2}\s*(?:am|pm)))\b|\b(?:fridays|weekends)\b",
+    re.I,
+)
+
+
 def command_checks(text: str) -> list[CheckSpec]:
-    if _CONCURRENCY.search(text) or _NO_NEED_TO_ASK.search(text) or _CODE_RUNS.search(text):
+    if _CONCURRENCY.search(text) or _NO_NEED_TO_ASK.search(text) or _CODE_RUNS.search(text) or _AT_A_TIME.search(text):
         return []
     through = through_runner(text)
     if through is not None:

@@ -108,12 +108,15 @@ def describe(params: dict[str, Any]) -> str:
 
 
 _SCRIPT = re.compile(r"[\w.-]+\.(?:py|js|mjs|cjs|ts|sh|rb|pl|php)$", re.I)
-_INTERPRETERS = frozenset("python node bash sh zsh ruby perl php deno bun tsx ts-node".split())
+# Programs that run a script named after them: `python manage.py`, `bash scripts/check.sh`, `pwsh ./build.ps1`.
+INTERPRETERS = frozenset(
+    "python python3 node bash sh zsh ruby perl php deno bun tsx ts-node pwsh powershell nu".split()
+)
 
 
 def _script_run(command: SimpleCommand, program: Any) -> list[str] | None:
     """`python manage.py migrate` runs the script `manage.py`: its words after the script, else None."""
-    if not isinstance(program, str) or command.program not in _INTERPRETERS:
+    if not isinstance(program, str) or command.program not in INTERPRETERS:
         return None
     name = program.lower().rsplit("/", 1)[-1]
     if not _SCRIPT.fullmatch(name) or command.program == name:

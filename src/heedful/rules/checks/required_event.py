@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from heedful.rules.checks.command import INTERPRETERS
 from heedful.rules.checks.evidence import action_of, clip, events_of
 from heedful.rules.checks.kind import CheckKind
 from heedful.rules.checks.path import glob_regex
@@ -100,19 +101,16 @@ RUNNERS = (
 )
 
 
-_INTERPRETERS = frozenset("bash sh zsh python python3 node deno bun ruby perl php pwsh powershell nu".split())
-
-
 def _same(want: list[str], have: list[str]) -> bool:
     script = want[0].rsplit("/", 1)[-1] if len(want) == 1 and "." in want[0] else None
-    if script and len(have) > 1 and have[0] in _INTERPRETERS and have[1].rsplit("/", 1)[-1] == script:
+    if script and len(have) > 1 and have[0] in INTERPRETERS and have[1].rsplit("/", 1)[-1] == script:
         return True  # `Prebuild.ps1` run as `pwsh ./scripts/Prebuild.ps1`
     # `bash scripts/check.sh` is also `./scripts/check.sh` run directly, or `sh scripts/check.sh`
     if (
         len(want) == 2
-        and want[0] in _INTERPRETERS
+        and want[0] in INTERPRETERS
         and have
-        and (have[0] == want[1].rsplit("/", 1)[-1] or (have[0] in _INTERPRETERS and have[1:2] == want[1:2]))
+        and (have[0] == want[1].rsplit("/", 1)[-1] or (have[0] in INTERPRETERS and have[1:2] == want[1:2]))
     ):
         return True
     if len(have) < len(want) or not want:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from heedful.rules import vocabulary as vocab
+from heedful.rules.checks.command import INTERPRETERS
 from heedful.rules.compile.words import GENERIC
 from heedful.rules.lazy_regex import lazy
 
@@ -94,7 +95,7 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
         return None
     first = words[0].strip("`'\"").rstrip(",.;:")
     if re.match(r"\.{1,2}\\", first):
-        first = first.replace("\\", "/")  # ".\\eng\\check.ps1": a Windows path to a script, as a shell spells it
+        first = first.replace("\\", "/")  # `.\eng\check.ps1`: a Windows path to a script, as a shell spells it
     known = vocab.program_named(first)
     lowered = first.lower()
     if known is None and not backticked and len(words) == 1 and lowered in ("commit", "push"):
@@ -209,8 +210,6 @@ SCRIPT_WORDS = frozenset(
     "ci verify validate precommit pre-commit prepush pre-push fix style tidy vet analyze analyse audit compile "
     "generate gen codegen docs e2e unit coverage bench benchmark clean dev start serve preview release sync".split()
 )
-# Programs that run a script named after them: `bash scripts/check.sh`, `python tools/gen.py`.
-INTERPRETERS = frozenset("bash sh zsh python python3 node deno bun ruby perl php pwsh powershell nu".split())
 _SCRIPT_FILE = lazy(r"[/\\]|\.(?:sh|bash|ps1|psm1|py|rb|js|mjs|cjs|ts|pl|bat|cmd|exe|nu)$", re.I)
 _STARTED_BY = (
     r"(?:npx|bunx|uvx|pnpx|(?:pnpm|npm|yarn) (?:exec|dlx)|pipx run|uv run|poetry run|pdm run|hatch run|"
@@ -221,8 +220,8 @@ _STARTED_BY = (
 def plausible_program(first: str, text: str) -> bool:
     """Whether a shell would find the first word of a command the rule requires: a program the vocabulary or the
     program list knows, an interpreter, a script path, a project script's usual name (`lint`, `test:unit`), a
-    name the rule puts in backticks or after a runner (`npx hereby build`). "cluster", "otherwise" and
-    "programmatic verification" are prose read as a command."""
+    name the rule puts in backticks, after a runner (`npx hereby build`) or after "with" (`staticcheck`), or one
+    given a flag or a path. "cluster", "otherwise" and "programmatic verification" are prose read as a command."""
     from heedful.rules.compile.events import TEST_COMMANDS
     from heedful.rules.program_names import is_program_name
 

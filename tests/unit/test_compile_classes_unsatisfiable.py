@@ -137,3 +137,12 @@ def test_flags_written_together_are_all_required() -> None:
 def test_a_time_the_check_cannot_see_keeps_the_rule_guidance(rule: str) -> None:
     kind, params = compiled(rule)
     assert kind is None, (rule, params)
+
+
+def test_the_deny_names_every_flag_of_a_choice() -> None:
+    from heedful.rules.checks import evaluate
+
+    kind, params = compiled("Never run pip install with --user or --break-system-packages.")
+    evidence = {"action": {"tool": "Bash", "command": "pip install --break-system-packages rich"}}
+    verdict = evaluate(str(kind), params, "pre_action", evidence)
+    assert verdict.result == "violated" and "--break-system-packages" in verdict.reason

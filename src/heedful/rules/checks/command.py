@@ -88,11 +88,18 @@ def _synonyms(params: dict[str, Any]) -> list[str]:
     return [name.lower().rsplit("/", 1)[-1] for name in _text_list(params.get("synonyms"))]
 
 
+def _flag_label(group: list[str]) -> str:
+    """A group's name in a message: its first alias, or its long flags when it holds a choice of several
+    ("--user or --break-system-packages")."""
+    longs = [flag for flag in group if flag.startswith("--")]
+    return " or ".join(longs) if len(longs) > 1 else group[0]
+
+
 def describe(params: dict[str, Any]) -> str:
     program = str(params.get("program") or "any program")
     synonyms = _synonyms(params)
     parts = [f"{program} (or {', '.join(synonyms)})" if synonyms else program, *_text_list(params.get("subcommand"))]
-    parts += [group[0] for group in _flag_groups(params.get("flags"))]
+    parts += [_flag_label(group) for group in _flag_groups(params.get("flags"))]
     args = _text_list(params.get("args"))
     if args:
         privileged = str(params.get("program") or "").lower() in PRIVILEGE

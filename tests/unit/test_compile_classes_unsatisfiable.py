@@ -146,3 +146,16 @@ def test_the_deny_names_every_flag_of_a_choice() -> None:
     evidence = {"action": {"tool": "Bash", "command": "pip install --break-system-packages rich"}}
     verdict = evaluate(str(kind), params, "pre_action", evidence)
     assert verdict.result == "violated" and "--break-system-packages" in verdict.reason
+
+
+@pytest.mark.parametrize(
+    ("rule", "kind_not"),
+    [
+        ("Keep route handlers to at most 30 lines.", "reply_count_limit"),
+        ("Never write `import * as fs from 'fs'` in new modules.", "reply_forbidden_text"),
+        ("Use the yarn version pinned in package.json.", "forbidden_command"),
+    ],
+)
+def test_code_and_a_tools_version_are_not_the_reply_or_a_ban(rule: str, kind_not: str) -> None:
+    kind, params = compiled(rule)
+    assert kind != kind_not, (rule, params)

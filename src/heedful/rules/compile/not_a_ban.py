@@ -27,9 +27,9 @@ _OWN_THINGS = frozenset("features feature apis api built-ins builtins globals id
 
 def how_to_run(text: str, mention: vocab.Mention) -> bool:
     """ "Run tests with uv run pytest", "always run pnpm i from the root": how to run something, not which
-    tool replaces another, so nothing is forbidden by default."""
+    tool replaces another, so nothing is forbidden by default; nor "use the pinned pnpm version"."""
     every = vocab.plain_words(text)
-    if every[mention.end : mention.end + 1] and every[mention.end] in _OWN_THINGS:
+    if every[mention.end : mention.end + 1] and every[mention.end] in (*_OWN_THINGS, "version", "versions"):
         return True  # "use Bun features and APIs": the tool's own things in code, not the tool run instead of another
     j = mention.end
     while j < min(len(every), mention.end + 3) and every[j] not in vocab.STOP and re.fullmatch(r"[\w:.-]+", every[j]):

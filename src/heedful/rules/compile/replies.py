@@ -29,7 +29,8 @@ _COUNTS = (
 _NOT_REPLY = lazy(
     r"\b(?:commit|functions?|methods?|files?|classes|modules?|docstrings?|comments?|tests?|"
     r"PR|pull requests?|titles?|names?|variables?|logs?|lines? of code|code|changelog|readme|"
-    r"issues?|tickets?|subjects?)\b",
+    r"issues?|tickets?|subjects?|actions?|controllers?|components?|handlers?|endpoints?|routes?|views?|"
+    r"scripts?|queries|query|migrations?|templates?|blocks?|snippets?|examples?)\b",
     re.I,
 )
 _UNITS = {
@@ -158,7 +159,7 @@ def _forbidden_text(text: str) -> list[str]:
 
 _OTHER_TEXT = lazy(
     r"\b(?:code|comments?|docstrings?|files?|variable|names?|logs?|docs?|documentation|readme|"
-    r"PR|pull requests?|issues?|UI|strings?|tests?|markdown|headers?|commit)\b",
+    r"PR|pull requests?|issues?|UI|strings?|tests?|markdown|headers?|commit|imports?|statements?)\b",
     re.I,
 )
 

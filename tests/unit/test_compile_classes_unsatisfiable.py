@@ -159,3 +159,18 @@ def test_the_deny_names_every_flag_of_a_choice() -> None:
 def test_code_and_a_tools_version_are_not_the_reply_or_a_ban(rule: str, kind_not: str) -> None:
     kind, params = compiled(rule)
     assert kind != kind_not, (rule, params)
+
+
+@pytest.mark.parametrize(
+    ("rule", "kind_not"),
+    [
+        (
+            'Log without the error text: `log.error("Timeout")`, not `log.error(f"Timeout {e}")`.',
+            "reply_forbidden_text",
+        ),
+        ("Don't write helpers that call npm install at import time.", "forbidden_command"),
+    ],
+)
+def test_quotes_in_code_and_code_that_runs_a_command_are_not_the_agents(rule: str, kind_not: str) -> None:
+    kind, params = compiled(rule)
+    assert kind != kind_not, (rule, params)

@@ -323,7 +323,11 @@ _NO_NEED_TO_ASK = lazy(
 
 
 # What the project's code runs, not the agent: "do not shell out via `os/exec` for git operations".
-_CODE_RUNS = lazy(r"\bshell(?:s|ing|ed)?[- ]out\b|\bos/exec\b|\bsubprocess\b|\bchild_process\b", re.I)
+_CODE_RUNS = lazy(
+    r"\bshell(?:s|ing|ed)?[- ]out\b|\bos/exec\b|\bsubprocess\b|\bchild_process\b|"
+    r"\b(?:functions?|methods?|code|helpers?) (?:that|which) (?:runs?|calls?|executes?|invokes?)\b",
+    re.I,
+)
 
 
 # "don't push on fridays", "no deploys over the weekend": a time no check's evidence holds, so the rule narrows the

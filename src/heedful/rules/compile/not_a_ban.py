@@ -32,9 +32,14 @@ def how_to_run(text: str, mention: vocab.Mention) -> bool:
     if every[mention.end : mention.end + 1] and every[mention.end] in (*_OWN_THINGS, "version", "versions"):
         return True  # "use Bun features and APIs": the tool's own things in code, not the tool run instead of another
     j = mention.end
-    while j < min(len(every), mention.end + 3) and every[j] not in vocab.STOP and re.fullmatch(r"[\w:.-]+", every[j]):
-        j += 1  # the command's own words: "use pnpm test:unit"
-    if j > mention.end and every[j : j + 1] == ["to"] and every[j + 1 : j + 2] != ["the"]:
+    while (
+        j < min(len(every), mention.end + 3)
+        and every[j] not in vocab.STOP
+        and re.fullmatch(r"[\w:.-]+|<[\w -]+>|--?[\w-]+", every[j])
+    ):
+        j += 1  # the command's own words, flags and placeholders: "use pnpm test:unit", "use bunx <package>"
+    named_more = j > mention.end or bool(mention.subcommand or mention.args or mention.flags)
+    if named_more and every[j : j + 1] == ["to"] and every[j + 1 : j + 2] != ["the"]:
         return True  # "use pnpm test:unit to run the unit tests": how to do one thing, no ban on npm
     words = every[: mention.start]
     clause = " ".join(words).rsplit(",", 1)[-1].rsplit(";", 1)[-1]

@@ -153,7 +153,8 @@ def _forbidden_text(text: str) -> list[str]:
         text,
         re.I,
     ):
-        return [q for q in quoted(text) if q]
+        # a phrase quoted inside a code span (`logger.exception("Failed")`) is code, not something said
+        return [q for q in quoted(re.sub(r"`[^`]*`", " ", text)) if q]
     return []
 
 

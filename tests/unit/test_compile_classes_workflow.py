@@ -111,3 +111,31 @@ def test_yarn_install_is_the_install_the_rule_forbids() -> None:
     assert run(params, "yarn install") == "violated"
     assert run(params, "yarn add zod") == "violated"
     assert run(params, "yarn build") == "pass"
+
+
+def _message(params: dict[str, Any], message: str) -> str:
+    command = f'git commit -m "{message}"'
+    return evaluate("commit_message", params, "pre_action", {"action": {"tool": "Bash", "command": command}}).result
+
+
+def test_an_issue_reference_every_commit_must_carry() -> None:
+    kind, params = compiled("Always reference the issue number in your commit messages.")
+    assert kind == "commit_message"
+    assert _message(params, "fix: parse empty files (#481)") == "pass"
+    assert _message(params, "fix: parse empty files") == "violated"
+    kind, params = compiled("Include the Jira ticket key at the start of every commit message.")
+    assert kind == "commit_message"
+    assert _message(params, "CORE-12 parse empty files") == "pass"
+    assert _message(params, "parse empty files for CORE-12") == "violated"
+
+
+def test_every_vendor_a_rule_keeps_out_of_commit_messages() -> None:
+    kind, params = compiled("Never mention Copilot or OpenAI in commit messages.")
+    assert kind == "commit_message"
+    assert _message(params, "feat: add export (drafted with Copilot)") == "violated"
+    assert _message(params, "feat: add export via the OpenAI API") == "violated"
+    assert _message(params, "feat: add export") == "pass"
+
+
+def test_the_issue_in_a_pull_request_is_no_commit_rule() -> None:
+    assert compiled("Link the issue number in the PR description.")[0] != "commit_message"

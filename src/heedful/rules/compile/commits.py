@@ -30,7 +30,17 @@ _SUBJECT = lazy(
 _TRAILER = lazy(r"\b(?:co-?authored[- ]by|co-?author(?:s|ed)?|yourself as (?:a )?(?:co-?)?author)\b", re.I)
 _MENTION = lazy(
     r"\b(?:mention(?:ing)?|name|naming|reference|referencing|credit(?:ing)?)\s+(?P<who>claude|"
-    r"anthropic|openai|chatgpt|gpt|copilot|codex|cursor|gemini)\b",
+    r"anthropic|openai|chatgpt|gpt|copilot|codex|cursor|gemini)\b"
+    r"(?P<more>(?:\s*(?:,|\bor\b|\band\b|/)\s*(?:claude|anthropic|openai|chatgpt|gpt|copilot|codex|cursor|gemini)\b)*)",
+    re.I,
+)
+# How each agent or vendor is spelled in a message the rule keeps it out of
+_AGENT_SPELLING = {"openai": "OpenAI", "chatgpt": "ChatGPT", "gpt": "GPT"}
+# "Reference the issue number in every commit message", "include the Jira ticket ID at the start"
+_ISSUE_REF = lazy(
+    r"\b(?:reference|include|mention|link|add|contain|cite)s?\b.{0,30}?\b(?:the\s+|an?\s+|its\s+)?"
+    r"(?:(?P<jira>jira)\s+(?:ticket|issue|key)s?(?:\s+(?:ids?|numbers?|keys?))?|(?:github\s+)?(?:issue|ticket)\s+"
+    r"(?:numbers?|ids?|references?|refs?))\b",
     re.I,
 )
 
@@ -173,8 +183,10 @@ def commit_message(text: str) -> CheckSpec | None:
             if m.lower() != "amend" or "amend!" in text.lower()
         ]
         mention = _MENTION.search(text) if not agent else None  # "credit Copilot as co-author": the trailer only
-        if mention:
-            forbid.append(mention.group("who").capitalize() if mention.group("who").lower() != "openai" else "OpenAI")
+        if mention:  # "never mention AI or Claude": each name
+            for who in [mention.group("who"), *re.findall(r"[A-Za-z]+", mention.group("more") or "")]:
+                if who.lower() not in ("or", "and"):
+                    forbid.append(_AGENT_SPELLING.get(who.lower(), who.capitalize()))
         for phrase in quoted(text) if own or re.search(r"\bin (?:the |your )?commits?\b", text, re.I) else []:
             if phrase and phrase.lower() not in (f.lower() for f in forbid):
                 forbid.append(phrase)
@@ -188,6 +200,11 @@ def commit_message(text: str) -> CheckSpec | None:
             forbid.append("WIP")  # "commit WIP instead" names the way to do it, not text to keep out
         if forbid:
             params["forbid"] = forbid
+    elif (issue := _ISSUE_REF.search(text)) and "require" not in params:
+        # a GitHub issue is `#123`, a Jira key `ABC-123`; "at the start" puts it first
+        pattern = r"[A-Z][A-Z0-9]+-[0-9]+" if issue.group("jira") else r"(?:#[0-9]+|[A-Z][A-Z0-9]+-[0-9]+)"
+        first = re.search(r"\b(?:at the (?:start|beginning)|first|prefix|start with|begin with)\b", text, re.I)
+        params["require"] = f"^{pattern}" if first else pattern
     elif re.search(r"\bsigned-off-by\b|\bDCO\b|\bsign[- ]?off\b|\bgit commit -s\b|(?<![\w-])-s flag\b", text, re.I):
         params["require"] = "Signed-off-by: "  # the Developer Certificate of Origin's sign-off, which `-s` adds
     elif (trailer := _TRAILER.search(text)) and _ADDED.search(text[: trailer.start()]) and "require" not in params:

@@ -23,3 +23,9 @@ def compiled(text: str, condition: str | None = None) -> tuple[str | None, dict[
 def run(params: dict[str, Any], command: str, kind: str = "forbidden_command") -> str:
     """The check's result on one Bash command before it runs."""
     return evaluate(kind, params, "pre_action", {"action": {"tool": "Bash", "command": command}}).result
+
+
+def edit(params: dict[str, Any], path: str) -> str:
+    """The path check's result on one file edit in a project at /srv/app."""
+    evidence = {"project": "/srv/app", "action": {"tool": "Edit", "file_path": path}}
+    return evaluate("forbidden_path", params, "pre_action", evidence).result

@@ -12,13 +12,8 @@ from typing import Any
 
 import pytest
 
-from compile_cases import compiled, run
+from compile_cases import compiled, edit, run
 from heedful.rules.checks import evaluate
-
-
-def edit(params: dict[str, Any], path: str) -> str:
-    evidence = {"project": "/srv/app", "action": {"tool": "Edit", "file_path": path}}
-    return evaluate("forbidden_path", params, "pre_action", evidence).result
 
 
 def deliver(params: dict[str, Any], reply: str) -> str:

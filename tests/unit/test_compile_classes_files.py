@@ -11,13 +11,8 @@ from typing import Any
 
 import pytest
 
-from compile_cases import compiled
+from compile_cases import compiled, edit
 from heedful.rules.checks import evaluate
-
-
-def edit(params: dict[str, Any], path: str) -> str:
-    evidence = {"project": "/srv/app", "action": {"tool": "Edit", "file_path": path}}
-    return evaluate("forbidden_path", params, "pre_action", evidence).result
 
 
 def bash(kind: str, params: dict[str, Any], command: str) -> str:

@@ -93,22 +93,14 @@ def test_every_instruction_line_is_labelled_as_written(folder: str, labels: str,
 
 
 def test_instruction_batches_share_no_repository() -> None:
-    first = {source["repo"] for source in _rows("instruction_files/SOURCES.jsonl")}
-    second = {source["repo"] for source in _rows("instruction_files_b/SOURCES.jsonl")}
-    third = {source["repo"] for source in _rows("instruction_files_c/SOURCES.jsonl")}
-    fourth = {source["repo"] for source in _rows("instruction_files_d/SOURCES.jsonl")}
-    fifth = {source["repo"] for source in _rows("instruction_files_e/SOURCES.jsonl")}
-    sixth = {source["repo"] for source in _rows("instruction_files_f/SOURCES.jsonl")}
-    seventh = {source["repo"] for source in _rows("instruction_files_g/SOURCES.jsonl")}
-    assert not first & second and not (first | second) & third and not (first | second | third) & fourth
-    assert not (first | second | third | fourth) & fifth and not (first | second | third | fourth | fifth) & sixth
-    eighth = {source["repo"] for source in _rows("instruction_files_h/SOURCES.jsonl")}
-    ninth = {source["repo"] for source in _rows("instruction_files_i/SOURCES.jsonl")}
-    assert not (first | second | third | fourth | fifth | sixth) & seventh
-    assert not (first | second | third | fourth | fifth | sixth | seventh) & eighth
-    assert len(second) >= 20 and len(third) >= 15 and len(fourth) >= 15 and len(fifth) >= 12 and len(sixth) >= 12
-    assert not (first | second | third | fourth | fifth | sixth | seventh | eighth) & ninth
-    assert len(seventh) >= 12 and len(eighth) >= 12 and len(ninth) >= 12
+    # each later batch: its folder and the fewest repositories it was collected from
+    later = [("b", 20), ("c", 15), ("d", 15), ("e", 12), ("f", 12), ("g", 12), ("h", 12), ("i", 12)]
+    seen = {source["repo"] for source in _rows("instruction_files/SOURCES.jsonl")}
+    for letter, fewest in later:
+        batch = {source["repo"] for source in _rows(f"instruction_files_{letter}/SOURCES.jsonl")}
+        assert not seen & batch, letter
+        assert len(batch) >= fewest, letter
+        seen |= batch
 
 
 def test_second_tracker_batch_is_traceable_and_shares_no_message_with_the_first() -> None:

@@ -74,13 +74,14 @@ _LITERAL_FLAG = lazy(r"(?<![\w-])--[a-zA-Z][\w-]*(?::[\w.-]+)?|(?<![\w-])-[a-zA-
 
 def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dict[str, Any] | None:
     params: dict[str, Any] = {"program": mention.program}
+    words = vocab.plain_words(text)
     subcommand = list(mention.subcommand)
     flags = [list(g) for g in mention.flags]
     if [w for w in mention.unread if w not in vocab.FILLER and w not in vocab.CONCEPT_WORDS]:
         return None  # the rule says more about the command than a check can state
-    if not_a_ban.version_of(vocab.plain_words(text)[mention.end : mention.end + 6]):
+    if not_a_ban.version_of(words[mention.end : mention.end + 6]):
         return None  # "don't change the Volta or Yarn versions": the tools' versions, not running them
-    before = vocab.plain_words(text)[max(0, mention.start - 2) : mention.start]
+    before = words[max(0, mention.start - 2) : mention.start]
     if not subcommand and set(before) & _ACTION_VERBS:
         return None  # "don't upgrade pip packages": an action of the program the vocabulary cannot spell
     method = _HTTP_METHOD.search(text) if mention.program in _METHOD_FLAG else None
@@ -132,7 +133,7 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
     mode = re.search(r"\b[0-7]{3,4}\b", text) if mention.program in ("chmod", "umask") else None
     if mode and mode.group(0) not in args:
         args.append(mode.group(0))  # "never chmod files to 777": the mode is the forbidden argument
-    shown = _SHOWN_WITH.search(" ".join(vocab.plain_words(text)[max(0, mention.start - 6) : mention.start]))
+    shown = _SHOWN_WITH.search(" ".join(words[max(0, mention.start - 6) : mention.start]))
     if shown and not args:
         args.append(shown.group("path"))  # "never print .env with cat": the file is the forbidden argument
     if not args and mention.program != "git" and _WHOLE_TREE.search(text[text.lower().find(mention.program) :]):

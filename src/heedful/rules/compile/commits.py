@@ -28,14 +28,12 @@ _SUBJECT = lazy(
     re.I,
 )
 _TRAILER = lazy(r"\b(?:co-?authored[- ]by|co-?author(?:s|ed)?|yourself as (?:a )?(?:co-?)?author)\b", re.I)
+_VENDORS = r"claude|anthropic|openai|chatgpt|gpt|copilot|codex|cursor|gemini"
 _MENTION = lazy(
-    r"\b(?:mention(?:ing)?|name|naming|reference|referencing|credit(?:ing)?)\s+(?P<who>claude|"
-    r"anthropic|openai|chatgpt|gpt|copilot|codex|cursor|gemini)\b"
-    r"(?P<more>(?:\s*(?:,|\bor\b|\band\b|/)\s*(?:claude|anthropic|openai|chatgpt|gpt|copilot|codex|cursor|gemini)\b)*)",
+    rf"\b(?:mention(?:ing)?|name|naming|reference|referencing|credit(?:ing)?)\s+(?P<who>{_VENDORS})\b"
+    rf"(?P<more>(?:\s*(?:,|\bor\b|\band\b|/)\s*(?:{_VENDORS})\b)*)",
     re.I,
 )
-# How each agent or vendor is spelled in a message the rule keeps it out of
-_AGENT_SPELLING = {"openai": "OpenAI", "chatgpt": "ChatGPT", "gpt": "GPT"}
 # "Reference the issue number in every commit message", "include the Jira ticket ID at the start"
 _ISSUE_REF = lazy(
     r"\b(?:reference|include|mention|link|add|contain|cite)s?\b.{0,30}?\b(?:the\s+|an?\s+|its\s+)?"
@@ -186,7 +184,7 @@ def commit_message(text: str) -> CheckSpec | None:
         if mention:  # "never mention AI or Claude": each name
             for who in [mention.group("who"), *re.findall(r"[A-Za-z]+", mention.group("more") or "")]:
                 if who.lower() not in ("or", "and"):
-                    forbid.append(_AGENT_SPELLING.get(who.lower(), who.capitalize()))
+                    forbid.append(_agent_name(who))
         for phrase in quoted(text) if own or re.search(r"\bin (?:the |your )?commits?\b", text, re.I) else []:
             if phrase and phrase.lower() not in (f.lower() for f in forbid):
                 forbid.append(phrase)

@@ -113,10 +113,9 @@ def mask_quoted(text: str) -> str:
 
 
 # A message quoted in the rule ("Module not found" in Pyright): its negations are the message's, not the rule's.
-_QUOTED_MESSAGE = lazy(r'"[^"\n]{1,80}"|“[^”\n]{1,80}”')
 _QUOTED_NEGATION = lazy(r"\b(?:not|no|never|don't|cannot|can't|won't)\b", re.I)
 
 
 def unquoted_negations(text: str) -> str:
     """The text with the negations inside quoted messages replaced by a neutral word, word for word."""
-    return _QUOTED_MESSAGE.sub(lambda m: _QUOTED_NEGATION.sub("quoted", m.group(0)), text)
+    return _QUOTED.sub(lambda m: _QUOTED_NEGATION.sub("quoted", m.group(0)), text)

@@ -45,7 +45,7 @@ from heedful.rules.interpret import verify_evidence
 from heedful.rules.library import compile_candidate, normalise_project, restate, row_for, rule_from_row
 from heedful.rules.models import LIVE_STATUSES, Candidate, RuleStatus
 from heedful.rules.parts import RuleParts
-from heedful.rules.steps import InterpretInput, InterpretStep, ResolveInput, ResolveStep
+from heedful.rules.steps import ResolveInput, ResolveStep, interpreted
 
 if TYPE_CHECKING:
     from heedful.api import Heedful
@@ -214,7 +214,7 @@ class _Import:
         exported = exported_rule(unit)
         if exported is not None:
             return [exported]
-        candidates = run_step(self.parts.model, InterpretStep(), InterpretInput(text=unit.text)).candidates
+        candidates = interpreted(self.parts.model, unit.text)
         return [c for c in candidates if not c.vague and verify_evidence(c, [unit.text])]
 
     def _read(

@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from heedful.rules import lexicon as lx
+from heedful.rules.command_lists import split_command_list
 from heedful.rules.compile.words import mask_quoted
 from heedful.rules.detect import has_signal, is_question
 from heedful.rules.lazy_regex import lazy
@@ -329,27 +330,6 @@ def is_narrative(clause: str) -> bool:
         plain,
         re.IGNORECASE,
     )
-
-
-# A forbidden list of commands: "do not run `git push --force`, `git reset --hard`, or `rm -rf`".
-_COMMAND_LIST = lazy(r"`[^`]+`(?:\s*(?:,|/|,?\s+(?:or|and|nor))\s*`[^`]+`)+")
-
-
-def split_command_list(candidate: Candidate) -> list[Candidate]:
-    """One candidate per command of a forbidden list: each is its own rule with its own check."""
-    found = _COMMAND_LIST.search(candidate.text)
-    if found is None or not re.search(r"\b(?:never|not|no|don'?t|avoid)\b", candidate.text[: found.start()], re.I):
-        return [candidate]
-    if candidate.text[: found.start()].rstrip().endswith("("):
-        return [candidate]  # "use uv, not pip (`uv add`, `uv pip install`)": examples of the allowed way
-    head, tail = candidate.text[: found.start()], candidate.text[found.end() :]
-    commands = re.findall(r"`([^`]+)`", found.group(0))
-    if not all(" " in c.strip() or re.fullmatch(r"[a-z][\w.-]*", c.strip()) for c in commands):
-        return [candidate]  # `rules/` or `.claude/skills/`: a list of paths is one rule about those paths
-    return [
-        candidate.model_copy(update={"text": f"{head}{command}{tail}"})
-        for command in re.findall(r"`[^`]+`", found.group(0))
-    ]
 
 
 def split_project_tool(candidate: Candidate) -> list[Candidate]:

@@ -31,11 +31,10 @@ from heedful.rules.scope_grounding import project_bound
 from heedful.rules.steps import (
     AdmitInput,
     AdmitStep,
-    InterpretInput,
-    InterpretStep,
     ResolveInput,
     ResolveResponse,
     ResolveStep,
+    interpreted,
 )
 
 if TYPE_CHECKING:
@@ -145,7 +144,7 @@ def learn_words(
     if admission.retraction:
         return retract(repo, parts.new_id, user, text, words, visible, pending, admission, proposed_by)
     if not candidates:
-        candidates = run_step(model, InterpretStep(), InterpretInput(text=words)).candidates
+        candidates = interpreted(model, words)
     grounded = [
         c
         for c in candidates
@@ -202,7 +201,7 @@ def _read_early(model: Model, embedder: Embedder, words: str) -> tuple[list[Cand
 
     try:
         load_reading_model()  # the reading refresh after a learn uses it (`selection_readings.refresh`)
-        candidates = run_step(model, InterpretStep(), InterpretInput(text=words)).candidates
+        candidates = interpreted(model, words)
         return candidates, {_compile_key(c): compile_candidate(model, c) for c in candidates}
     except Exception:  # what the learning would meet only for an admitted message: it meets it there, if at all
         return None

@@ -6,6 +6,8 @@ configured; a configured model answers the same response models from `messages()
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from heedful.embed import Embedder
 from heedful.llm import ChatMessage
 from heedful.llm.prompts import admit_rule, compile_check, interpret_rule, resolve_rule, review_check, select_rules
@@ -15,7 +17,10 @@ from heedful.llm.prompts.interpret_rule import InterpretInput, InterpretResponse
 from heedful.llm.prompts.resolve_rule import ResolveInput, ResolveResponse
 from heedful.llm.prompts.review_check import ReviewInput, ReviewResponse
 from heedful.llm.prompts.select_rules import SelectCard, SelectDecision, SelectInput, SelectResponse
-from heedful.rules.models import Admission
+from heedful.rules.models import Admission, Candidate
+
+if TYPE_CHECKING:
+    from heedful.llm import Model
 
 __all__ = [
     "AdmitInput",
@@ -37,6 +42,7 @@ __all__ = [
     "SelectInput",
     "SelectResponse",
     "SelectStep",
+    "interpreted",
 ]
 
 
@@ -81,6 +87,16 @@ class InterpretStep:
         from heedful.rules.interpret import interpret
 
         return InterpretResponse(candidates=interpret(context.text))
+
+
+def interpreted(model: Model, text: str) -> list[Candidate]:
+    """The atomic candidates of a message, by the model or offline; a forbidden list of commands a model kept as
+    one rule is split like the offline reading splits it (one check matches one command)."""
+    from heedful.llm import run_step
+    from heedful.rules.command_lists import split_command_list
+
+    candidates = run_step(model, InterpretStep(), InterpretInput(text=text)).candidates
+    return [part for candidate in candidates for part in split_command_list(candidate)]
 
 
 # -- compilation ------------------------------------------------------------------------------

@@ -44,6 +44,8 @@ INSTRUCTION_SOURCES = {
     "instructions_g",
     "instructions_h",
     "instructions_i",
+    "instructions_j",
+    "instructions_k",
 }
 # Sources whose rows are user turns of committed chat histories: the turn before is known.
 DIALOGUE_SOURCES = {

@@ -187,6 +187,8 @@ HELD_OUT_SOURCES = (
     "instructions_h",
     "tracker_quotes_c",
     "instructions_i",
+    "instructions_j",
+    "instructions_k",
 )
 
 

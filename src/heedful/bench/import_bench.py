@@ -42,6 +42,8 @@ BATCHES = (
     ("instructions_g.jsonl", CORPUS / "instruction_files_g"),
     ("instructions_h.jsonl", CORPUS / "instruction_files_h"),
     ("instructions_i.jsonl", CORPUS / "instruction_files_i"),
+    ("instructions_j.jsonl", CORPUS / "instruction_files_j"),
+    ("instructions_k.jsonl", CORPUS / "instruction_files_k"),
 )
 # The halves reported: the first batch split by repository, then each later batch whole.
 HALVES = (
@@ -55,6 +57,8 @@ HALVES = (
     "heldout_g",
     "heldout_h",
     "heldout_i",
+    "heldout_j",
+    "heldout_k",
 )
 # The tuning half, by repository (every other repository in name order); the rest is held out.
 TUNE_REPOS = (

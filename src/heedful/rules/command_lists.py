@@ -24,7 +24,7 @@ _FORBIDDING = lazy(
 )
 _SEPARATORS = frozenset({"or", "and", "nor", "/"})
 # A word of a command line after its program: a flag, a subcommand or argument, a path or a glob.
-_COMMAND_WORD = lazy(r"^(?:-{1,2}[\w][\w=.:/-]*|[a-z0-9][\w.:/=@+-]*|[./~][\w./*-]*|\*[\w.*-]*)$")
+_COMMAND_WORD = lazy(r"^(?:--|-{1,2}[\w][\w=.:/-]*|[a-z0-9][\w.:/=@+-]*|[./~][\w./*-]*|\*[\w.*-]*)$")
 _EDGE = "`'\"“”‘’"
 
 
@@ -112,7 +112,14 @@ def _worth_splitting(segments: list[_Segment]) -> bool:
     def flagged(segment: _Segment) -> bool:
         return any(w.startswith("-") for w in segment.words[1:])
 
-    if any(_program(s.words[0]) in vocab.AMBIGUOUS and not flagged(s) for s in segments):
+    def plainly_a_command(segment: _Segment) -> bool:
+        """ "helm uninstall", "make -j4": an English word that is a program, with its own subcommand or a flag."""
+        name = _program(segment.words[0])
+        known = vocab.vocabulary().programs.get(name or "")
+        named = known is not None and len(segment.words) > 1 and segment.words[1].lower() in known.subcommands
+        return name not in vocab.AMBIGUOUS or flagged(segment) or named
+
+    if not all(plainly_a_command(s) for s in segments):
         return False
     return any(flagged(s) for s in segments) or all(len(s.words) >= 2 for s in segments)
 
@@ -134,7 +141,7 @@ def split_command_list(candidate: Candidate) -> list[Candidate]:
         if not segments or not _worth_splitting(segments):
             return [candidate]
         head, tail = text[: segments[0].start], text[segments[-1].end :]
-        if not _FORBIDDING.search(head) or head.rstrip().endswith("("):
-            return [candidate]
+        if not _FORBIDDING.search(head) or head.rstrip().endswith("(") or tail.lstrip().startswith("-"):
+            return [candidate]  # a flag the list does not end cleanly before ("git checkout --."): left whole
         pieces = [text[s.start : s.end] for s in segments]
     return [candidate.model_copy(update={"text": f"{head}{piece}{tail}"}) for piece in dict.fromkeys(pieces)]

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from heedful.rules import lexicon as lx
 from heedful.rules.command_lists import split_command_list
 from heedful.rules.compile.words import mask_quoted
+from heedful.rules.coordination import split_forbidden_actions
 from heedful.rules.detect import has_signal, is_question
 from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import Candidate, ContextMessage
@@ -360,7 +361,12 @@ def interpret(text: str) -> list[Candidate]:
         if candidate is not None:
             candidate = with_path_referent(text, start, candidate)
             narrative = is_narrative(text[start:end])
-            atomic = [c for listed in split_command_list(candidate) for c in split_project_tool(listed)]
+            atomic = [
+                c
+                for action in split_forbidden_actions(candidate)
+                for listed in split_command_list(action)
+                for c in split_project_tool(listed)
+            ]
             found += [(narrative, a) for a in atomic]
     if any(not narrative for narrative, _ in found):
         return [candidate for narrative, candidate in found if not narrative]

@@ -220,8 +220,12 @@ def test_pull_as_another_verb_is_not_git_pull(rule: str) -> None:
 
 
 def test_a_programs_things_after_it_are_not_its_subcommand() -> None:
+    # the hooks are not a subcommand; the hook manager runs them with `pre-commit run`
     kind, params = compiled("Run pre-commit hooks before every commit.")
-    assert (kind, params["commands"]) == ("required_event", [["pre-commit"]])
+    assert (kind, params["commands"]) == ("required_event", [["pre-commit", "run"]])
+    installed = {"action": {"tool": "Bash", "command": "git commit -m x"}, "events": [{"kind": "edit", "path": "a.py"}]}
+    installed["events"].append({"kind": "command", "command": "pre-commit install"})
+    assert evaluate("required_event", params, "pre_action", installed).result == "violated"
     evidence = {"action": {"tool": "Bash", "command": "git commit -m x"}, "events": [{"kind": "edit", "path": "a.py"}]}
     assert evaluate("required_event", params, "pre_action", evidence).result == "violated"
     evidence["events"].append({"kind": "command", "command": "pre-commit run --all-files"})

@@ -96,7 +96,18 @@ def test_every_instruction_line_is_labelled_as_written(folder: str, labels: str,
 
 def test_instruction_batches_share_no_repository() -> None:
     # each later batch: its folder and the fewest repositories it was collected from
-    later = [("b", 20), ("c", 15), ("d", 15), ("e", 12), ("f", 12), ("g", 12), ("h", 12), ("i", 12), ("j", 11), ("k", 12)]
+    later = [
+        ("b", 20),
+        ("c", 15),
+        ("d", 15),
+        ("e", 12),
+        ("f", 12),
+        ("g", 12),
+        ("h", 12),
+        ("i", 12),
+        ("j", 11),
+        ("k", 12),
+    ]
     seen = {source["repo"] for source in _rows("instruction_files/SOURCES.jsonl")}
     for letter, fewest in later:
         batch = {source["repo"] for source in _rows(f"instruction_files_{letter}/SOURCES.jsonl")}

@@ -96,6 +96,12 @@ def plain_rule(text: str) -> str:
     return re.sub(r"\s{2,}", " ", text).strip()
 
 
+# "Do not hand-edit generated files: a/, b/*.go", "never commit these: .env, id_rsa": a list of paths after a colon is
+# the object of the rule, as if written without the colon
+_PATH_ITEM = r"`[^`\s]+`|~?[\w.*-]*[/*.][\w./*-]*"
+_COLON_PATHS = lazy(rf":\s+(?=(?:{_PATH_ITEM})(?:\s*(?:,|\band\b|\bor\b|,\s*and\b|,\s*or\b)\s*(?:{_PATH_ITEM}))*\W*$)")
+
+
 def strip_placeholders(text: str) -> str:
     """Placeholders in a command ("npx <bin>", "just gen-grammar <lang>") are not words of the rule."""
     return _PLACEHOLDER.sub(" ", text)
@@ -139,7 +145,7 @@ def propose(text: str, condition: str | None = None, exceptions: Sequence[str] =
     text = text.strip().rstrip(".!?;:, ")
     if not text or _RETRACTION.search(text):
         return []
-    text = as_rule(strip_placeholders(plain_rule(text)))
+    text = as_rule(strip_placeholders(_COLON_PATHS.sub(" ", plain_rule(text), count=1)))
     # "If you change Rust dependencies (Cargo.toml or Cargo.lock), run …": the files the condition names, as words of it
     if _LEADING_CONDITION.match(text):
         text = _FILES_IN_PARENS.sub(r" \1", text)

@@ -77,6 +77,7 @@ FILE_FAMILIES = {
     r"shell\s+scripts?|bash\s+scripts?": ["*.sh"],
     r"terraform\s+(?:files?|code|configs?|configuration|modules?)": ["*.tf"],
     r"(?:protobuf|proto)\s+(?:files?|definitions?|schemas?)": ["*.proto"],
+    r"vendored\s+(?:files?|code|sources?|dependencies|deps|packages|modules|libraries)": ["vendor/**"],
 }
 # File extensions people name: a dotted name whose last part is none of these ("tools.jackson", "os.path") is a
 # module or package, not a file.

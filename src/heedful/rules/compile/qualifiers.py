@@ -79,7 +79,7 @@ _PERMISSION_WORDS = frozenset(
     "confirm confirms confirmed confirmation confirming permission permits permitted consent consents consented "
     "instruct instructs instructed instruction instructions instructing told tell tells go-ahead "
     "goahead sign-off signoff signed prompted directed direction authorization authorisation authorized authorised "
-    "authorizes authorises ok okay okays okayed greenlight green-light".split()
+    "authorizes authorises ok okay okays okayed greenlight green-light show showing shown".split()
 )
 _WAITING_FILLER = frozenset(
     "the a an user users user's i me my we us our you your their them it its so this that these those to for from "
@@ -87,6 +87,17 @@ _WAITING_FILLER = frozenset(
     "explicit explicitly specific specifically express expressly direct directly clear clearly prior first "
     "human maintainer maintainers someone owner owners written verbal current same message turn prompt chat "
     "conversation session task otherwise there there's as such light green".split()
+)
+
+
+# A condition that is the asking itself ("ask first", "ask the user to confirm first", "confirm with me before
+# running it"): a blocking check makes the agent ask, which is all the condition says.
+_ASK_CONDITION = lazy(
+    r"^\W*(?:always\s+)?(?:ask|confirm with|check with|get (?:approval|permission|confirmation|sign-?off)(?: from)?)\b"
+    r"(?:\s+(?:me|us|the user|the maintainers?|a human|a maintainer))?"
+    r"(?:\s+(?:to confirm|to approve|for (?:approval|confirmation|permission|the go-ahead)))?"
+    r"(?:\s+(?:first|beforehand|before\b.*))?\W*$",
+    re.I,
 )
 
 
@@ -191,7 +202,9 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
             allowed |= _CODING  # "run the tests when fixing bugs": a fix is a change the event log sees
         if check.kind == "required_event" and moment(condition) is not None:
             return True  # "after changing go.mod", "before each commit": the event log decides it
-    if check.kind in ACTION_KINDS and (ASK_ONLY.match(condition.strip()) or waits_for_permission(condition)):
+    if check.kind in ACTION_KINDS and (
+        ASK_ONLY.match(condition.strip()) or waits_for_permission(condition) or _ASK_CONDITION.match(condition)
+    ):
         return True
     if check.kind == "forbidden_command" and ONLY_WHEN_ASKED.match(condition.strip()):
         return True

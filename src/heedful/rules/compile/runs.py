@@ -15,6 +15,7 @@ from heedful.rules import vocabulary as vocab
 from heedful.rules.checks.command import INTERPRETERS
 from heedful.rules.compile.words import GENERIC
 from heedful.rules.lazy_regex import lazy
+from heedful.rules.scope_grounding import SCRIPT_RUNNERS, TARGET_RUNNERS
 
 # Words that end a command named in prose ("run make lint *in* the package", "run pytest *to* check").
 _END = frozenset(vocab.STOP | {"every", "each", "first", "again", "then", "locally", "yourself", "too", "also"})
@@ -65,6 +66,13 @@ _ENV_SETTING = lazy(r"[A-Z_][A-Z0-9_]*=\S*")
 _PURPOSE = lazy(r"\s+(?:to|so that|so|in order to)\s+(?!the\b)[a-z][\w-]*\b.*$", re.I)
 
 
+# Hook managers whose hooks run by one subcommand: "run the pre-commit hooks" is `pre-commit run`.
+_HOOKS_RUN_BY = {"pre-commit": "run", "prek": "run", "lefthook": "run"}
+# What a program is, said after its name ("the ruff linter", "the pytest suite"): never one of its subcommands, so a
+# required command read with it could never be run. Target and script runners take any word as a target.
+_ROLE_NOUNS = frozenset("linter linters formatter formatters suite suites checker checkers checks hooks hook".split())
+
+
 def peel(words: list[str]) -> list[str]:
     """`mise exec -- make tidy` -> make tidy; `uv run --only-group dev --locked prek` -> prek."""
     for wrapper in _WRAPPERS:
@@ -93,6 +101,8 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
     words = peel(words)
     if not words:
         return None
+    if not backticked and len(words) > 1 and words[0].lower() == "the" and vocab.program_named(words[1].strip("`")):
+        words = words[1:]  # "run the ruff linter": the program, named with its article
     first = words[0].strip("`'\"").rstrip(",.;:")
     if re.match(r"\.{1,2}\\", first):
         first = first.replace("\\", "/")  # `.\eng\check.ps1`: a Windows path to a script, as a shell spells it
@@ -117,8 +127,12 @@ def _leading(words: list[str], backticked: bool) -> list[str] | None:
             break
         if plain.lower() in _END and not (len(out) == 1 and plain.lower() in _subcommands(known)):
             break
-        if known and plain.lower() in vocab.FILLER and plain.endswith("s") and plain.lower() not in _subcommands(known):
-            break  # "run pre-commit hooks": the program's things, not its words ("go tool X" names a subcommand)
+        noun = plain.lower() in _ROLE_NOUNS and known not in TARGET_RUNNERS | SCRIPT_RUNNERS
+        plural = plain.lower() in vocab.FILLER and plain.endswith("s")
+        if known and (noun or plural) and plain.lower() not in _subcommands(known):
+            if len(out) == 1 and known in _HOOKS_RUN_BY and plain.lower() in ("hooks", "checks"):
+                out.append(_HOOKS_RUN_BY[known])  # "run pre-commit hooks": `pre-commit run` runs them
+            break  # "run pre-commit hooks", "the ruff linter": what the program is, not its words
         if len(out) == 1 and out[0] in INTERPRETERS and _SCRIPT_FILE.search(plain) and not plain.startswith("-"):
             out.append(plain)  # `bash scripts/check.sh`: the script is what runs
             break

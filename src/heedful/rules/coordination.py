@@ -64,8 +64,31 @@ _FORBIDDEN_ACTIONS = lazy(
 _CLOSING_QUALIFIER = lazy(r",?\s+(?P<words>(?:without|unless|until)\b[^,;]*?)[.!]*$", re.I)
 
 
+# Git's actions named as verbs, several of one object: "never commit or push without asking", "don't stage and commit
+# anything": each is its own command, so each is its own rule ("and" under a negation forbids both too).
+_GIT_VERB = r"(?:commit|push|stage|pull|rebase|stash|merge|force-push)"
+_GIT_VERBS = lazy(
+    rf"^(?P<lead>(?:please\s+)?(?:never|don'?t|dont|do not|must not|should not)\s+(?:ever\s+)?)"
+    rf"(?P<verbs>{_GIT_VERB}(?:\s*(?:,|/|\band\b|\bor\b|\bnor\b|,\s*and\b|,\s*or\b)\s*{_GIT_VERB})+)\b(?P<rest>.*)$",
+    re.I,
+)
+
+
+def split_git_verbs(candidate: Candidate) -> list[Candidate] | None:
+    """One candidate per git action of "never commit or push …", or None when the rule names no such list."""
+    found = _GIT_VERBS.match(candidate.text.strip())
+    if found is None:
+        return None
+    lead = found.group("lead")[0].upper() + found.group("lead")[1:]
+    verbs = dict.fromkeys(v.lower() for v in re.findall(_GIT_VERB, found.group("verbs"), re.I))
+    return [candidate.model_copy(update={"text": f"{lead}{verb}{found.group('rest')}"}) for verb in verbs]
+
+
 def split_forbidden_actions(candidate: Candidate) -> list[Candidate]:
     """One candidate per action of "never A or B" when each action has its own object."""
+    git = split_git_verbs(candidate)
+    if git is not None:
+        return git
     found = _FORBIDDEN_ACTIONS.match(candidate.text.strip())
     if found is None:
         return [candidate]

@@ -180,6 +180,7 @@ def _unnamed(text: str, spec: CheckSpec) -> list[str]:
             and f.lower().rstrip("!:") not in text.lower()  # "fixup or squash! subjects", "ci" at the end
             and not (f == "emoji" and re.search(r"emoji", text, re.I))
             and not (f == "Co-Authored-By" and re.search(r"co-?author", text, re.I))
+            and not (f == "Signed-off-by" and re.search(r"\bsign[- ]?off", text, re.I))
             and not _trailer_named(f, text)
         ]
         subject = params.get("max_subject")

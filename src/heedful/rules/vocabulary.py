@@ -160,12 +160,14 @@ IMPLIED_PROGRAM: dict[str, tuple[str, str]] = {
     "commit": ("git", "commit"),
     "commits": ("git", "commit"),
     "committing": ("git", "commit"),
+    "stage": ("git", "add"),  # "never stage files": not "staging", the environment
 }
 # Words after "pull" or "push" that make it another verb or a noun, not git's: "pull in", "pull request",
 # "push back on a bad decision", "push for a fix", "push ahead".
 PHRASAL_AFTER = {
     "pull": frozenset("in up out apart together down back off request requests through".split()),
     "push": frozenset("back for forward ahead through in down away aside harder".split()),
+    "add": frozenset("environment environments server servers deployment deployments of one two three 1 2 3".split()),
 }
 # What is pushed or pulled that is no git history: "build the image but never push it" is not `git push`.
 NOT_GIT_OBJECTS = frozenset(

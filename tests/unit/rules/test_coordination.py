@@ -57,3 +57,32 @@ def test_the_committed_file_is_kept_out_of_commits_and_the_edited_one_unedited(t
         assert blocked({"tool": "Edit", "path": "package-lock.json"})
         assert not blocked({"tool": "Edit", "path": ".env"})
         assert not blocked({"tool": "Bash", "command": "git add src/app.py"})
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("Never commit or push without asking.", ["Never commit without asking.", "Never push without asking."]),
+        ("Don't commit and push anything.", ["Don't commit anything.", "Don't push anything."]),
+        (
+            "Never stage, commit or push changes on your own.",
+            [
+                "Never stage changes on your own.",
+                "Never commit changes on your own.",
+                "Never push changes on your own.",
+            ],
+        ),
+    ],
+)
+def test_each_git_action_of_a_forbidden_list_is_its_own_rule(message: str, expected: list[str]) -> None:
+    assert [c.text for c in interpret(message)] == expected
+
+
+def test_every_git_action_a_rule_forbids_is_blocked(tmp_path: Path) -> None:
+    with Heedful.open(tmp_path / "home", embedder="hashing") as hf:
+        hf.rules.learn("alice", "From now on, never commit or push without asking.")
+        for command in ("git commit -m wip", "git push origin feature"):
+            report = hf.rules.check("alice", "pre_action", {"action": {"tool": "Bash", "command": command}})
+            assert report.blocked, command
+        report = hf.rules.check("alice", "pre_action", {"action": {"tool": "Bash", "command": "git status"}})
+        assert not report.blocked

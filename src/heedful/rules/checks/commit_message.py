@@ -136,7 +136,10 @@ def _good_message(params: dict[str, Any]) -> str:
         return f"fix: handle empty input\n\n{trailer.group('key')}: Dev <dev@example.com>"
     if isinstance(require, str) and _require(params) is not None and not _require(params).search(subject):  # type: ignore[union-attr]
         types = re.match(r"\^\((?P<first>[a-z]+)(?:\|[a-z]+)*\)", require)
+        literal = re.sub(r"\\(.)", r"\1", require[1:]) if require.startswith("^") else ""
+        literal = literal if literal and re.escape(literal) == require[1:] else ""  # `^\[LLM\]`: a literal prefix
         for candidate in (
+            *([f"{literal} handle empty input"] if literal else []),
             *([f"{types.group('first')}: handle empty input"] if types else []),  # "^(ci|docs)...": a listed type
             "PAY-123: handle empty input",
             "handle empty input",

@@ -47,7 +47,8 @@ _PLACEHOLDER = lazy(r"\s*<[\w .|/-]{1,30}>")  # "npx <bin>", "just gen-grammar <
 _ASK_BEFORE = lazy(
     r"^(?:always\s+|please\s+)?(?:ask|(?:double[- ]?)?check with (?:me|the user)|confirm with (?:me|the user)|"
     r"get (?:my |explicit )?(?:approval|confirmation|permission))"
-    r"(?:\s+(?:me|the user|first|for (?:approval|confirmation|permission)|to (?:confirm|approve)))*\s+before\s+"
+    r"(?:\s+(?:me|the user|first|(?:from|of) (?:me|the user|a human|a maintainer)|"
+    r"for (?:approval|confirmation|permission)|to (?:confirm|approve)))*\s+before\s+"
     r"(?P<rest>\w+ing\b.*)$",
     re.I,
 )

@@ -47,7 +47,9 @@ _WHOLE_TREE = lazy(
 )
 # "never force push the main branch": the branch named as the object of the push
 _PUSHED_BRANCH = lazy(r"push\w*\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?\s+branch\b", re.I)
-_NOT_BRANCH = frozenset("it the remote origin github upstream a any that this there them shared".split())
+_NOT_BRANCH = frozenset(  # "on your own": a possessive starts no branch name
+    "it the remote origin github upstream a any that this there them shared your my our their his her its own".split()
+)
 
 
 _UV_INSTALLS = (["pip"], ["add"], ["sync"], ["install"], ["remove"], ["lock"])

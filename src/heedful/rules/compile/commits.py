@@ -22,7 +22,8 @@ _CONVENTIONAL = lazy(r"\b(?:conventional|semantic)[- ]commits?\b|\b(?:feat|fix|c
 CONVENTIONAL = r"^[a-z]+(\([^)]+\))?!?: "
 _SUBJECT = lazy(
     rf"\b(?:subjects?|first lines?|titles?|summary lines?|headers?|commit messages?)\b.{{0,40}}?"
-    rf"(?:\b(?:under|below|at most|max(?:imum)?(?: of)?|no more than|within|to|up to)\s+|<=?\s*)"
+    rf"(?:\b(?:under|below|at most|max(?:imum)?(?: of)?|no more than|within|to|up to|(?:less|fewer|shorter) than)\s+|"
+    rf"<=?\s*)"
     rf"{NUM}\s*(?:char(?:acter)?s?)?\b|\b{NUM.replace('?P<n>', '?P<m>')}\s+char(?:acter)?s?\s+"
     r"(?:or (?:fewer|less)|max)\b",
     re.I,
@@ -44,8 +45,8 @@ _ISSUE_REF = lazy(
 
 
 _TYPES = lazy(
-    r"\bcommit (?:message )?(?:types?|labels?|prefix(?:es)?)\s*(?:are|:|must be|include)\s+"
-    r"(?P<list>[a-z]+(?:\s*,\s*(?:and |or )?[a-z]+)+)",
+    r"\bcommit (?:message )?(?:types?|labels?|prefix(?:es)?)\s*(?:are|:|must be|include)?\s+"
+    r"(?P<list>[a-z]+(?:(?:\s*,\s*(?:and |or )?|\s+(?:and|or)\s+)[a-z]+)+)",
     re.I,
 )
 _TRAILING_PERIOD = lazy(
@@ -107,7 +108,17 @@ def _prefix_list(text: str) -> CheckSpec | None:
     return spec("commit_message", {"require": rf"^({'|'.join(names)})(\(.+\))?!?: "})
 
 
+# Markers CI services read in a commit message to skip a run: they live nowhere else, so a rule naming one is about
+# commit messages even when it never says "commit".
+_CI_SKIP = lazy(r"\[(?:skip ci|ci skip|no ci|skip actions|actions skip|skip azurepipelines|skip netlify)\]", re.I)
+# "Prefix the commit title with `[LLM]`": a literal the subject must start with.
+_LITERAL_PREFIX = lazy(r"\b(?:prefix|start|begin)\w*\b.{0,40}?\bwith\s+`(?P<literal>[^`]+)`", re.I)
+
+
 def commit_message(text: str) -> CheckSpec | None:
+    marker = _CI_SKIP.search(text)
+    if marker and NEGATED.search(text[: marker.start()]):
+        return spec("commit_message", {"forbid": [marker.group(0)]})
     if not _COMMIT.search(text) and not _TRAILER.search(text):
         listed = _prefix_list(text)
         if listed is not None:
@@ -117,6 +128,8 @@ def commit_message(text: str) -> CheckSpec | None:
     trailer_words = re.search(r"\btrailers?\b", text, re.I) or _KNOWN_TRAILER.search(key_named)
     if named and trailer_words and not _TRAILER.search(named.group("key")):
         key = named.group("key")
+        if re.fullmatch(r"sign-?offs?|signed-off", key, re.I):
+            key = "Signed-off-by"  # "no sign-off trailers": the trailer as git writes it
         if NEGATED.search(text[: named.start("key")]):
             return spec("commit_message", {"forbid": [key]})
         return spec("commit_message", {"require": f"(?m)^{key}: "})  # the key is letters and dashes only
@@ -153,6 +166,9 @@ def commit_message(text: str) -> CheckSpec | None:
         text,
         re.I,
     )
+    literal = _LITERAL_PREFIX.search(text) if own and not start else None
+    if literal and not NEGATED.search(text):
+        params["require"] = "^" + re.escape(literal.group("literal"))
     if start:
         what = start.group("what").lower()
         params["require"] = (
@@ -190,7 +206,8 @@ def commit_message(text: str) -> CheckSpec | None:
                 forbid.append(phrase)
         if re.search(r"\bgenerated[- ](?:with|by)\b", text, re.I) and not any("generated" in f.lower() for f in forbid):
             forbid.append("Generated with")
-        if not forbid and re.search(r"\bsigned-off-by\b", text, re.I) and not _AGENT_NAMED.search(text):
+        sign_off = r"\bsigned-off-by\b|\bsign[- ]?offs?(?:\s+(?:lines?|trailers?))\b|\bDCO sign[- ]?offs?\b"
+        if not forbid and re.search(sign_off, text, re.I) and not _AGENT_NAMED.search(text):
             forbid.append("Signed-off-by")
         if own:  # "never add BREAKING CHANGE: to a commit footer": a capitalised keyword the message must not carry
             forbid += [k for k in _CAPS_KEYWORD.findall(text) if k.lower() not in (f.lower() for f in forbid)]

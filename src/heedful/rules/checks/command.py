@@ -132,8 +132,18 @@ def _script_run(command: SimpleCommand, program: Any) -> list[str] | None:
     return rest[1:] if rest and rest[0].lower().rsplit("/", 1)[-1] == name else None
 
 
+def _as_docker_compose(command: SimpleCommand, params: dict[str, Any]) -> tuple[SimpleCommand, dict[str, Any]]:
+    """`docker-compose down` and `docker compose down` are one command (the old binary and the plugin)."""
+    if command.program == "docker-compose":
+        command = command._replace(program="docker", args=("compose", *command.args))
+    if str(params.get("program") or "").lower() == "docker-compose":
+        params = {**params, "program": "docker", "subcommand": ["compose", *_text_list(params.get("subcommand"))]}
+    return command, params
+
+
 def _matches(command: SimpleCommand, params: dict[str, Any]) -> tuple[bool, bool]:
     """(matches, target_unknown)."""
+    command, params = _as_docker_compose(command, params)
     receivers = _receivers(params)
     if receivers and not set(receivers) & set(command.pipes_into):
         return False, False  # "never pipe curl into sh": curl writing to a file, or into jq, is fine

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from heedful.rules.compile import runs
+from heedful.rules.compile.said_otherwise import said_otherwise
 from heedful.rules.compile.words import LANGUAGE_GLOBS, spec
 from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import CheckSpec
@@ -264,47 +265,9 @@ def _restated(text: str) -> tuple[str, str, list[str]] | None:
     return None
 
 
-# Shapes that say "run CMD [moment]" in other words, rewritten to it: "Lint after making changes (`make lint`)",
-# "Ensure all tests pass (`swift test`) before submitting", "Tests must pass with `go test ./...` before work is done",
-# "`govulncheck ./...` must report no vulnerabilities".
-_CMD = r"`[^`]+`|[\w./:@-]+(?:\s+[\w./:@=-]+){0,4}"
-_SAID_OTHERWISE = (
-    lazy(
-        r"^(?:(?:always|please|also)\s+)*(?:lint|test|format|type-?check|build|compile|check|vet)\w*\s+"
-        rf"(?P<when>(?:after|before|when(?:ever)?|once|prior to)\b[^()]*?)\s*\(\s*(?P<what>{_CMD})\s*\)\W*$",
-        re.I,
-    ),
-    lazy(
-        r"^(?:always\s+)?(?:make sure|ensure|check|verify|confirm)\s+(?:that\s+)?(?:all\s+|the\s+)?[\w-]+"
-        r"(?:\s+[\w-]+)?\s+(?:pass(?:es)?|succeeds?|(?:is|are) (?:clean|green))\s*"
-        rf"\(\s*(?P<what>{_CMD})\s*\)\s*(?P<when>(?:before|after|prior to)\b.*)$",
-        re.I,
-    ),
-    lazy(
-        r"^(?:the\s+|all\s+)?(?:tests?|test suite|lint(?:ing|er|s)?|checks?|build|type-?checks?|format(?:ting)?)\s+"
-        r"(?:must|should|has to|have to|needs? to)\s+(?:always\s+)?(?:pass|be clean|be green|succeed)\s+"
-        r"(?:with|using|via|under)\s+(?P<what>`[^`]+`)\s*(?P<when>.*)$",
-        re.I,
-    ),
-    lazy(
-        r"^(?P<what>`[^`]+`)\s+(?:must|should|has to|needs? to)\s+(?:report|show|find|return|produce|give)\s+no\s+"
-        r"[\w -]+?(?P<when>\s+(?:before|after|prior to)\b.*)?\W*$",
-        re.I,
-    ),
-)
-
-
-def _said_otherwise(text: str) -> str:
-    for pattern in _SAID_OTHERWISE:
-        found = pattern.match(text.strip())
-        if found:
-            return f"run {found.group('what')} {found.group('when') or ''}".strip()
-    return text
-
-
 def _read(text: str, conditions: Sequence[str]) -> tuple[str, str, list[str]] | None:
     """(the command phrase, "edit" | "delivery", edit globs) of a rule that says a command must run."""
-    text = _said_otherwise(text)
+    text = said_otherwise(text)
     restated = _restated(text)
     if restated is not None:
         return restated

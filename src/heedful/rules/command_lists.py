@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from heedful.rules.lazy_regex import lazy
 from heedful.rules.models import Candidate
+from heedful.rules.scope_grounding import TARGET_RUNNERS
 
 # A forbidden list of commands: "do not run `git push --force`, `git reset --hard`, or `rm -rf`".
 _QUOTED_LIST = lazy(r"`[^`]+`(?:\s*(?:,|/|,?\s+(?:or|and|nor))\s*`[^`]+`)+")
@@ -117,7 +118,8 @@ def _worth_splitting(segments: list[_Segment]) -> bool:
         name = _program(segment.words[0])
         known = vocab.vocabulary().programs.get(name or "")
         named = known is not None and len(segment.words) > 1 and segment.words[1].lower() in known.subcommands
-        return name not in vocab.AMBIGUOUS or flagged(segment) or named
+        targeted = name in TARGET_RUNNERS and len(segment.words) > 1  # "make deploy": any word is a target
+        return name not in vocab.AMBIGUOUS or flagged(segment) or named or targeted
 
     if not all(plainly_a_command(s) for s in segments):
         return False

@@ -21,11 +21,12 @@ from heedful.rules.models import Candidate, ContextMessage
 from heedful.rules.path_referents import with_path_referent
 from heedful.rules.quoting import own_words
 
-_SENTENCE = lazy(r"(?:[^.!?\n;]|[.!?](?=[^\s.!?]))+(?:[.!?]+(?=\s|$)|$)|[^\n;]+", re.MULTILINE)
+# a dot on its own before a lower-case word is a path ("git checkout . without asking"), not a full stop
+_SENTENCE = lazy(r"(?:[^.!?\n;]|[.!?](?=[^\s.!?])|(?<=\s)\.(?=\s+[a-z]))+(?:[.!?]+(?=\s|$)|$)|[^\n;]+", re.MULTILINE)
 _JOINER = lazy(
     r",? (?:and also|also|plus|and) (?=(?:always|never|don'?t|do not|please|use|avoid|stop|keep|make sure|"
     r"put|add|write|run|prefer|reply|respond|answer|leave|clean|delete|remove)\b)"
-    r"|, (?=(?:always|never|don'?t|do not|avoid|stop|make sure)\b(?! [\w.`-]+[.!]*$))",
+    r"|, (?=(?:always|never|don'?t|do not|avoid|stop|make sure|no)\b(?! [\w.`-]+[.!]*$))",
     re.IGNORECASE,
 )
 _LEAD = lazy(
@@ -176,6 +177,8 @@ def split_clauses(text: str) -> list[tuple[int, int]]:
     for start, end in merged:
         chunk = text[start:end]
         stripped = chunk.strip().rstrip(".!;")
+        if _DOT_ARGUMENT.search(chunk.strip()):
+            stripped = re.sub(r"(\s\.)[.!;]*$", r"\1", chunk.strip())  # "never git add .": the path stays
         if len(stripped) >= 3:
             offset = start + chunk.index(stripped)
             out.append((offset, offset + len(stripped)))
@@ -193,7 +196,16 @@ def _strip(clause: str) -> str:
     return body
 
 
+# "never git add .", "don't run git checkout .": the dot is the path the command takes, not a full stop
+_DOT_ARGUMENT = lazy(
+    r"(\b(?:git\s+(?:add|checkout|restore|stash|rm|clean|stage)|prettier|black|ruff|eslint|gofmt|rm|chmod|chown)"
+    r"(?:\s+-{1,2}[\w-]+)*\s+)\.\s*[.!?]*$",
+    re.IGNORECASE,
+)
+
+
 def _sentence_case(text: str) -> str:
+    text = _DOT_ARGUMENT.sub(r"\1`.`", text.strip())
     text = text.strip().rstrip(".!,;: ")
     if not text:
         return text

@@ -54,6 +54,15 @@ def texts(message: str) -> list[str]:
             "From now on never run npm publish or git push --tags.",
             ["Never run npm publish.", "Never run git push --tags."],
         ),
+        ("Don't run make deploy or make release.", ["Don't run make deploy.", "Don't run make release."]),
+        (
+            "Never run git clean -fd, git reset --hard, or git checkout . without asking me.",
+            [
+                "Never run git clean -fd without asking me.",
+                "Never run git reset --hard without asking me.",
+                "Never run git checkout . without asking me.",
+            ],
+        ),
         (
             "Do not run `git push --force`, `git reset --hard`, or `rm -rf`.",
             ["Do not run `git push --force`.", "Do not run `git reset --hard`.", "Do not run `rm -rf`."],
@@ -120,3 +129,15 @@ def test_a_scripted_model_answer_that_bundles_a_command_list_is_split_too() -> N
     parts = interpreted(BundlingModelAnswer(), "From now on never run git push --force or git reset --hard.")
     assert [p.text for p in parts] == ["Never run git push --force.", "Never run git reset --hard."]
     assert all(p.evidence == ["never run git push --force or git reset --hard"] for p in parts)
+
+
+@pytest.mark.parametrize(
+    ("message", "command"),
+    [("never git add .", "git add ."), ("Never run git checkout . without asking me.", "git checkout .")],
+)
+def test_a_dot_after_a_command_is_its_path_not_a_full_stop(tmp_path: Path, message: str, command: str) -> None:
+    with Heedful.open(tmp_path / "home", embedder="hashing") as hf:
+        hf.rules.learn("alice", f"From now on: {message}")
+        assert hf.rules.check("alice", "pre_action", {"action": {"tool": "Bash", "command": command}}).blocked
+        other = command.replace(" .", " src/app.py")
+        assert not hf.rules.check("alice", "pre_action", {"action": {"tool": "Bash", "command": other}}).blocked

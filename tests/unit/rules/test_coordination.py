@@ -86,3 +86,11 @@ def test_every_git_action_a_rule_forbids_is_blocked(tmp_path: Path) -> None:
             assert report.blocked, command
         report = hf.rules.check("alice", "pre_action", {"action": {"tool": "Bash", "command": "git status"}})
         assert not report.blocked
+
+
+def test_bans_joined_by_a_comma_and_no_are_each_a_rule() -> None:
+    assert [c.text for c in interpret("No force pushes, no rebases on main.")] == [
+        "No force pushes.",
+        "No rebases on main.",
+    ]
+    assert len(interpret("Use pnpm, no npm.")) <= 1  # a single word after "no" is the alternative's contrast

@@ -142,7 +142,9 @@ def _all_proposals(text: str, conditions: Sequence[str]) -> list[CheckSpec]:
 def propose(text: str, condition: str | None = None, exceptions: Sequence[str] = ()) -> list[CheckSpec]:
     """Programmatic check specs this directive fully states; empty when it states none."""
     # "never git add ." ends with the path it stages, not with a full stop: keep it as a word of the rule
-    text = re.sub(r"(\bgit\s+(?:add|stage|checkout|restore)\s+(?:--\s+)?)\.\s*[.!?]*\s*$", r"\1`.`", text.strip())
+    text = re.sub(
+        r"(\bgit\s+(?:add|stage|checkout|restore)\s+(?:--\s+)?)\.(?:\s*[.!?]*\s*$|(?=\s+[a-z]))", r"\1`.`", text.strip()
+    )
     text = text.strip().rstrip(".!?;:, ")
     if not text or _RETRACTION.search(text):
         return []

@@ -22,3 +22,17 @@ def test_either_spelling_of_compose_down_with_volumes_is_blocked(rule: str, comm
 def test_other_compose_commands_pass(command: str) -> None:
     _, params = compiled("Never run docker compose down -v.")
     assert run(params, command) == "pass"
+
+
+@pytest.mark.parametrize(
+    ("rule", "blocked", "allowed"),
+    [
+        ("Use docker compose, not docker-compose.", "docker-compose up -d", "docker compose up -d"),
+        ("Use docker-compose, never docker compose.", "docker compose up -d", "docker-compose up -d"),
+    ],
+)
+def test_a_rule_that_tells_the_spellings_apart_keeps_them_apart(rule: str, blocked: str, allowed: str) -> None:
+    kind, params = compiled(rule)
+    assert kind == "forbidden_command"
+    assert run(params, blocked) == "violated"
+    assert run(params, allowed) == "pass"

@@ -133,7 +133,11 @@ def _script_run(command: SimpleCommand, program: Any) -> list[str] | None:
 
 
 def _as_docker_compose(command: SimpleCommand, params: dict[str, Any]) -> tuple[SimpleCommand, dict[str, Any]]:
-    """`docker-compose down` and `docker compose down` are one command (the old binary and the plugin)."""
+    """`docker-compose down` and `docker compose down` are one command (the old binary and the plugin), unless the
+    rule tells them apart ("use docker compose, not docker-compose")."""
+    alternatives = " ".join(_text_list(params.get("alternatives"))).lower()
+    if "compose" in alternatives:
+        return command, params
     if command.program == "docker-compose":
         command = command._replace(program="docker", args=("compose", *command.args))
     if str(params.get("program") or "").lower() == "docker-compose":

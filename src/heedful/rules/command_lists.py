@@ -107,7 +107,8 @@ def _plain_list(text: str) -> list[_Segment]:
 def _worth_splitting(segments: list[_Segment]) -> bool:
     """A list of commands, not of bare programs ("no npm or yarn": one check names both) nor of English words
     that happen to name programs ("don't go and make a mess"): some command carries a flag, or each names more
-    than its program; a program that is also an English word counts only with a flag."""
+    than its program; a program that is also an English word counts only with a flag, one of its subcommands or,
+    for a target runner, a target."""
     from heedful.rules import vocabulary as vocab
 
     def flagged(segment: _Segment) -> bool:

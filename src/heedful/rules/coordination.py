@@ -2,9 +2,10 @@
 
 "Or" under a negation forbids each action ("never A or B" is never A and never B), and each action is its own
 check: read as one rule, "never edit package-lock.json or commit .env files" kept every path from being
-edited and none from being committed. "And" is left alone: "never edit the lockfile and run npm install"
-usually says what to do instead. A qualifier closing the sentence that waits for the user's word ("… without
-asking") holds for each action.
+edited and none from being committed. "And" is left alone ("never edit the lockfile and run npm install"
+usually says what to do instead) except between git's verbs of one object: "never commit and push" forbids
+both. A qualifier closing the sentence that waits for the user's word ("… without asking") holds for each
+action.
 """
 
 from __future__ import annotations

@@ -142,6 +142,8 @@ def split_clauses(text: str) -> list[tuple[int, int]]:
         start, end = sentence.span()
         cursor = start
         for joiner in _JOINER.finditer(text, start, end):
+            if re.match(r"no\b", text[joiner.end() :], re.I) and not re.match(r"\s*no\b", text[start:end], re.I):
+                continue  # "no force pushes, no rebases": a list of bans; "concise replies, no essays": one rule
             spans.append((cursor, joiner.start()))
             cursor = joiner.end()
         spans.append((cursor, end))

@@ -184,7 +184,7 @@ def condition_decided(condition: str, check: CheckSpec) -> bool:
     params = check.params
     if check.kind == "forbidden_command":
         for program in [params.get("program"), *(params.get("alternatives") or [])]:
-            if isinstance(program, str):
+            if isinstance(program, str) and program.split():
                 allowed |= vocab.activity_words(program.split()[0])
                 allowed |= {program.lower(), *program.lower().split()}
         allowed |= {str(w).lower() for w in params.get("subcommand") or []}

@@ -25,8 +25,9 @@ from typing import TYPE_CHECKING, cast
 import numpy as np
 
 from heedful.llm import run_step
-from heedful.rules.import_detect import detect
+from heedful.rules.import_detect import Detection, detect
 from heedful.rules.import_files import Target, targets
+from heedful.rules.import_lists import join_command_lists
 from heedful.rules.import_match import card, exported_rule, related, relocate
 from heedful.rules.import_origin import (
     LIBRARY_KIND,
@@ -80,6 +81,11 @@ def _record_stamps(hf: Heedful, user: str, files: Sequence[Target]) -> None:
     hf.store.set_meta(key, write_stamps(stamps))
 
 
+def _listed(intro_line: int) -> Detection:
+    """An item of a list of commands, read with the line that introduces it."""
+    return Detection(False, f"a command of the list line {intro_line} introduces")
+
+
 def _outcome(op: ImportOp, row: RuleRow, reason: str) -> RuleOutcome:
     check = row.check_spec
     return RuleOutcome(
@@ -114,8 +120,11 @@ class _Import:
     # -- one file ------------------------------------------------------------------------------
     def file(self, target: Target) -> FileReport:
         file = str(target.path)
-        units = parse(target.text)
-        found = [(unit, detect(unit)) for unit in units]
+        units, absorbed = join_command_lists(parse(target.text))
+        found = [
+            (unit, _listed(absorbed[unit.line]) if unit.kind == "item" and unit.line in absorbed else detect(unit))
+            for unit in units
+        ]
         directives = [unit for unit, detection in found if detection.directive]
         lines = {
             id(unit): LineReport(line=unit.line, text=unit.text, directive=detection.directive, reason=detection.reason)

@@ -37,8 +37,41 @@ _SAID_OTHERWISE = (
 )
 
 
+# A list of commands after a colon, as an instruction file's intro is read with its list (`import_lists`):
+# "Before opening a PR, run: `swift test`, `swiftlint --strict`", "verify that it builds and passes tests: `a`, `b`",
+# "All code must pass before committing: `make lint`, `make test`".
+_LISTED = r"(?P<what>`[^`]+`(?:\s*,\s*(?:and\s+|or\s+)?`[^`]+`)*)\W*$"
+_COLON_LISTS = (
+    lazy(rf"^(?P<lead>.*?\b(?:run|execute))\s*:\s*{_LISTED}", re.I),
+    lazy(
+        r"^(?P<lead>(?:(?:when(?:ever)?|after|before|once|prior to)\b[^,:]*,\s*)?)(?:always\s+)?"
+        rf"(?:verify|ensure|make sure|check|confirm)\b[^:`]*:\s*{_LISTED}",
+        re.I,
+    ),
+    lazy(
+        r"^(?:the\s+|all\s+)?[\w\s-]{1,30}?\s+(?:must|should|has to|needs? to)\s+(?:pass|be clean|be green|succeed)\s+"
+        rf"(?P<when>(?:before|after|prior to)\s+[^:`]+):\s*{_LISTED}",
+        re.I,
+    ),
+)
+
+
+def _commands(listed: str) -> str:
+    return " and ".join(re.findall(r"`[^`]+`", listed))
+
+
 def said_otherwise(text: str) -> str:
     """The rule as "run CMD [moment]" when it says so in other words, else the rule unchanged."""
+    for pattern in _COLON_LISTS:
+        found = pattern.match(text.strip())
+        if found is None:
+            continue
+        named = found.groupdict()
+        if named.get("when"):
+            return f"run {_commands(found.group('what'))} {named['when'].strip()}"
+        lead = (named.get("lead") or "").strip()
+        verb = "" if re.search(r"\b(?:run|execute)$", lead, re.I) else "run"
+        return " ".join(p for p in (lead, verb, _commands(found.group("what"))) if p)
     for pattern in _SAID_OTHERWISE:
         found = pattern.match(text.strip())
         if found:

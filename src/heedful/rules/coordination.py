@@ -23,37 +23,16 @@ _ACTIONS = (
     "import disable skip bypass"
 ).split()
 _BASE = "|".join(_ACTIONS)
-_ING = "|".join(
-    {
-        "edit": "editing",
-        "commit": "committing",
-        "stage": "staging",
-        "merge": "merging",
-        "rebase": "rebasing",
-        "run": "running",
-        "execute": "executing",
-        "use": "using",
-        "upgrade": "upgrading",
-        "update": "updating",
-        "downgrade": "downgrading",
-        "create": "creating",
-        "write": "writing",
-        "generate": "generating",
-        "release": "releasing",
-        "change": "changing",
-        "move": "moving",
-        "remove": "removing",
-        "rename": "renaming",
-        "delete": "deleting",
-        "rewrite": "rewriting",
-        "alter": "altering",
-        "disable": "disabling",
-        "import": "importing",
-        "skip": "skipping",
-        "bypass": "bypassing",
-    }.get(verb, f"{verb}ing")
-    for verb in _ACTIONS
-)
+_DOUBLED = frozenset({"commit", "run", "skip"})  # committing, running, skipping
+
+
+def _gerund(verb: str) -> str:
+    if verb in _DOUBLED:
+        return f"{verb}{verb[-1]}ing"
+    return f"{verb[:-1]}ing" if verb.endswith("e") and not verb.endswith("ee") else f"{verb}ing"
+
+
+_ING = "|".join(_gerund(verb) for verb in _ACTIONS)
 _FORBIDDEN_ACTIONS = lazy(
     rf"^(?P<lead>(?:please\s+)?(?:never|don'?t|dont|do not|must not|should not|no longer)\s+)"
     rf"(?P<first>(?:{_BASE})\b.+?)"

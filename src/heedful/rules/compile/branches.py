@@ -8,6 +8,12 @@ from heedful.rules.lazy_regex import lazy
 
 # The main lines people name together ("main/master", "main or master"): a slash between two of them is a choice.
 _MAIN_LINES = frozenset("main master trunk develop development dev".split())
+# "never force push the main branch": the branch named as the object of the push
+PUSHED_BRANCH = lazy(r"push\w*\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?\s+branch\b", re.I)
+# Words after "to"/"on" that start no branch name ("push to the remote", "on your own")
+NOT_BRANCH = frozenset(
+    "it the remote origin github upstream a any that this there them shared your my our their his her its own".split()
+)
 _MORE_BRANCHES = lazy(r"^\s*(?:/|,|\bor\b|\band\b)\s*(?:the\s+)?`?(?P<b>[\w.-]+)`?", re.I)
 
 

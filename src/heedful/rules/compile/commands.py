@@ -12,7 +12,7 @@ from typing import Any
 
 from heedful.rules import vocabulary as vocab
 from heedful.rules.compile import not_a_ban
-from heedful.rules.compile.branches import branches
+from heedful.rules.compile.branches import NOT_BRANCH, PUSHED_BRANCH, branches
 from heedful.rules.compile.english import related
 from heedful.rules.compile.flag_choice import either_flags
 from heedful.rules.compile.pipelines import pipeline_checks
@@ -44,11 +44,6 @@ _WHOLE_TREE = lazy(
     r"\b(?:on|across|over|against|to)\s+(?:the\s+)?(?:whole|entire|full|complete)\s+(?:repo|repository|codebase|"
     r"code base|project|tree|monorepo)\b",
     re.I,
-)
-# "never force push the main branch": the branch named as the object of the push
-_PUSHED_BRANCH = lazy(r"push\w*\s+(?:the\s+)?`?(?P<b>[\w./*-]+)`?\s+branch\b", re.I)
-_NOT_BRANCH = frozenset(  # "on your own": a possessive starts no branch name
-    "it the remote origin github upstream a any that this there them shared your my our their his her its own".split()
 )
 
 
@@ -142,8 +137,8 @@ def _from_mention(mention: vocab.Mention, text: str, single: bool = True) -> dic
         args.append(".")  # "never run prettier --write on the whole repo": the repository root as the target
     if mention.program == "git" and subcommand[:1] == ["push"] and not args:
         pushed = text[text.lower().find("push") :] if "push" in text.lower() else ""
-        branch = _BRANCH.search(pushed) or _PUSHED_BRANCH.match(pushed)
-        if branch and branch.group("b").lower() not in _NOT_BRANCH:
+        branch = _BRANCH.search(pushed) or PUSHED_BRANCH.match(pushed)
+        if branch and branch.group("b").lower() not in NOT_BRANCH:
             args = branches(branch.group("b"), pushed[branch.end() :])
             params["implicit_target"] = True
     if method and not args and flags:  # "never send DELETE requests via gh api": the method is the argument
